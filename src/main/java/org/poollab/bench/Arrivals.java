@@ -1,0 +1,20 @@
+package org.poollab.bench;
+
+/**
+ * How the open-model load spaces its requests. Poisson ({@code random}) arrivals give
+ * 1.5-2x the p99 of evenly spaced ones at the same rate (../shared/FACTS.md): a property
+ * of the load, so every result says which one it used.
+ */
+enum Arrivals {
+
+	/** Evenly spaced, like the paper's Vegeta. */
+	EVEN,
+
+	/** Poisson arrivals. */
+	RANDOM;
+
+	String label() {
+		return name().toLowerCase(java.util.Locale.ROOT);
+	}
+
+}

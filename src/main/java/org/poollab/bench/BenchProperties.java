@@ -1,0 +1,99 @@
+package org.poollab.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotEmpty;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.convert.DurationUnit;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The sweep's settings, from {@code -Dbench.*}. Unset grid values come from the preset.
+ * Everything is checked before anything starts; {@link BenchSettingFailureAnalyzer} turns
+ * a violation into a message naming the setting, the value and what is allowed.
+ *
+ * @param preset named grid: quick, paper or full
+ * @param topologies single and/or multi
+ * @param instances service instances in the multi topology
+ * @param poolSizes {@code maximum-pool-size} values to sweep
+ * @param rates target request rates (whole fleet), requests per second
+ * @param duration measured window per point (plain numbers are seconds)
+ * @param warmup load before each window, not measured
+ * @param topologyWarmup load after a topology starts, before its first point (JIT
+ * warm-up)
+ * @param repeats how often each point runs
+ * @param p99Objective the p99 a point must stay within to count as sustaining its rate in
+ * the recommendation (a rate carried with seconds of queueing is saturation)
+ * @param workload read ({@code GET /roles}) or write (100 rows inserted per request)
+ * @param arrivals even or random (Poisson) arrivals
+ * @param loadBalancer auto, nginx or client
+ * @param basePort first port the lab listens on (load balancer; instances follow)
+ * @param database an external PostgreSQL instead of the embedded one
+ * @param outputDirectory where runs are written
+ * @param buildDirectory Maven's target directory (JMeter and the runtime classpath)
+ * @param serve {@code single} or {@code multi}: start that deployment and keep it running
+ * until Ctrl-C instead of sweeping
+ * @param remoteEngines {@code host:port} of JMeter servers to generate the load from, in
+ * JMeter's distributed mode (empty: JMeter runs here)
+ * @param instanceCpus CPUs per instance: each instance is pinned to that many cores
+ * ({@code taskset}) and told so ({@code -XX:ActiveProcessorCount}); unset: not pinned
+ * @param instanceHeap each instance's {@code -Xmx}, from 64m to 8g
+ * @param tomcatThreads {@code server.tomcat.threads.max} values to sweep, a dimension
+ * between topology and pool size; unset: Tomcat's default (200), not a dimension
+ */
+@ConfigurationProperties("bench")
+@Validated
+record BenchProperties(@DefaultValue("full") Preset preset, List<Topology> topologies,
+		@Min(1) @Max(16) Integer instances, List<@Min(1) @Max(1000) Integer> poolSizes,
+		List<@Min(1) @Max(100_000) Integer> rates,
+		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 1) @DurationMax(hours = 1) Duration duration,
+		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(hours = 1) Duration warmup,
+		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(hours = 1) Duration topologyWarmup,
+		@Min(1) @Max(100) Integer repeats,
+		@DefaultValue("100ms") @DurationMin(millis = 1) @DurationMax(minutes = 10) Duration p99Objective,
+		@DefaultValue("read") Workload workload, @DefaultValue("even") Arrivals arrivals,
+		@DefaultValue("auto") LoadBalancerChoice loadBalancer,
+		@DefaultValue("18080") @Min(1024) @Max(65_000) int basePort, @Valid @DefaultValue ExternalDatabase database,
+		@DefaultValue("target/bench") Path outputDirectory, @DefaultValue("target") Path buildDirectory, Topology serve,
+		List<@jakarta.validation.constraints.Pattern(regexp = "[A-Za-z0-9.\\-]+:[0-9]{1,5}") String> remoteEngines,
+		@Min(1) @Max(1024) Integer instanceCpus,
+		@DefaultValue("512m") @jakarta.validation.constraints.Pattern(
+				regexp = BenchProperties.HEAP_SIZE) String instanceHeap,
+		List<@Min(1) @Max(10_000) Integer> tomcatThreads) {
+
+	/**
+	 * 64m to 8192m, or 1g to 8g: a heap a service instance can start with and this lab's
+	 * machines can hold.
+	 */
+	static final String HEAP_SIZE = "(6[4-9]|[7-9][0-9]|[1-9][0-9]{2}|[1-7][0-9]{3}|80[0-9]{2}|81[0-8][0-9]|819[0-2])[mM]"
+			+ "|[1-8][gG]";
+
+	/**
+	 * An existing PostgreSQL (any reachable one) instead of the embedded server.
+	 *
+	 * @param url JDBC URL, e.g. {@code jdbc:postgresql://127.0.0.1:5432/postgres}; empty
+	 * for the embedded server
+	 * @param username user name
+	 * @param password password; passed to instances through their environment, never on a
+	 * command line or in results
+	 */
+	record ExternalDatabase(@DefaultValue("") String url, @DefaultValue("postgres") String username,
+			@DefaultValue("") String password) {
+
+		boolean configured() {
+			return !this.url.isBlank();
+		}
+
+	}
+
+}

@@ -1,0 +1,168 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedDeque;
+
+/**
+ * Every process the lab starts, so that all of them are stopped on success, on failure
+ * and on Ctrl-C or SIGTERM (a JVM shutdown hook), without relying on Maven reaching a
+ * later phase. Stopping is polite first (SIGTERM), forceful after a grace period, and
+ * takes the process's descendants along (nginx's workers, for instance).
+ */
+final class ChildProcesses implements AutoCloseable {
+
+	private static final Duration GRACE = Duration.ofSeconds(10);
+
+	private final Deque<Child> running = new ConcurrentLinkedDeque<>();
+
+	private final Set<Long> everStarted = new LinkedHashSet<>();
+
+	private final Thread shutdownHook = new Thread(this::stopForGood, "lab-cleanup");
+
+	/**
+	 * Set once the JVM is shutting down (Ctrl-C, SIGTERM): the sweep's own thread may
+	 * still be about to start something, which must not outlive the shutdown.
+	 */
+	private volatile boolean stopping;
+
+	ChildProcesses() {
+		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
+	}
+
+	Process start(String name, ProcessBuilder builder) throws IOException {
+		refuseWhenStopping(name);
+		Process process = builder.start();
+		track(name, process.toHandle());
+		return process;
+	}
+
+	/**
+	 * Tracks a process the lab caused but did not start itself (PostgreSQL's postmaster
+	 * is started by pg_ctl and leaves our process tree).
+	 */
+	void track(String name, ProcessHandle handle) {
+		this.running.push(new Child(name, handle));
+		synchronized (this.everStarted) {
+			this.everStarted.add(handle.pid());
+		}
+		if (this.stopping) {
+			stopAll();
+			refuseWhenStopping(name);
+		}
+	}
+
+	private void refuseWhenStopping(String name) {
+		if (this.stopping) {
+			throw new LabFailureException("The lab is shutting down; " + name + " was not (or no longer) started");
+		}
+	}
+
+	private void stopForGood() {
+		this.stopping = true;
+		stopAll();
+	}
+
+	/**
+	 * Every process id the lab started, with the descendants seen while stopping them.
+	 */
+	List<Long> everStarted() {
+		synchronized (this.everStarted) {
+			return new ArrayList<>(this.everStarted);
+		}
+	}
+
+	void stop(ProcessHandle handle) {
+		this.running.removeIf((child) -> child.handle().pid() == handle.pid());
+		stopTree(handle);
+	}
+
+	/**
+	 * Stops everything still running, newest first (load before instances before the
+	 * database).
+	 */
+	void stopAll() {
+		Child child;
+		while ((child = this.running.poll()) != null) {
+			stopTree(child.handle());
+		}
+	}
+
+	@Override
+	public void close() {
+		stopAll();
+		try {
+			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
+		}
+		catch (IllegalStateException ex) {
+			// Already shutting down: the hook is running or has run.
+		}
+	}
+
+	private void stopTree(ProcessHandle handle) {
+		List<ProcessHandle> descendants = handle.descendants().toList();
+		synchronized (this.everStarted) {
+			descendants.forEach((descendant) -> this.everStarted.add(descendant.pid()));
+		}
+		stopOne(handle);
+		descendants.forEach(ChildProcesses::stopOne);
+	}
+
+	private static void stopOne(ProcessHandle handle) {
+		if (!running(handle)) {
+			return;
+		}
+		handle.destroy();
+		if (!awaitExit(handle)) {
+			handle.destroyForcibly();
+			awaitExit(handle);
+		}
+	}
+
+	private static boolean awaitExit(ProcessHandle handle) {
+		long deadline = System.nanoTime() + GRACE.toNanos();
+		while (running(handle)) {
+			if (System.nanoTime() > deadline) {
+				return false;
+			}
+			try {
+				Thread.sleep(50);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return !running(handle);
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Alive and not a zombie. PostgreSQL's postmaster is not our child (pg_ctl starts
+	 * it), so once it exits it stays a zombie until init reaps it; Java counts that as
+	 * alive, but it has terminated and holds nothing but its process id.
+	 */
+	static boolean running(ProcessHandle handle) {
+		if (!handle.isAlive()) {
+			return false;
+		}
+		try {
+			String stat = java.nio.file.Files
+				.readString(java.nio.file.Path.of("/proc", String.valueOf(handle.pid()), "stat"));
+			// The state follows the command name, which is in parentheses and may hold
+			// spaces.
+			return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+		}
+		catch (IOException | RuntimeException ex) {
+			return handle.isAlive();
+		}
+	}
+
+	private record Child(String name, ProcessHandle handle) {
+	}
+
+}

@@ -1,0 +1,95 @@
+package org.poollab.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The points a sweep will measure: the preset with any explicit setting laid over it.
+ * Points run topology by topology, then Tomcat thread count by thread count (instances
+ * start once per topology and thread count and are resized between pool sizes), each pool
+ * size at every rate.
+ *
+ * @param instanceCpus CPUs each instance is pinned to, 0 for no pinning
+ * @param instanceHeap each instance's {@code -Xmx}
+ * @param tomcatThreads {@code server.tomcat.threads.max} values; {@code [0]} when not set
+ * (Tomcat's default)
+ */
+record Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes, List<Integer> rates,
+		Duration duration, Duration warmup, Duration topologyWarmup, int repeats, Arrivals arrivals, int instanceCpus,
+		String instanceHeap, List<Integer> tomcatThreads) {
+
+	static Grid of(BenchProperties properties) {
+		Preset preset = properties.preset();
+		return new Grid(preset, distinct(orDefault(properties.topologies(), Preset.TOPOLOGIES)),
+				Objects.requireNonNullElse(properties.instances(), Preset.INSTANCES),
+				distinct(orDefault(properties.poolSizes(), preset.poolSizes)),
+				distinct(orDefault(properties.rates(), preset.rates)),
+				Objects.requireNonNullElse(properties.duration(), preset.duration),
+				Objects.requireNonNullElse(properties.warmup(), preset.warmup),
+				Objects.requireNonNullElse(properties.topologyWarmup(), preset.topologyWarmup),
+				Objects.requireNonNullElse(properties.repeats(), 1), properties.arrivals(),
+				Objects.requireNonNullElse(properties.instanceCpus(), 0), properties.instanceHeap(),
+				distinct(orDefault(properties.tomcatThreads(), List.of(0))));
+	}
+
+	/** What every instance started for points with that Tomcat thread count runs with. */
+	SweepResults.Limits limits(int tomcatThreads) {
+		return new SweepResults.Limits(this.instanceCpus, this.instanceHeap, tomcatThreads);
+	}
+
+	int instancesOf(Topology topology) {
+		return (topology == Topology.SINGLE) ? 1 : this.instances;
+	}
+
+	int largestPoolSize() {
+		return this.poolSizes.stream().mapToInt(Integer::intValue).max().orElseThrow();
+	}
+
+	List<Planned> points() {
+		List<Planned> points = new ArrayList<>();
+		for (Topology topology : this.topologies) {
+			for (int tomcatThreads : this.tomcatThreads) {
+				for (int poolSize : this.poolSizes) {
+					for (int rate : this.rates) {
+						for (int repeat = 1; repeat <= this.repeats; repeat++) {
+							points.add(new Planned(topology, instancesOf(topology), tomcatThreads, poolSize, rate,
+									repeat));
+						}
+					}
+				}
+			}
+		}
+		return points;
+	}
+
+	private static <T> List<T> orDefault(List<T> values, List<T> defaults) {
+		return (values == null || values.isEmpty()) ? defaults : values;
+	}
+
+	private static <T> List<T> distinct(List<T> values) {
+		return values.stream().distinct().toList();
+	}
+
+	/**
+	 * One point to measure.
+	 *
+	 * @param tomcatThreads {@code server.tomcat.threads.max}, 0 for Tomcat's default
+	 */
+	record Planned(Topology topology, int instances, int tomcatThreads, int poolSize, int rateRps, int repeat) {
+
+		String id() {
+			return "%s-pool%d-rate%d-rep%d".formatted(deploymentLabel(), this.poolSize, this.rateRps, this.repeat);
+		}
+
+		/**
+		 * The instances this point runs on: {@code single}, or {@code single-tomcat50}.
+		 */
+		String deploymentLabel() {
+			return this.topology.label() + ((this.tomcatThreads > 0) ? "-tomcat" + this.tomcatThreads : "");
+		}
+
+	}
+
+}

@@ -1,0 +1,221 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import org.poollab.bench.SweepResults.Limits;
+
+/**
+ * One service instance: a JVM running the service on the shared database, started from
+ * the build's classes and runtime classpath.
+ */
+final class Instance {
+
+	private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+
+	private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private final int port;
+
+	private final Process process;
+
+	private final Path log;
+
+	private final Limits limits;
+
+	private final List<Integer> cpus;
+
+	private Instance(int port, Process process, Path log, Limits limits, List<Integer> cpus) {
+		this.port = port;
+		this.process = process;
+		this.log = log;
+		this.limits = limits;
+		this.cpus = cpus;
+	}
+
+	/**
+	 * Starts an instance.
+	 * @param limits its CPUs, heap and Tomcat threads
+	 * @param pinning how to pin it to {@code cpus}, or {@code null} when it is not pinned
+	 * @param cpus the host CPUs it is pinned to (empty when not pinned)
+	 */
+	static Instance start(LabPaths paths, Database database, int port, int poolSize, Limits limits, CpuPinning pinning,
+			List<Integer> cpus, Path log, ChildProcesses processes) throws IOException {
+		// taskset execs the JVM: the process (and its id) is the JVM's.
+		List<String> command = new ArrayList<>((pinning != null) ? pinning.command(cpus) : List.of());
+		// The port comes first: process listings cut long command lines in the classpath.
+		command.addAll(List.of(paths.java(), "-Dpoollab.instance=" + port, "-Xmx" + limits.heap(),
+				"-XX:+ExitOnOutOfMemoryError"));
+		if (limits.cpus() > 0) {
+			command.add("-XX:ActiveProcessorCount=" + limits.cpus());
+		}
+		command.addAll(List.of("-cp", paths.serviceClasspath(), "org.poollab.service.ServiceApplication",
+				"--server.address=127.0.0.1", "--server.port=" + port, "--spring.datasource.url=" + database.url(),
+				"--spring.datasource.username=" + database.username(),
+				"--spring.datasource.hikari.maximum-pool-size=" + poolSize, "--lab.pool-resize.enabled=true",
+				"--spring.main.banner-mode=off"));
+		if (limits.tomcatThreads() > 0) {
+			// The MBean registry exposes tomcat.threads.config.max:
+			// the proof that the setting took.
+			command.addAll(List.of("--server.tomcat.threads.max=" + limits.tomcatThreads(),
+					"--server.tomcat.mbeanregistry.enabled=true"));
+		}
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(log.toFile())
+			.redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
+		// The password goes through the environment: any user can read a command line.
+		builder.environment().put("SPRING_DATASOURCE_PASSWORD", database.password());
+		return new Instance(port, processes.start("instance-" + port, builder), log, limits, cpus);
+	}
+
+	int port() {
+		return this.port;
+	}
+
+	ProcessHandle handle() {
+		return this.process.toHandle();
+	}
+
+	boolean isAlive() {
+		return this.process.isAlive();
+	}
+
+	URI uri(String path) {
+		return URI.create("http://127.0.0.1:" + this.port + path);
+	}
+
+	void awaitReady() throws IOException, InterruptedException {
+		long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (!this.process.isAlive()) {
+				throw new LabFailureException(
+						"Instance on port %d exited during start-up (exit code %d). Last lines of %s:%n%s"
+							.formatted(this.port, this.process.exitValue(), this.log, tail()));
+			}
+			try {
+				HttpResponse<Void> health = HTTP.send(
+						HttpRequest.newBuilder(uri("/actuator/health")).timeout(Duration.ofSeconds(2)).build(),
+						HttpResponse.BodyHandlers.discarding());
+				if (health.statusCode() == 200) {
+					return;
+				}
+			}
+			catch (IOException ex) {
+				// Not listening yet.
+			}
+			Thread.sleep(200);
+		}
+		throw new LabFailureException("Instance on port %d was not ready within %d s. Last lines of %s:%n%s"
+			.formatted(this.port, READY_TIMEOUT.toSeconds(), this.log, tail()));
+	}
+
+	/**
+	 * Asks the running instance what it was given, and refuses to measure one that does
+	 * not run with its limits: the CPUs the kernel lets it use, the processors the JVM
+	 * sees, its maximum heap and Tomcat's thread maximum.
+	 * @return what the instance reported, for the console
+	 */
+	String verifyLimits() throws IOException, InterruptedException {
+		List<String> seen = new ArrayList<>();
+		if (!this.cpus.isEmpty()) {
+			String allowed = allowedCpus();
+			double processors = metric("system.cpu.count", "");
+			if (!CpuPinning.parseCpuList(allowed).equals(this.cpus) || processors != this.limits.cpus()) {
+				throw new LabFailureException(
+						"Instance on port %d should run on CPU(s) %s with %d processor(s), but runs on %s and sees %.0f"
+							.formatted(this.port, CpuPinning.cpuList(this.cpus), this.limits.cpus(), allowed,
+									processors));
+			}
+			seen.add("CPU(s) %s, %.0f processor(s)".formatted(allowed, processors));
+		}
+		double heapBytes = metric("jvm.memory.max", "?tag=area:heap");
+		long xmxBytes = bytes(this.limits.heap());
+		// The JVM reports its heap's pools; with the serial collector one survivor space
+		// is left out, so the sum is a few percent below -Xmx.
+		if (heapBytes > xmxBytes || heapBytes < 0.85 * xmxBytes) {
+			throw new LabFailureException("Instance on port %d should have a heap of -Xmx%s, but reports %.0f bytes"
+				.formatted(this.port, this.limits.heap(), heapBytes));
+		}
+		seen.add("heap max %.0f MiB (-Xmx%s)".formatted(heapBytes / (1 << 20), this.limits.heap()));
+		if (this.limits.tomcatThreads() > 0) {
+			double threads = metric("tomcat.threads.config.max", "");
+			if (threads != this.limits.tomcatThreads()) {
+				throw new LabFailureException("Instance on port %d should allow %d Tomcat threads, but reports %.0f"
+					.formatted(this.port, this.limits.tomcatThreads(), threads));
+			}
+			seen.add("Tomcat threads max %.0f".formatted(threads));
+		}
+		return String.join(", ", seen);
+	}
+
+	private String allowedCpus() throws IOException {
+		Path status = Path.of("/proc", String.valueOf(this.process.pid()), "status");
+		return Files.readAllLines(status)
+			.stream()
+			.filter((line) -> line.startsWith("Cpus_allowed_list:"))
+			.map((line) -> line.substring(line.indexOf(':') + 1).trim())
+			.findFirst()
+			.orElse("?");
+	}
+
+	private double metric(String name, String query) throws IOException, InterruptedException {
+		HttpResponse<String> response = HTTP.send(
+				HttpRequest.newBuilder(uri("/actuator/metrics/" + name + query)).timeout(Duration.ofSeconds(5)).build(),
+				HttpResponse.BodyHandlers.ofString());
+		if (response.statusCode() != 200) {
+			throw new LabFailureException("Instance on port %d does not report %s: HTTP %d %s".formatted(this.port,
+					name, response.statusCode(), response.body()));
+		}
+		return JSON.readTree(response.body()).get("measurements").get(0).get("value").asDouble();
+	}
+
+	/** {@code 128m} or {@code 1g} in bytes. */
+	static long bytes(String heap) {
+		long amount = Long.parseLong(heap.substring(0, heap.length() - 1));
+		char unit = Character.toLowerCase(heap.charAt(heap.length() - 1));
+		return amount << ((unit == 'g') ? 30 : 20);
+	}
+
+	/**
+	 * Sets the live pool's size through the service's resize endpoint; the endpoint
+	 * returns once the pool holds that many connections.
+	 */
+	void resize(int poolSize) throws IOException, InterruptedException {
+		HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(uri("/actuator/poolsize"))
+			.header("Content-Type", "application/json")
+			.timeout(Duration.ofSeconds(60))
+			.POST(HttpRequest.BodyPublishers.ofString("{\"maximumPoolSize\":" + poolSize + "}"))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		if (response.statusCode() != 200) {
+			throw new LabFailureException("Could not resize the pool of the instance on port %d to %d: HTTP %d %s"
+				.formatted(this.port, poolSize, response.statusCode(), response.body()));
+		}
+	}
+
+	String tail() {
+		try {
+			List<String> lines = Files.readAllLines(this.log);
+			return String.join(System.lineSeparator(), lines.subList(Math.max(0, lines.size() - 25), lines.size()));
+		}
+		catch (IOException ex) {
+			return "(log unreadable: " + ex.getMessage() + ")";
+		}
+	}
+
+	private static java.io.File nullDevice() {
+		return new java.io.File("/dev/null");
+	}
+
+}

@@ -1,0 +1,17 @@
+package org.poollab.bench;
+
+/**
+ * What spreads the load over the instances of the multi-instance topology.
+ */
+enum LoadBalancerChoice {
+
+	/** nginx when it is installed, otherwise the plan's own round robin. */
+	AUTO,
+
+	/** nginx, and fail when it is not installed. */
+	NGINX,
+
+	/** The JMeter plan spreads requests over the instances itself. */
+	CLIENT
+
+}

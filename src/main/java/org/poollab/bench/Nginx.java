@@ -1,0 +1,101 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * nginx in front of the multi-instance topology, run by the lab itself with its
+ * configuration and temp files under the run directory ({@code nginx -p}), in the
+ * foreground so the lab owns the process.
+ */
+final class Nginx {
+
+	private static final List<Path> LOCATIONS = List.of(Path.of("/usr/sbin/nginx"), Path.of("/usr/local/sbin/nginx"),
+			Path.of("/usr/local/nginx/sbin/nginx"));
+
+	private Nginx() {
+	}
+
+	static Optional<Path> find() {
+		Stream<Path> onPath = Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+			.filter((dir) -> !dir.isBlank())
+			.map((dir) -> Path.of(dir, "nginx"));
+		return Stream.concat(onPath, LOCATIONS.stream()).filter(Files::isExecutable).findFirst();
+	}
+
+	static ProcessHandle start(Path executable, Path directory, int port, List<Integer> upstreamPorts,
+			ChildProcesses processes) throws IOException, InterruptedException {
+		Files.createDirectories(directory.resolve("logs"));
+		Path config = directory.resolve("nginx.conf");
+		Files.writeString(config, config(directory, port, upstreamPorts));
+		ProcessBuilder builder = new ProcessBuilder(executable.toString(), "-p", directory.toString(), "-c",
+				config.toString(), "-g", "daemon off;")
+			.redirectErrorStream(true)
+			.redirectOutput(directory.resolve("logs/stdout.log").toFile());
+		Process process = processes.start("nginx", builder);
+		awaitListening(process, port, directory);
+		return process.toHandle();
+	}
+
+	/**
+	 * One worker (the box has two cores and shares them with everything else), keep-alive
+	 * to the instances so nginx does not open a connection per request, no access log.
+	 */
+	static String config(Path directory, int port, List<Integer> upstreamPorts) {
+		String servers = upstreamPorts.stream()
+			.map((upstream) -> "    server 127.0.0.1:" + upstream + ";")
+			.collect(Collectors.joining("\n"));
+		return """
+				worker_processes 1;
+				pid %1$s/nginx.pid;
+				error_log %1$s/logs/error.log warn;
+				events { worker_connections 4096; }
+				http {
+				  access_log off;
+				  client_body_temp_path %1$s/client_body;
+				  proxy_temp_path %1$s/proxy;
+				  fastcgi_temp_path %1$s/fastcgi;
+				  uwsgi_temp_path %1$s/uwsgi;
+				  scgi_temp_path %1$s/scgi;
+				  upstream roles {
+				%2$s
+				    keepalive 64;
+				  }
+				  server {
+				    listen 127.0.0.1:%3$d;
+				    location / {
+				      proxy_pass http://roles;
+				      proxy_http_version 1.1;
+				      proxy_set_header Connection "";
+				    }
+				  }
+				}
+				""".formatted(directory, servers, port);
+	}
+
+	private static void awaitListening(Process process, int port, Path directory) throws InterruptedException {
+		for (int attempt = 0; attempt < 100; attempt++) {
+			if (!process.isAlive()) {
+				throw new LabFailureException("nginx exited at start (code %d); see %s".formatted(process.exitValue(),
+						directory.resolve("logs")));
+			}
+			try (Socket socket = new Socket()) {
+				socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+				return;
+			}
+			catch (IOException ex) {
+				Thread.sleep(100);
+			}
+		}
+		throw new LabFailureException(
+				"nginx did not listen on 127.0.0.1:" + port + "; see " + directory.resolve("logs"));
+	}
+
+}

@@ -1,0 +1,103 @@
+package org.poollab.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.poollab.bench.SweepResults.Pool;
+import org.poollab.bench.Telemetry.CpuSample;
+import org.poollab.bench.Telemetry.PoolSnapshot;
+import org.poollab.bench.Telemetry.Scrape;
+
+/**
+ * Pool telemetry over a measured window. Gauges (max, active, pending) are the values the
+ * scrapes inside the window saw, so a peak shorter than the scrape interval can be
+ * missed; counters and histograms are the difference between the scrape just before the
+ * window and the one just after it, so they cover the window to within one scrape
+ * interval.
+ */
+final class PoolWindow {
+
+	private PoolWindow() {
+	}
+
+	static Pool summarize(List<Scrape> scrapes, int instances, long startMs, long endMs) {
+		List<Integer> observedMax = new ArrayList<>();
+		int peakActive = 0;
+		int peakPending = 0;
+		double timeouts = 0;
+		double acquireCount = 0;
+		double usageSeconds = 0;
+		double usageCount = 0;
+		int fewestSamples = Integer.MAX_VALUE;
+		Map<Double, Double> acquireBuckets = new TreeMap<>();
+		for (int i = 0; i < instances; i++) {
+			List<Scrape> mine = Telemetry.of(scrapes, i);
+			List<Scrape> inside = mine.stream().filter((s) -> s.atMs() >= startMs && s.atMs() <= endMs).toList();
+			fewestSamples = Math.min(fewestSamples, inside.size());
+			if (inside.isEmpty()) {
+				continue;
+			}
+			observedMax.add((int) inside.get(inside.size() - 1).pool().max());
+			for (Scrape scrape : inside) {
+				peakActive = Math.max(peakActive, (int) scrape.pool().active());
+				peakPending = Math.max(peakPending, (int) scrape.pool().pending());
+			}
+			PoolSnapshot before = mine.stream()
+				.filter((s) -> s.atMs() <= startMs)
+				.reduce((a, b) -> b)
+				.orElse(inside.get(0))
+				.pool();
+			PoolSnapshot after = mine.stream()
+				.filter((s) -> s.atMs() >= endMs)
+				.findFirst()
+				.orElse(inside.get(inside.size() - 1))
+				.pool();
+			timeouts += after.timeouts() - before.timeouts();
+			acquireCount += after.acquireCount() - before.acquireCount();
+			usageSeconds += after.usageSumSeconds() - before.usageSumSeconds();
+			usageCount += after.usageCount() - before.usageCount();
+			after.acquireBuckets()
+				.forEach((le, count) -> acquireBuckets.merge(le, count - before.acquireBuckets().getOrDefault(le, 0.0),
+						Double::sum));
+		}
+		return new Pool(observedMax, peakActive, peakPending, acquireP99Ms(acquireBuckets, acquireCount),
+				(usageCount > 0) ? 1000 * usageSeconds / usageCount : 0, Math.round(timeouts),
+				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples);
+	}
+
+	/**
+	 * The upper bound of the first histogram bucket holding the 99th percentile: an
+	 * over-estimate by at most the bucket's width. Beyond the largest finite bucket it is
+	 * reported as that bucket's bound.
+	 */
+	static double acquireP99Ms(Map<Double, Double> cumulativeBuckets, double count) {
+		if (count <= 0) {
+			return 0;
+		}
+		double largestFinite = 0;
+		for (Map.Entry<Double, Double> bucket : cumulativeBuckets.entrySet()) {
+			if (!bucket.getKey().isInfinite()) {
+				largestFinite = bucket.getKey();
+				if (bucket.getValue() >= 0.99 * count) {
+					return 1000 * bucket.getKey();
+				}
+			}
+		}
+		return 1000 * largestFinite;
+	}
+
+	/**
+	 * CPU the load generator used during the window, in cores.
+	 */
+	static double cpuCores(List<CpuSample> samples, long startMs, long endMs) {
+		CpuSample first = samples.stream().filter((s) -> s.atMs() >= startMs).findFirst().orElse(null);
+		CpuSample last = samples.stream().filter((s) -> s.atMs() <= endMs).reduce((a, b) -> b).orElse(null);
+		if (first == null || last == null || last.atMs() <= first.atMs()) {
+			return 0;
+		}
+		return (last.cpuNanos() - first.cpuNanos()) / 1e6 / (last.atMs() - first.atMs());
+	}
+
+}

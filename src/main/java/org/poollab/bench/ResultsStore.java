@@ -1,0 +1,99 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.report.Report;
+
+/**
+ * A run's directory, {@code <outputDirectory>/<start time>}, with {@code latest} pointing
+ * at it. {@code results.json} and its CSV twin are rewritten after every point, each
+ * atomically, so an interrupted sweep leaves every finished point on disk.
+ */
+final class ResultsStore {
+
+	static final String RESULTS_JSON = Report.RESULTS_FILE;
+
+	static final String RESULTS_CSV = "results.csv";
+
+	private static final DateTimeFormatter RUN_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+		.withZone(ZoneOffset.UTC);
+
+	private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+	private final Path directory;
+
+	private ResultsStore(Path directory) {
+		this.directory = directory;
+	}
+
+	static ResultsStore create(Path outputDirectory, Instant startedAt) throws IOException {
+		Path base = outputDirectory.toAbsolutePath().normalize();
+		String name = RUN_NAME.format(startedAt);
+		Path directory = base.resolve(name);
+		for (int i = 2; Files.exists(directory); i++) {
+			directory = base.resolve(name + "-" + i);
+		}
+		Files.createDirectories(directory);
+		Path latest = base.resolve("latest");
+		Files.deleteIfExists(latest);
+		Files.createSymbolicLink(latest, directory.getFileName());
+		return new ResultsStore(directory);
+	}
+
+	Path directory() {
+		return this.directory;
+	}
+
+	void write(SweepResults results) throws IOException {
+		Path json = this.directory.resolve(RESULTS_JSON + ".tmp");
+		JSON.writeValue(json.toFile(), results);
+		Files.move(json, this.directory.resolve(RESULTS_JSON), StandardCopyOption.ATOMIC_MOVE,
+				StandardCopyOption.REPLACE_EXISTING);
+		Path csv = this.directory.resolve(RESULTS_CSV + ".tmp");
+		try (Writer writer = Files.newBufferedWriter(csv);
+				CSVPrinter printer = new CSVPrinter(writer, CSVFormat.DEFAULT.builder().setHeader(HEADER).get())) {
+			for (Point point : results.points()) {
+				printer.printRecord(row(point));
+			}
+		}
+		Files.move(csv, this.directory.resolve(RESULTS_CSV), StandardCopyOption.ATOMIC_MOVE,
+				StandardCopyOption.REPLACE_EXISTING);
+	}
+
+	private static final String[] HEADER = { "topology", "instances", "loadBalancer", "poolSize", "rateRps", "arrivals",
+			"repeat", "warmupSeconds", "durationSeconds", "achievedRps", "samples", "errors", "errorPercent", "meanMs",
+			"p50Ms", "p95Ms", "p99Ms", "p999Ms", "maxMs", "failedMaxMs", "observedPoolMax", "poolVerified",
+			"peakActive", "peakPending", "acquireP99Ms", "usageMeanMs", "timeouts", "telemetrySamples",
+			"loadGeneratorCpuCores", "outcome", "instanceCpus", "instanceHeap", "tomcatThreads" };
+
+	private static Object[] row(Point p) {
+		return new Object[] { p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
+				p.repeat(), p.warmupSeconds(), p.durationSeconds(), round(p.achievedRps()), p.samples(), p.errors(),
+				round(p.errorPercent()), round(p.latency().meanMs()), p.latency().p50Ms(), p.latency().p95Ms(),
+				p.latency().p99Ms(), p.latency().p999Ms(), p.latency().maxMs(), p.failedMaxMs(),
+				String.join(" ", p.pool().observedMax().stream().map(String::valueOf).toList()),
+				p.pool().verified(p.poolSize()), p.pool().peakActive(), p.pool().peakPending(),
+				round(p.pool().acquireP99Ms()), round(p.pool().usageMeanMs()), p.pool().timeouts(),
+				p.pool().telemetrySamples(), round(p.loadGeneratorCpuCores()), p.outcome(), p.limits().cpus(),
+				p.limits().heap(), p.limits().tomcatThreads() };
+	}
+
+	private static String round(double value) {
+		return String.format(Locale.ROOT, "%.3f", value);
+	}
+
+}

@@ -1,0 +1,385 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import org.poollab.bench.Grid.Planned;
+import org.poollab.bench.SweepResults.Limits;
+import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.SweepResults.Pool;
+import org.poollab.bench.report.Recommendation;
+import org.poollab.bench.report.Report;
+
+/**
+ * The experiment, one way through: grid, deploy, load, collect, report. Everything it
+ * checks is checked before anything starts; everything it starts is stopped on the way
+ * out, whatever the way out is.
+ */
+final class Sweep {
+
+	private final Grid grid;
+
+	private final BenchProperties properties;
+
+	private final LabPaths paths;
+
+	private final PrintStream out;
+
+	Sweep(Grid grid, BenchProperties properties, LabPaths paths, PrintStream out) {
+		this.grid = grid;
+		this.properties = properties;
+		this.paths = paths;
+		this.out = out;
+	}
+
+	/**
+	 * What a finished sweep leaves behind.
+	 *
+	 * @param results what was measured
+	 * @param directory the run's directory
+	 * @param recommendations the report's recommendation per topology
+	 * @param processIds every process the sweep started (all stopped by now)
+	 */
+	record Outcome(SweepResults results, Path directory, List<Recommendation> recommendations, List<Long> processIds) {
+	}
+
+	Outcome run() throws IOException, InterruptedException, SQLException {
+		// 1. Grid and environment, checked before anything starts.
+		List<Planned> planned = this.grid.points();
+		int mostInstances = this.grid.topologies().stream().mapToInt(this.grid::instancesOf).max().orElse(1);
+		new Ports(this.properties.basePort(), mostInstances).requireFree();
+		Optional<Path> nginx = loadBalancer(mostInstances);
+		Database.Settings settings = this.properties.database().configured() ? externalSettings()
+				: Database.embeddedSettings();
+		requireBudget(settings);
+		JMeter.requireEvenSplit(this.grid.rates(), remoteEngines());
+		CpuPinning pinning = pinning();
+
+		Instant startedAt = Instant.now();
+		ResultsStore store = ResultsStore.create(this.properties.outputDirectory(), startedAt);
+		this.out.printf(Locale.ROOT,
+				"Sweep '%s': %d points (%s x %spools %s x rates %s rps x %d repeat(s)), %s arrivals, %s load each + %s warm-up.%nInstances: %s.%nResults: %s%n",
+				this.grid.preset().label(), planned.size(),
+				this.grid.topologies().stream().map(Topology::label).toList(), tomcatThreadsDimension(),
+				this.grid.poolSizes(), this.grid.rates(), this.grid.repeats(), this.grid.arrivals().label(),
+				human(this.grid.duration()), human(this.grid.warmup()), this.grid.limits(0).describe(),
+				store.directory());
+
+		List<Point> points = new ArrayList<>();
+		SweepResults results = null;
+		try (ChildProcesses processes = new ChildProcesses()) {
+			try {
+				// 2. Deploy: one database for the whole sweep.
+				try (Database database = startDatabase(store.directory(), processes)) {
+					requireBudget(database.settings());
+					results = new SweepResults(startedAt, this.grid.preset().label(),
+							new SweepResults.Host(Runtime.getRuntime().availableProcessors(),
+									new JMeter(this.paths, remoteEngines(), this.properties.workload()).description()),
+							database.describe(), this.properties.p99Objective().toMillis(),
+							this.properties.workload().label(), points);
+					Progress progress = new Progress(planned.size(), this.out);
+					for (Topology topology : this.grid.topologies()) {
+						// Tomcat fixes its thread count at start:
+						// fresh instances for each.
+						for (int tomcatThreads : this.grid.tomcatThreads()) {
+							List<Planned> mine = planned.stream()
+								.filter((p) -> p.topology() == topology && p.tomcatThreads() == tomcatThreads)
+								.toList();
+							runTopology(mine, nginx, pinning, database, store, results, progress, processes);
+						}
+					}
+				}
+			}
+			finally {
+				processes.stopAll();
+				if (results != null && !points.isEmpty()) {
+					store.write(results);
+				}
+			}
+			// 5. Report.
+			List<Recommendation> recommendations = Report.write(results, store.directory());
+			this.out.print(ConsoleTables.render(results));
+			printRecommendation(store.directory(), recommendations);
+			return new Outcome(results, store.directory(), recommendations, processes.everStarted());
+		}
+	}
+
+	/**
+	 * Starts a deployment and keeps it running for exploration (the JMeter GUI) until the
+	 * JVM is stopped with Ctrl-C, which stops everything it started.
+	 */
+	void serve(Topology topology) throws IOException, InterruptedException, SQLException {
+		int instances = this.grid.instancesOf(topology);
+		Ports ports = new Ports(this.properties.basePort(), instances);
+		ports.requireFree();
+		Optional<Path> nginx = loadBalancer(instances);
+		Database.Settings settings = this.properties.database().configured() ? externalSettings()
+				: Database.embeddedSettings();
+		int poolSize = this.grid.poolSizes().get(0);
+		Database.requireBudget(settings, instances, poolSize);
+		CpuPinning pinning = pinning();
+		Limits limits = this.grid.limits(this.grid.tomcatThreads().get(0));
+		Path directory = Files.createDirectories(this.properties.outputDirectory().toAbsolutePath().resolve("serve"));
+		ChildProcesses processes = new ChildProcesses();
+		Database database = startDatabase(directory, processes);
+		Deployment deployment = Deployment.start(topology, topology.label(), instances, poolSize, limits, pinning,
+				ports, nginx, this.paths, database, directory, processes, this.out);
+		this.out.printf(Locale.ROOT,
+				"%n%s deployment running: %d instance(s), pool %d, %s, load balancer %s.%nTargets file for JMeter: %s%n",
+				topology.label(), instances, poolSize, limits.describe(), deployment.loadBalancer(),
+				deployment.targets());
+		deployment.instances()
+			.forEach((instance) -> this.out.printf(
+					"  instance %s  (resize: curl -XPOST -H 'Content-Type: application/json' -d '{\"maximumPoolSize\":8}' %s)%n",
+					instance.uri("/roles"), instance.uri("/actuator/poolsize")));
+		this.out.printf(
+				"Open the plan in the JMeter GUI:%n  ./mvnw -Pgui -Djmeter.targets=%s%nPress Ctrl-C to stop everything.%n",
+				deployment.targets());
+		Thread.currentThread().join();
+	}
+
+	/**
+	 * Runs the points of one deployment: a topology at one Tomcat thread count.
+	 */
+	private void runTopology(List<Planned> mine, Optional<Path> nginx, CpuPinning pinning, Database database,
+			ResultsStore store, SweepResults results, Progress progress, ChildProcesses processes)
+			throws IOException, InterruptedException {
+		Planned first = mine.get(0);
+		JMeter jmeter = new JMeter(this.paths, remoteEngines(), this.properties.workload());
+		Ports ports = new Ports(this.properties.basePort(), first.instances());
+		Path loadDirectory = Files.createDirectories(store.directory().resolve("load"));
+		Deployment deployment = deploy(first, first.poolSize(), ports, nginx, pinning, database, store, jmeter,
+				processes);
+		try {
+			int currentPool = mine.get(0).poolSize();
+			for (Planned point : mine) {
+				if (point.poolSize() != currentPool) {
+					deployment.resize(point.poolSize());
+					currentPool = point.poolSize();
+				}
+				emptyWrittenTable(database);
+				progress.starting(point, deployment.loadBalancer(), this.grid.limits(point.tomcatThreads()));
+				// 3. Load, and 4. collect.
+				Point measured = measure(point, deployment, jmeter, loadDirectory, processes);
+				results.points().add(measured);
+				store.write(results);
+				progress.finished(measured);
+				if (!deployment.deadInstances().isEmpty()) {
+					this.out.println("  An instance died; starting the topology again for the next point.");
+					deployment.close();
+					deployment = deploy(first, currentPool, ports, nginx, pinning, database, store, jmeter, processes);
+				}
+			}
+		}
+		finally {
+			deployment.close();
+			emptyWrittenTable(database);
+		}
+	}
+
+	/**
+	 * The write workload inserts 100 rows per request: every point starts on an empty
+	 * table, so points are alike and an external database does not grow run after run.
+	 */
+	private void emptyWrittenTable(Database database) {
+		if (this.properties.workload() != Workload.WRITE) {
+			return;
+		}
+		try (java.sql.Connection connection = database.connect();
+				java.sql.Statement statement = connection.createStatement()) {
+			statement.execute("TRUNCATE role_audit");
+		}
+		catch (SQLException ex) {
+			throw new LabFailureException("Could not empty role_audit between points: " + ex.getMessage(), ex);
+		}
+	}
+
+	private Deployment deploy(Planned point, int poolSize, Ports ports, Optional<Path> nginx, CpuPinning pinning,
+			Database database, ResultsStore store, JMeter jmeter, ChildProcesses processes)
+			throws IOException, InterruptedException {
+		Topology topology = point.topology();
+		String label = point.deploymentLabel();
+		Limits limits = this.grid.limits(point.tomcatThreads());
+		this.out.printf("Starting %s topology (%d instance(s), pool %d, %s)...%n", topology.label(), point.instances(),
+				poolSize, limits.describe());
+		Deployment deployment = Deployment.start(topology, label, point.instances(), poolSize, limits, pinning, ports,
+				nginx, this.paths, database, store.directory(), processes, this.out);
+		if (!this.grid.topologyWarmup().isZero()) {
+			// JIT warm-up of fresh JVMs, so that no point pays for it; not measured.
+			int rate = this.grid.rates().stream().mapToInt(Integer::intValue).min().orElseThrow();
+			this.out.printf("  warming up for %s at %d rps (not measured)%n", human(this.grid.topologyWarmup()), rate);
+			Path directory = Files.createDirectories(store.directory().resolve("load"));
+			jmeter
+				.start(deployment.targets(), rate, this.grid.topologyWarmup(), this.grid.arrivals(),
+						directory.resolve(label + "-warmup.jtl"), directory.resolve(label + "-warmup.log"), processes)
+				.await();
+		}
+		return deployment;
+	}
+
+	private Point measure(Planned point, Deployment deployment, JMeter jmeter, Path directory, ChildProcesses processes)
+			throws IOException, InterruptedException {
+		Path jtl = directory.resolve(point.id() + ".jtl");
+		JMeter.Run run = jmeter.start(deployment.targets(), point.rateRps(),
+				this.grid.warmup().plus(this.grid.duration()), this.grid.arrivals(), jtl,
+				directory.resolve(point.id() + ".log"), processes);
+		List<Telemetry.Scrape> scrapes;
+		List<Telemetry.CpuSample> cpu;
+		long originMs;
+		try (Telemetry telemetry = new Telemetry(deployment.instances(), run.handle())) {
+			originMs = run.await();
+			scrapes = telemetry.scrapes();
+			cpu = telemetry.cpu();
+		}
+		Telemetry.write(scrapes, directory.resolve(point.id() + "-pool.csv"));
+		LoadWindow window = LoadWindow.read(jtl, originMs, this.grid.warmup(), this.grid.duration());
+		if (window.samples() == 0) {
+			throw new LabFailureException(
+					"No request started in the measured window of " + point.id() + "; see " + jtl);
+		}
+		Pool pool = PoolWindow.summarize(scrapes, deployment.instances().size(), window.startMs(), window.endMs());
+		return new Point(point.topology().label(), point.instances(), deployment.loadBalancer(), point.poolSize(),
+				point.rateRps(), this.grid.arrivals().label(), point.repeat(), seconds(this.grid.warmup()),
+				seconds(this.grid.duration()), window.achievedRps(), window.samples(), window.errors(),
+				window.statusCounts(), window.latency(), window.failedMaxMs(), pool,
+				PoolWindow.cpuCores(cpu, window.startMs(), window.endMs()), outcome(point, pool, deployment),
+				this.grid.limits(point.tomcatThreads()));
+	}
+
+	private static String outcome(Planned point, Pool pool, Deployment deployment) {
+		List<Instance> dead = deployment.deadInstances();
+		if (!dead.isEmpty()) {
+			return "instance(s) on port(s) %s died during the point"
+				.formatted(dead.stream().map(Instance::port).toList());
+		}
+		if (!pool.verified(point.poolSize())) {
+			return "pool not verified: instances reported maximum-pool-size %s, expected %d"
+				.formatted(pool.observedMax(), point.poolSize());
+		}
+		return "ok";
+	}
+
+	/** How instances are pinned to CPUs, {@code null} when they are not. */
+	private CpuPinning pinning() {
+		return (this.grid.instanceCpus() > 0) ? CpuPinning.require(this.grid.instanceCpus()) : null;
+	}
+
+	private String tomcatThreadsDimension() {
+		List<Integer> threads = this.grid.tomcatThreads();
+		return threads.equals(List.of(0)) ? "" : "Tomcat threads " + threads + " x ";
+	}
+
+	private List<String> remoteEngines() {
+		return (this.properties.remoteEngines() != null) ? this.properties.remoteEngines() : List.of();
+	}
+
+	private Optional<Path> loadBalancer(int instances) {
+		if (instances < 2 || this.properties.loadBalancer() == LoadBalancerChoice.CLIENT) {
+			return Optional.empty();
+		}
+		Optional<Path> nginx = Nginx.find();
+		if (nginx.isEmpty() && this.properties.loadBalancer() == LoadBalancerChoice.NGINX) {
+			throw new BenchSettingException(
+					"bench.loadBalancer=nginx, but nginx is not installed (apt-get install nginx-light). Allowed: auto (nginx when installed, else the plan's round robin), nginx, client");
+		}
+		if (nginx.isEmpty()) {
+			this.out.println(
+					"nginx is not installed: the plan spreads requests over the instances itself (client-side round robin).");
+		}
+		return nginx;
+	}
+
+	private Database.Settings externalSettings() throws SQLException {
+		BenchProperties.ExternalDatabase external = this.properties.database();
+		try (Database database = Database.external(external)) {
+			return database.settings();
+		}
+		catch (SQLException ex) {
+			throw new BenchSettingException(
+					"bench.database.url=%s: cannot connect (%s). Check the URL, user and password, or leave bench.database.url unset for the embedded PostgreSQL."
+						.formatted(Database.withoutQuery(external.url()), ex.getMessage()));
+		}
+	}
+
+	private Database startDatabase(Path directory, ChildProcesses processes) throws IOException, SQLException {
+		if (this.properties.database().configured()) {
+			return Database.external(this.properties.database());
+		}
+		return Database.embedded(directory.resolve("pgdata"), processes);
+	}
+
+	private void requireBudget(Database.Settings settings) {
+		for (Topology topology : this.grid.topologies()) {
+			Database.requireBudget(settings, this.grid.instancesOf(topology), this.grid.largestPoolSize());
+		}
+	}
+
+	private void printRecommendation(Path directory, List<Recommendation> recommendations) throws IOException {
+		this.out.println();
+		recommendations
+			.forEach((recommendation) -> this.out.println(recommendation.topology() + ": " + recommendation.summary()));
+		this.out.printf("%nReport: %s%nRecommended configuration (%s):%n%s%n", directory.resolve("report.html"),
+				directory.resolve("recommended-application.yml"),
+				Files.readString(directory.resolve("recommended-application.yml")));
+	}
+
+	private static double seconds(Duration duration) {
+		return duration.toMillis() / 1000.0;
+	}
+
+	static String human(Duration duration) {
+		long seconds = Math.round(duration.toMillis() / 1000.0);
+		if (seconds >= 60) {
+			return "%dm%02ds".formatted(seconds / 60, seconds % 60);
+		}
+		return (duration.toMillis() >= 1000 || duration.isZero()) ? seconds + "s" : duration.toMillis() + "ms";
+	}
+
+	/**
+	 * Point i of N, what it is, and when the sweep will be done.
+	 */
+	static final class Progress {
+
+		private final int total;
+
+		private final PrintStream out;
+
+		private final long startedNanos = System.nanoTime();
+
+		private int done;
+
+		Progress(int total, PrintStream out) {
+			this.total = total;
+			this.out = out;
+		}
+
+		void starting(Planned point, String loadBalancer, Limits limits) {
+			this.out.printf(Locale.ROOT, "[%2d/%d] %-6s x%d %-18s (%s)  pool %3d  %5d rps  ", this.done + 1, this.total,
+					point.topology().label(), point.instances(), "(" + loadBalancer + ")", limits.describe(),
+					point.poolSize(), point.rateRps());
+			this.out.flush();
+		}
+
+		void finished(Point point) {
+			this.done++;
+			long elapsedNanos = System.nanoTime() - this.startedNanos;
+			Duration eta = Duration.ofNanos(elapsedNanos / this.done * (this.total - this.done));
+			this.out.printf(Locale.ROOT,
+					"-> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  err %5.2f%%  pool %s  acq p99 %.2f ms  JMeter %.2f cores  %s  ETA %s%n",
+					point.achievedRps(), point.latency().p50Ms(), point.latency().p99Ms(), point.latency().maxMs(),
+					point.errorPercent(), point.pool().observedMax(), point.pool().acquireP99Ms(),
+					point.loadGeneratorCpuCores(), point.ok() ? "ok" : point.outcome(), human(eta));
+		}
+
+	}
+
+}

@@ -1,0 +1,192 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Scrapes every instance's {@code /actuator/prometheus} (HikariCP's Micrometer metrics)
+ * and the load generator's CPU time at a fixed interval while a point runs. What happened
+ * in the measured window is worked out afterwards, from the scrapes around it.
+ */
+final class Telemetry implements AutoCloseable {
+
+	static final Duration INTERVAL = Duration.ofMillis(500);
+
+	private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+	private final List<Instance> instances;
+
+	private final ProcessHandle loadGenerator;
+
+	private final List<Scrape> scrapes = new CopyOnWriteArrayList<>();
+
+	private final List<CpuSample> cpu = new CopyOnWriteArrayList<>();
+
+	private final Thread thread;
+
+	private volatile boolean running = true;
+
+	Telemetry(List<Instance> instances, ProcessHandle loadGenerator) {
+		this.instances = instances;
+		this.loadGenerator = loadGenerator;
+		this.thread = new Thread(this::run, "lab-telemetry");
+		this.thread.setDaemon(true);
+		this.thread.start();
+	}
+
+	List<Scrape> scrapes() {
+		return List.copyOf(this.scrapes);
+	}
+
+	List<CpuSample> cpu() {
+		return List.copyOf(this.cpu);
+	}
+
+	@Override
+	public void close() throws InterruptedException {
+		this.running = false;
+		this.thread.interrupt();
+		this.thread.join(Duration.ofSeconds(5).toMillis());
+	}
+
+	private void run() {
+		while (this.running) {
+			long atMs = System.currentTimeMillis();
+			this.loadGenerator.info()
+				.totalCpuDuration()
+				.ifPresent((total) -> this.cpu.add(new CpuSample(atMs, total.toNanos())));
+			for (int i = 0; i < this.instances.size(); i++) {
+				scrape(i);
+			}
+			try {
+				Thread.sleep(Math.max(0, INTERVAL.toMillis() - (System.currentTimeMillis() - atMs)));
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+		}
+	}
+
+	private void scrape(int index) {
+		try {
+			HttpResponse<String> response = HTTP
+				.send(HttpRequest.newBuilder(this.instances.get(index).uri("/actuator/prometheus"))
+					.timeout(Duration.ofSeconds(2))
+					.build(), HttpResponse.BodyHandlers.ofString());
+			if (response.statusCode() == 200) {
+				this.scrapes.add(new Scrape(System.currentTimeMillis(), index, PoolSnapshot.parse(response.body())));
+			}
+		}
+		catch (IOException ex) {
+			// A missed scrape (instance busy or gone) leaves a gap; telemetrySamples
+			// shows it.
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	record Scrape(long atMs, int instance, PoolSnapshot pool) {
+	}
+
+	record CpuSample(long atMs, long cpuNanos) {
+	}
+
+	/**
+	 * The HikariCP figures of one scrape. Counters and histogram buckets are cumulative.
+	 */
+	record PoolSnapshot(double max, double active, double pending, double timeouts, double acquireCount,
+			TreeMap<Double, Double> acquireBuckets, double usageSumSeconds, double usageCount) {
+
+		/**
+		 * The Prometheus text format is one sample per line, {@code name{labels} value}.
+		 * Hand-parsed: the Prometheus Java client ships writers for it, no parser, and
+		 * the lab needs eight series from it.
+		 */
+		private static final Pattern SAMPLE = Pattern.compile("^(hikaricp_[a-z_]+)(\\{[^}]*\\})? (\\S+)$",
+				Pattern.MULTILINE);
+
+		private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
+
+		static PoolSnapshot parse(String text) {
+			Map<String, Double> values = new java.util.HashMap<>();
+			TreeMap<Double, Double> buckets = new TreeMap<>();
+			Matcher sample = SAMPLE.matcher(text);
+			while (sample.find()) {
+				String name = sample.group(1);
+				double value = Double.parseDouble(sample.group(3));
+				if (name.equals("hikaricp_connections_acquire_seconds_bucket")) {
+					Matcher le = LE.matcher(sample.group(2));
+					if (le.find()) {
+						buckets.merge(
+								le.group(1).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le.group(1)),
+								value, Double::sum);
+					}
+				}
+				else {
+					values.merge(name, value, Double::sum);
+				}
+			}
+			return new PoolSnapshot(values.getOrDefault("hikaricp_connections_max", 0.0),
+					values.getOrDefault("hikaricp_connections_active", 0.0),
+					values.getOrDefault("hikaricp_connections_pending", 0.0),
+					values.getOrDefault("hikaricp_connections_timeout_total", 0.0),
+					values.getOrDefault("hikaricp_connections_acquire_seconds_count", 0.0), buckets,
+					values.getOrDefault("hikaricp_connections_usage_seconds_sum", 0.0),
+					values.getOrDefault("hikaricp_connections_usage_seconds_count", 0.0));
+		}
+
+	}
+
+	/**
+	 * Writes the raw scrapes (one line per instance and scrape) next to the point's JTL,
+	 * for a look at how the pool behaved over time.
+	 */
+	static void write(List<Scrape> scrapes, java.nio.file.Path file) throws IOException {
+		StringBuilder csv = new StringBuilder(
+				"atMs,instance,max,active,pending,timeouts,acquireCount,usageSumSeconds,usageCount\n");
+		for (Scrape s : scrapes) {
+			PoolSnapshot p = s.pool();
+			csv.append(s.atMs())
+				.append(',')
+				.append(s.instance())
+				.append(',')
+				.append(p.max())
+				.append(',')
+				.append(p.active())
+				.append(',')
+				.append(p.pending())
+				.append(',')
+				.append(p.timeouts())
+				.append(',')
+				.append(p.acquireCount())
+				.append(',')
+				.append(p.usageSumSeconds())
+				.append(',')
+				.append(p.usageCount())
+				.append('\n');
+		}
+		java.nio.file.Files.writeString(file, csv);
+	}
+
+	static List<Scrape> of(List<Scrape> scrapes, int instance) {
+		List<Scrape> mine = new ArrayList<>();
+		for (Scrape scrape : scrapes) {
+			if (scrape.instance() == instance) {
+				mine.add(scrape);
+			}
+		}
+		return mine;
+	}
+
+}

@@ -1,0 +1,95 @@
+package org.poollab.bench.report;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.poollab.bench.SweepResults;
+import org.poollab.bench.report.Table.Entry;
+import org.poollab.bench.report.Table.Row;
+
+/** {@code report.md}: the tables for reading in a terminal or a pull request. */
+final class MarkdownReport {
+
+	private MarkdownReport() {
+	}
+
+	static String render(SweepResults results, List<Section> sections) {
+		StringBuilder md = new StringBuilder();
+		md.append("# HikariCP pool-sizing report\n\n");
+		md.append(Header.describe(results)).append("\n\n");
+		md.append("## Recommendation\n\n");
+		for (Section section : sections) {
+			Recommendation recommendation = section.recommendation();
+			md.append("- **")
+				.append(recommendation.topology())
+				.append("** — ")
+				.append(Header.headline(recommendation))
+				.append(". ")
+				.append(recommendation.summary())
+				.append('\n');
+		}
+		md.append("\n**Rule.** ").append(Recommendation.RULE).append(objective(results)).append("\n\n");
+		md.append("Cells marked † did not sustain their rate; the detail table says why. ")
+			.append("Rows in **bold** are the recommended pool size. Latencies cover successful requests only.\n");
+		for (Section section : sections) {
+			md.append("\n## ").append(section.title()).append("\n\n");
+			Recommendation recommendation = section.recommendation();
+			md.append("**").append(Header.headline(recommendation)).append(".** ").append(recommendation.summary());
+			md.append("\n\n");
+			for (String caveat : recommendation.caveats()) {
+				md.append("- ").append(caveat).append('\n');
+			}
+			if (!recommendation.caveats().isEmpty()) {
+				md.append('\n');
+			}
+			table(md, section.crossChecks());
+			if (section.grid().hasRepeats()) {
+				md.append(Section.REPEATS_NOTE).append("\n\n");
+			}
+			table(md, section.maxLatency());
+			table(md, section.p99Latency());
+			table(md, section.detail());
+			if (!section.excluded().rows().isEmpty()) {
+				table(md, section.excluded());
+			}
+		}
+		return md.toString();
+	}
+
+	private static void table(StringBuilder md, Table table) {
+		md.append("### ").append(table.caption()).append("\n\n");
+		md.append("| ").append(String.join(" | ", table.header())).append(" |\n");
+		md.append("|");
+		for (int i = 0; i < table.header().size(); i++) {
+			md.append((table.numeric(i)) ? " ---: |" : " --- |");
+		}
+		md.append('\n');
+		for (Row row : table.rows()) {
+			md.append("| ")
+				.append(row.entries()
+					.stream()
+					.map((entry) -> entry(entry, row.highlighted()))
+					.collect(Collectors.joining(" | ")))
+				.append(" |\n");
+		}
+		md.append('\n');
+	}
+
+	private static String entry(Entry entry, boolean highlighted) {
+		String text = entry.text().replace("|", "\\|");
+		if (entry.href() != null) {
+			text = "[" + text + "](" + entry.href() + ")";
+		}
+		if (entry.warning() != null) {
+			text += " †";
+		}
+		return highlighted ? "**" + text + "**" : text;
+	}
+
+	static String objective(SweepResults results) {
+		return (results.p99ObjectiveMs() > 0) ? String.format(java.util.Locale.ROOT,
+				" The p99 objective of this sweep: %.0f ms.", results.p99ObjectiveMs())
+				: " This sweep set no p99 objective.";
+	}
+
+}

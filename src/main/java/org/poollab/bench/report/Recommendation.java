@@ -1,0 +1,100 @@
+package org.poollab.bench.report;
+
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * What the sweep says about one topology's {@code maximum-pool-size}, in words a reader
+ * can act on, with the evidence that backs or questions it.
+ *
+ * @param topology the topology this is about, e.g. {@code multi}
+ * @param verdict what kind of answer the grid supports
+ * @param poolSize the recommended {@code maximum-pool-size} per instance; empty when the
+ * grid cannot support one
+ * @param decidingRateRps the rate the choice was made at: the highest rate some pool size
+ * sustained; empty when none did
+ * @param summary one or two sentences stating the answer and why
+ * @param caveats what a careful reader should know before trusting it
+ * @param crossChecks the textbook estimates to hold the measured answer against
+ */
+public record Recommendation(String topology, Verdict verdict, OptionalInt poolSize, OptionalInt decidingRateRps,
+		String summary, List<String> caveats, CrossChecks crossChecks) {
+
+	/** The rule, as the report states it. */
+	public static final String RULE = "Take the highest rate that at least one pool size sustains "
+			+ "(errors \u2264 0.1 %, achieved \u2265 95 % of the target rate, p99 at or below the sweep's p99 "
+			+ "objective (bench.p99Objective), no connection-acquire timeouts, "
+			+ "pool size verified from HikariCP's own gauge). At that rate, among the pool sizes that sustain it, "
+			+ "recommend the smallest whose p99 is within 10 % or 1 ms (whichever is larger) of the best p99. "
+			+ "Medians across repeats; points whose outcome is not ok are left out.";
+
+	Recommendation withDecidingRate(int rateRps) {
+		return new Recommendation(this.topology, this.verdict, this.poolSize, OptionalInt.of(rateRps), this.summary,
+				this.caveats, this.crossChecks);
+	}
+
+	/** What kind of answer the grid supports. */
+	public enum Verdict {
+
+		/** A pool size was chosen: smaller pools were measurably slower or failed. */
+		CHOSEN(true),
+
+		/**
+		 * Every pool size sustained the deciding rate with the same p99 within the
+		 * margin: the size does not matter in this range, and the smallest is named only
+		 * as a floor.
+		 */
+		FLAT(true),
+
+		/** No pool size sustained any measured rate. */
+		SATURATED(false),
+
+		/** Only one pool size was measured, so there is nothing to compare. */
+		SINGLE_POOL_SIZE(false),
+
+		/** No point proved that its pool had the size it claims. */
+		UNVERIFIED(false),
+
+		/** No point of this topology finished with outcome {@code ok}. */
+		NO_DATA(false);
+
+		private final boolean conclusive;
+
+		Verdict(boolean conclusive) {
+			this.conclusive = conclusive;
+		}
+
+		/** Whether the grid supports a pool size at all. */
+		public boolean conclusive() {
+			return this.conclusive;
+		}
+
+	}
+
+	/**
+	 * Estimates from outside the sweep. They bound or explain the measured answer; they
+	 * do not replace it.
+	 *
+	 * @param littleRateRps the achieved rate Little's law was applied to, 0 when there
+	 * was no point to apply it to
+	 * @param littleUsageMeanMs mean time a connection was held at that point
+	 * @param littleBusyFleet connections busy on average across the fleet:
+	 * {@code achievedRps × usageMeanMs / 1000}; NaN when there was no point
+	 * @param littleBusyPerInstance the same per instance
+	 * @param cpuCores cores of the host (which also ran the database)
+	 * @param hikariStartingPoolSize {@code core_count × 2 + effective_spindle_count} with
+	 * spindles 0
+	 * @param deadlockFloor {@code Tn × (Cm − 1) + 1} with Cm = 1 connection per request
+	 * @param instances service instances sharing the database
+	 * @param maxConnections the database's {@code max_connections}
+	 * @param reservedConnections slots regular users cannot take
+	 * @param fleetBudgetPerInstance the largest pool per instance that fits
+	 * {@code instances × pool ≤ max_connections − reserved}
+	 */
+	public record CrossChecks(double littleRateRps, double littleUsageMeanMs, double littleBusyFleet,
+			double littleBusyPerInstance, int cpuCores, int hikariStartingPoolSize, int deadlockFloor, int instances,
+			int maxConnections, int reservedConnections, int fleetBudgetPerInstance) {
+
+	}
+
+}

@@ -1,0 +1,150 @@
+package org.poollab.bench.report;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+
+/**
+ * {@code recommended-application.yml}: a block to paste into a service's configuration,
+ * every value with the reason for it. The primary topology ({@code multi} when it was
+ * measured, being the fleet a production service runs as) is written live; the others
+ * follow as commented-out alternatives, so the file stays valid YAML with one
+ * {@code spring:} key.
+ */
+final class RecommendedYaml {
+
+	/** HikariCP rejects a smaller connection-timeout. */
+	static final long MIN_CONNECTION_TIMEOUT_MS = 250;
+
+	/** HikariCP's default, kept when nothing measured says otherwise. */
+	static final long DEFAULT_CONNECTION_TIMEOUT_MS = 30_000;
+
+	/** HikariCP's own default: nothing in a short sweep measures connection ageing. */
+	static final long MAX_LIFETIME_MS = 1_800_000;
+
+	/** HikariCP's default since 5.1: well under common firewall/NAT idle timeouts. */
+	static final long KEEPALIVE_TIME_MS = 120_000;
+
+	/** HikariCP ignores leak detection below two seconds. */
+	static final long MIN_LEAK_DETECTION_THRESHOLD_MS = 2_000;
+
+	private RecommendedYaml() {
+	}
+
+	static String render(List<Section> sections) {
+		Section primary = primary(sections);
+		StringBuilder yaml = new StringBuilder();
+		yaml.append("# HikariCP settings derived from the pool-sizing sweep (see report.md / report.html).\n");
+		yaml.append("# Live block: topology '").append(primary.grid().name()).append("'");
+		if (sections.size() == 1) {
+			yaml.append(", the only one measured.\n");
+		}
+		else {
+			yaml.append(primary.recommendation().verdict().conclusive()
+					? ("multi".equals(primary.grid().topology()) ? ", the one closest to a production fleet"
+							: ", the one whose measurements support a pool size")
+					: ", though no topology's measurements support a pool size")
+				.append(";\n# the other topologies follow as commented-out alternatives. Paste one block, not both.\n");
+		}
+		yaml.append("# minimum-idle is deliberately unset: it then equals maximum-pool-size, a fixed-size pool,\n");
+		yaml.append("# which is what the sweep measured and what HikariCP recommends.\n");
+		block(yaml, primary, "");
+		for (Section section : sections) {
+			if (section != primary) {
+				yaml.append("\n# --- alternative: topology '").append(section.grid().name()).append("' ---\n");
+				block(yaml, section, "# ");
+			}
+		}
+		return yaml.toString();
+	}
+
+	/**
+	 * {@code multi} when its grid supports an answer (a fleet is what production runs),
+	 * else any topology whose grid does: a measured value beats a formula.
+	 */
+	private static Section primary(List<Section> sections) {
+		List<Section> conclusiveFirst = sections.stream()
+			.sorted(Comparator.comparing((Section section) -> !section.recommendation().verdict().conclusive())
+				.thenComparing((section) -> !"multi".equals(section.grid().topology())))
+			.toList();
+		return conclusiveFirst.get(0);
+	}
+
+	private static void block(StringBuilder yaml, Section section, String prefix) {
+		Recommendation recommendation = section.recommendation();
+		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
+		yaml.append(prefix).append("spring:\n");
+		yaml.append(prefix).append("  datasource:\n");
+		yaml.append(prefix).append("    hikari:\n");
+		line(yaml, prefix, "maximum-pool-size", poolSize(recommendation), poolSizeWhy(recommendation));
+		long connectionTimeoutMs = slowestMs.isPresent()
+				? Math.max(MIN_CONNECTION_TIMEOUT_MS, roundUp(4 * slowestMs.getAsDouble(), 250))
+				: DEFAULT_CONNECTION_TIMEOUT_MS;
+		line(yaml, prefix, "connection-timeout", connectionTimeoutMs, slowestMs.isPresent() ? String.format(Locale.ROOT,
+				"ms; 4x the slowest successful request at any sustained point (%s ms), rounded up to 250 ms "
+						+ "(HikariCP's minimum): a longer wait means the pool is saturated, so fail fast with a 503 "
+						+ "instead of queueing for HikariCP's default 30 s",
+				Recommender.ms(slowestMs.getAsDouble()))
+				: "ms; HikariCP's default: no sustained point to derive a tighter bound from");
+		line(yaml, prefix, "max-lifetime", MAX_LIFETIME_MS,
+				"ms (30 min), HikariCP's default; not measured by the sweep. Keep it a few seconds shorter than "
+						+ "any connection time limit imposed by the database or the network (>= 30 s)");
+		line(yaml, prefix, "keepalive-time", KEEPALIVE_TIME_MS,
+				"ms (2 min); a fixed-size pool keeps idle connections, and this pings them before a firewall or "
+						+ "NAT drops them silently (HikariCP: >= 30 s and < max-lifetime)");
+		long leakMs = slowestMs.isPresent()
+				? Math.max(MIN_LEAK_DETECTION_THRESHOLD_MS, roundUp(10 * slowestMs.getAsDouble(), 1000)) : 60_000;
+		line(yaml, prefix, "leak-detection-threshold", leakMs, slowestMs.isPresent()
+				? String.format(Locale.ROOT,
+						"ms; a connection is held within one request, so no healthy hold outlasts the slowest request "
+								+ "(%s ms); 10x that, rounded up to whole seconds, floor 2 s (HikariCP's minimum), "
+								+ "flags only real leaks",
+						Recommender.ms(slowestMs.getAsDouble()))
+				: "ms; no sustained point to derive it from: a generous minute, still well under max-lifetime");
+	}
+
+	private static long poolSize(Recommendation recommendation) {
+		if (recommendation.poolSize().isPresent()) {
+			return recommendation.poolSize().getAsInt();
+		}
+		Recommendation.CrossChecks checks = recommendation.crossChecks();
+		return Math.max(checks.deadlockFloor(),
+				Math.min(checks.hikariStartingPoolSize(), Math.max(1, checks.fleetBudgetPerInstance())));
+	}
+
+	private static String poolSizeWhy(Recommendation recommendation) {
+		Recommendation.CrossChecks checks = recommendation.crossChecks();
+		String budget = "; fleet budget " + checks.fleetBudgetPerInstance() + " per instance";
+		return switch (recommendation.verdict()) {
+			case CHOSEN -> "per instance; measured: the smallest pool within the p99 margin of the best at "
+					+ recommendation.decidingRateRps().getAsInt() + " rps, the highest rate sustained" + budget;
+			case FLAT -> "per instance; NOT a measured knee: every pool size performed the same within noise at "
+					+ recommendation.decidingRateRps().getAsInt() + " rps, so the smallest was taken" + budget;
+			default -> "per instance; NOT MEASURED (" + Header.headline(recommendation)
+					+ "): HikariCP's starting formula cores x 2 + 0 spindles, capped by the fleet budget; "
+					+ "verify with a new sweep";
+		};
+	}
+
+	/** The slowest successful request at any point that sustained its rate. */
+	private static OptionalDouble slowestSustainedMs(Grid grid) {
+		return grid.cells().stream().filter(Cell::sustained).mapToDouble(Cell::maxMs).max();
+	}
+
+	private static long roundUp(double valueMs, long stepMs) {
+		return (long) Math.ceil(valueMs / stepMs) * stepMs;
+	}
+
+	private static void line(StringBuilder yaml, String prefix, String key, long value, String why) {
+		yaml.append(prefix)
+			.append("      ")
+			.append(key)
+			.append(": ")
+			.append(value)
+			.append("   # ")
+			.append(why)
+			.append('\n');
+	}
+
+}

@@ -1,0 +1,79 @@
+package org.poollab.bench.report;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import org.poollab.bench.SweepResults;
+
+/**
+ * Writes a sweep's report into its run directory: {@code report.md}, {@code report.html}
+ * (opens offline) and {@code recommended-application.yml}.
+ */
+public final class Report {
+
+	/** What the sweep writes and {@link #regenerate(Path)} reads. */
+	public static final String RESULTS_FILE = "results.json";
+
+	private Report() {
+	}
+
+	/**
+	 * Write the three report files into {@code runDir}, replacing earlier ones.
+	 * @param results what the sweep measured
+	 * @param runDir the run's directory; JMeter dashboards under
+	 * {@code dashboards/<topology>-pool<p>-rate<r>-rep<k>/index.html} are linked when
+	 * present
+	 * @return one recommendation per topology, in the order the topologies ran
+	 * @throws IOException if a file cannot be written
+	 */
+	public static List<Recommendation> write(SweepResults results, Path runDir) throws IOException {
+		List<Grid> grids = Grid.of(results);
+		List<Recommendation> recommendations = grids.stream()
+			.map((grid) -> Recommender.recommend(grid, results.host(), results.database()))
+			.toList();
+		List<Section> sections = Section.all(grids, recommendations, runDir);
+		Files.createDirectories(runDir);
+		if (sections.isEmpty()) {
+			throw new IllegalArgumentException("results hold no points: nothing to report in " + runDir);
+		}
+		Files.writeString(runDir.resolve("report.md"), MarkdownReport.render(results, sections),
+				StandardCharsets.UTF_8);
+		Files.writeString(runDir.resolve("report.html"), HtmlReport.render(results, sections), StandardCharsets.UTF_8);
+		Files.writeString(runDir.resolve("recommended-application.yml"), RecommendedYaml.render(sections),
+				StandardCharsets.UTF_8);
+		return recommendations;
+	}
+
+	/**
+	 * Read {@code runDir/results.json} and write the report next to it.
+	 * @param runDir a run directory the sweep wrote
+	 * @return one recommendation per topology
+	 * @throws IOException if the results cannot be read or the report written
+	 */
+	public static List<Recommendation> regenerate(Path runDir) throws IOException {
+		return write(read(runDir.resolve(RESULTS_FILE)), runDir);
+	}
+
+	/**
+	 * Read a {@code results.json}.
+	 * @param resultsFile the file
+	 * @return the results it holds
+	 * @throws IOException if it cannot be read
+	 */
+	public static SweepResults read(Path resultsFile) throws IOException {
+		if (!Files.isRegularFile(resultsFile)) {
+			throw new IOException("No " + resultsFile + ": run the sweep first, or pass the run directory that holds "
+					+ RESULTS_FILE);
+		}
+		try (InputStream in = Files.newInputStream(resultsFile)) {
+			return JsonMapper.builder().build().readValue(in, SweepResults.class);
+		}
+	}
+
+}

@@ -1,0 +1,49 @@
+package org.poollab.bench.report;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * One topology's part of the report: its grid, what the rule made of it, and the tables
+ * both reports show.
+ *
+ * @param grid the topology's measured grid
+ * @param recommendation what the rule made of it
+ * @param maxLatency the paper's max-latency table
+ * @param p99Latency the paper's p99 table
+ * @param detail everything measured per cell
+ * @param crossChecks the textbook estimates
+ * @param excluded points left out
+ */
+record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table p99Latency, Table detail,
+		Table crossChecks, Table excluded) {
+
+	/** Said wherever figures rest on more than one repeat. */
+	static final String REPEATS_NOTE = "Points ran more than once: every figure is the median across repeats, "
+			+ "except errors and connection timeouts, which are summed (one failing repeat is enough to say a "
+			+ "pool size did not sustain its rate).";
+
+	static Section of(Grid grid, Recommendation recommendation, Path runDir) {
+		return new Section(grid, recommendation,
+				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
+				Tables.latencyGrid(grid, recommendation, "p99 latency (ms)", Cell::p99Ms),
+				Tables.detail(grid, recommendation, runDir), Tables.crossChecks(recommendation), Tables.excluded(grid));
+	}
+
+	String title() {
+		Grid grid = this.grid;
+		String loadBalancer = grid.cells().isEmpty() ? "" : grid.cells().get(0).loadBalancer();
+		return "Topology " + grid.topology() + ": " + grid.instances() + " instance"
+				+ ((grid.instances() == 1) ? "" : "s")
+				+ ("none".equals(loadBalancer) || loadBalancer.isEmpty() ? "" : " behind " + loadBalancer) + " ("
+				+ grid.limits().describe() + ")";
+	}
+
+	static List<Section> all(List<Grid> grids, List<Recommendation> recommendations, Path runDir) {
+		return IntStream.range(0, grids.size())
+			.mapToObj((i) -> of(grids.get(i), recommendations.get(i), runDir))
+			.toList();
+	}
+
+}

@@ -1,0 +1,51 @@
+package org.poollab.service.database;
+
+import java.sql.SQLException;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.env.Environment;
+
+/**
+ * A short answer instead of a wall of stack trace when the configured PostgreSQL cannot
+ * be reached or refuses the login at start-up. The URL is shown without its query string,
+ * which is where a password could be.
+ */
+class DatabaseConnectionFailureAnalyzer extends AbstractFailureAnalyzer<SQLException> {
+
+	private final Environment environment;
+
+	DatabaseConnectionFailureAnalyzer(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, SQLException cause) {
+		if (!isConnectionFailure(cause.getSQLState())) {
+			return null;
+		}
+		String url = this.environment.getProperty("spring.datasource.url", "(embedded PostgreSQL)");
+		String reason = cause.getMessage();
+		return new FailureAnalysis(
+				"Could not connect to PostgreSQL at %s (spring.datasource.url): %s".formatted(withoutQuery(url),
+						reason),
+				"Check that PostgreSQL is running and reachable at that address and that the user and password "
+						+ "(spring.datasource.username / spring.datasource.password) are right, or leave "
+						+ "SPRING_DATASOURCE_URL unset to let the lab start an embedded PostgreSQL.",
+				cause);
+	}
+
+	/**
+	 * SQLSTATE classes 08 (connection exception), 28 (invalid authorization) and 3D000
+	 * (database does not exist): the failures a user fixes in the URL or the server.
+	 */
+	private static boolean isConnectionFailure(String sqlState) {
+		return sqlState != null && (sqlState.startsWith("08") || sqlState.startsWith("28") || sqlState.equals("3D000"));
+	}
+
+	static String withoutQuery(String url) {
+		int query = url.indexOf('?');
+		return (query >= 0) ? url.substring(0, query) : url;
+	}
+
+}

@@ -1,0 +1,77 @@
+package org.poollab.service.database;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+/**
+ * A real PostgreSQL started from the binaries on the classpath, so that neither the
+ * service nor the sweep needs a database installed. The sweep starts one and shares it
+ * between all instances; a standalone service starts its own when no URL is configured.
+ */
+public final class EmbeddedPostgresServer implements AutoCloseable {
+
+	/** Database and user the lab uses; the embedded server trusts local connections. */
+	public static final String USER = "postgres";
+
+	private final EmbeddedPostgres postgres;
+
+	private EmbeddedPostgresServer(EmbeddedPostgres postgres) {
+		this.postgres = postgres;
+	}
+
+	/**
+	 * Starts a server on a free port.
+	 * @param maxConnections the server's {@code max_connections}
+	 * @return the running server
+	 */
+	public static EmbeddedPostgresServer start(int maxConnections) {
+		return start(maxConnections, null);
+	}
+
+	/**
+	 * Starts a server on a free port with its data in the given directory (removed again
+	 * when the server stops).
+	 * @param maxConnections the server's {@code max_connections}
+	 * @param dataDirectory where the cluster lives, or {@code null} for a temporary
+	 * directory
+	 * @return the running server
+	 */
+	public static EmbeddedPostgresServer start(int maxConnections, Path dataDirectory) {
+		try {
+			EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+				.setServerConfig("max_connections", String.valueOf(maxConnections));
+			if (dataDirectory != null) {
+				builder.setDataDirectory(dataDirectory).setCleanDataDirectory(true);
+			}
+			return new EmbeddedPostgresServer(builder.start());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not start the embedded PostgreSQL", ex);
+		}
+	}
+
+	public String jdbcUrl() {
+		return this.postgres.getJdbcUrl(USER, USER);
+	}
+
+	public int port() {
+		return this.postgres.getPort();
+	}
+
+	/**
+	 * Stops the server; a stopped server takes its processes with it.
+	 */
+	@Override
+	public void close() {
+		try {
+			this.postgres.close();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not stop the embedded PostgreSQL", ex);
+		}
+	}
+
+}

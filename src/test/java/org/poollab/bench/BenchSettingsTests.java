@@ -1,0 +1,121 @@
+package org.poollab.bench;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Bad settings are refused before anything starts, with a message naming the setting, the
+ * value and what is allowed.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class BenchSettingsTests {
+
+	@TempDir
+	Path output;
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					bench.poolSizes=0        | bench.poolSizes=0 is not allowed: use comma-separated whole numbers from 1 to 1000
+					bench.poolSizes=-1       | bench.poolSizes=-1 is not allowed: use comma-separated whole numbers from 1 to 1000
+					bench.poolSizes=abc      | bench.poolSizes=abc is not allowed: use comma-separated whole numbers from 1 to 1000
+					bench.poolSizes=1.5      | bench.poolSizes=1.5 is not allowed: use comma-separated whole numbers from 1 to 1000
+					bench.rates=-5           | bench.rates=-5 is not allowed: use comma-separated whole numbers from 1 to 100000
+					bench.rates=0            | bench.rates=0 is not allowed: use comma-separated whole numbers from 1 to 100000
+					bench.duration=0s        | bench.duration=PT0S is not allowed: use a duration above 0
+					bench.duration=soon      | bench.duration=soon is not allowed: use a duration above 0
+					bench.topologies=mesh    | bench.topologies=mesh is not allowed: use single and/or multi
+					bench.preset=huge        | bench.preset=huge is not allowed: use one of quick, paper, full
+					bench.instances=0        | bench.instances=0 is not allowed: use a whole number from 1 to 16
+					bench.arrivals=poisson   | bench.arrivals=poisson is not allowed: use even or random
+					bench.workload=delete    | bench.workload=delete is not allowed: use read or write
+					bench.instanceCpus=0     | bench.instanceCpus=0 is not allowed: use a whole number from 1 to
+					bench.instanceHeap=32m   | bench.instanceHeap=32m is not allowed: use a heap size from 64m to 8g
+					bench.instanceHeap=9g    | bench.instanceHeap=9g is not allowed: use a heap size from 64m to 8g
+					bench.instanceHeap=128   | bench.instanceHeap=128 is not allowed: use a heap size from 64m to 8g
+					bench.tomcatThreads=0    | bench.tomcatThreads=0 is not allowed: use comma-separated whole numbers from 1 to 10000
+					bench.tomcatThreads=50,x | bench.tomcatThreads=50,x is not allowed: use comma-separated whole numbers from 1 to 10000
+					""")
+	void badSettingIsRefusedBeforeAnythingStarts(String setting, String message, CapturedOutput output) {
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException().isThrownBy(() -> run("--" + setting));
+		assertThat(output).contains(message, "Nothing was started.");
+		assertNothingStarted(childrenBefore);
+	}
+
+	@Test
+	void portInUseIsRefusedNamingTheBasePort() throws Exception {
+		int base = SweepEndToEndTests.freeBasePort(4);
+		long childrenBefore = ProcessHandle.current().children().count();
+		try (ServerSocket taken = new ServerSocket(base + 2, 1, InetAddress.getLoopbackAddress())) {
+			assertThatException().isThrownBy(() -> run("--bench.basePort=" + base))
+				.isInstanceOf(BenchSettingException.class)
+				.withMessageContaining(
+						"bench.basePort=" + base + ": port " + (base + 2) + " on 127.0.0.1 is already in use");
+		}
+		assertNothingStarted(childrenBefore);
+	}
+
+	@Test
+	void moreCpusPerInstanceThanThisHostHasAreRefusedNamingTheLimit() throws Exception {
+		int processors = Runtime.getRuntime().availableProcessors();
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException()
+			.isThrownBy(() -> run("--bench.instanceCpus=" + (processors + 1),
+					"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4)))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessage("bench.instanceCpus=%d is not allowed: use a whole number from 1 to %d (the processors here).",
+					processors + 1, processors);
+		assertNothingStarted(childrenBefore);
+	}
+
+	@Test
+	void fleetLargerThanTheConnectionBudgetIsRefusedNamingBothNumbers() {
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException()
+			.isThrownBy(() -> run("--bench.instances=3", "--bench.poolSizes=5,200",
+					"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4)))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageContaining("3 instance(s) x maximum-pool-size 200 = 600 connections")
+			.withMessageContaining("PostgreSQL accepts 297 (max_connections 300 - 3 reserved)");
+		assertNothingStarted(childrenBefore);
+	}
+
+	@Test
+	void unreachableExternalDatabaseIsAQuickClearError() {
+		long startNanos = System.nanoTime();
+		assertThatException()
+			.isThrownBy(() -> run("--bench.database.url=jdbc:postgresql://127.0.0.1:1/lab",
+					"--bench.database.password=s3cret", "--bench.basePort=" + SweepEndToEndTests.freeBasePort(4)))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageContaining("bench.database.url=jdbc:postgresql://127.0.0.1:1/lab: cannot connect")
+			.withMessageNotContaining("s3cret");
+		assertThat(System.nanoTime() - startNanos).isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(15));
+	}
+
+	private void run(String... settings) throws Exception {
+		String[] args = new String[settings.length + 1];
+		System.arraycopy(settings, 0, args, 0, settings.length);
+		args[settings.length] = "--bench.outputDirectory=" + this.output;
+		BenchApplication.run(args);
+	}
+
+	private void assertNothingStarted(long childrenBefore) {
+		assertThat(this.output).isEmptyDirectory();
+		assertThat(ProcessHandle.current().children().count()).isEqualTo(childrenBefore);
+	}
+
+}

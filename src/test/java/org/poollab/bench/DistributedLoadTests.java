@@ -1,0 +1,77 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.poollab.bench.SweepResults.Point;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sweep drives its load through JMeter's own distributed mode: one JMeter server
+ * ({@code jmeter -s}) started here, reached over RMI on 127.0.0.1 only.
+ */
+class DistributedLoadTests {
+
+	@TempDir
+	Path output;
+
+	@Test
+	void sweepGeneratesItsLoadOnARemoteEngine() throws Exception {
+		LabPaths paths = LabPaths.of(Path.of("target"));
+		int[] ports = { SweepEndToEndTests.freeBasePort(1), 0 };
+		ports[1] = ports[0] + 1;
+		Process server = new ProcessBuilder(paths.java(), "-XX:TieredStopAtLevel=1",
+				"-Djava.rmi.server.hostname=127.0.0.1", "-Dhttp.maxConnections=64", "-jar",
+				paths.jmeterHome().resolve("bin").resolve(paths.jmeterJar()).toString(), "-s",
+				"-Jserver.rmi.ssl.disable=true", "-Jserver_port=" + ports[0], "-Jserver.rmi.localport=" + ports[1],
+				"-j", this.output.resolve("jmeter-server.log").toString())
+			.directory(paths.jmeterHome().resolve("bin").toFile())
+			.redirectErrorStream(true)
+			.redirectOutput(Files.createTempFile("jmeter-server", ".out").toFile())
+			.start();
+		try {
+			await().atMost(Duration.ofSeconds(60)).until(() -> listening(ports[0]));
+			Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=2",
+					"--bench.rates=60", "--bench.duration=3s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
+					"--bench.remoteEngines=127.0.0.1:" + ports[0], "--bench.outputDirectory=" + this.output,
+					"--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
+			assertThat(outcome.results().host().loadGenerator())
+				.endsWith("distributed over remote engines [127.0.0.1:" + ports[0] + "]");
+			List<Point> points = outcome.results().points();
+			assertThat(points).singleElement().satisfies((point) -> {
+				assertThat(point.outcome()).isEqualTo("ok");
+				// The window follows the client's start; the engine starts a few tens of
+				// ms later.
+				assertThat(point.samples()).isBetween(171L, 180L);
+				assertThat(point.errors()).isZero();
+				assertThat(point.pool().observedMax()).containsExactly(2);
+			});
+			assertThat(server.isAlive()).as("the remote engine is not the lab's to stop").isTrue();
+		}
+		finally {
+			server.destroy();
+			server.waitFor();
+		}
+	}
+
+	private static boolean listening(int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+}

@@ -1,0 +1,90 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.poollab.bench.SweepResults.Point;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A tiny sweep through the real parts: embedded PostgreSQL, service JVMs, nginx (when
+ * installed; CI installs it), JMeter from the jmeter-maven-plugin.
+ */
+class SweepEndToEndTests {
+
+	@TempDir
+	Path output;
+
+	@Test
+	void tinySweepMeasuresBothTopologiesAtTheClaimedPoolSizesAndLeavesNoProcessBehind() throws Exception {
+		long childrenBefore = ProcessHandle.current().children().count();
+		Sweep.Outcome outcome = BenchApplication.run("--bench.preset=quick", "--bench.topologies=single,multi",
+				"--bench.instances=2", "--bench.poolSizes=1,3", "--bench.rates=100", "--bench.duration=2s",
+				"--bench.warmup=1s", "--bench.topologyWarmup=2s", "--bench.outputDirectory=" + this.output,
+				"--bench.basePort=" + freeBasePort(3));
+
+		List<Point> points = outcome.results().points();
+		assertThat(points).extracting(Point::topology, Point::poolSize)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple("single", 1),
+					org.assertj.core.groups.Tuple.tuple("single", 3), org.assertj.core.groups.Tuple.tuple("multi", 1),
+					org.assertj.core.groups.Tuple.tuple("multi", 3));
+		for (Point point : points) {
+			assertThat(point.outcome()).as(point.topology() + " pool " + point.poolSize()).isEqualTo("ok");
+			assertThat(point.pool().observedMax()).as("observed maximum-pool-size per instance")
+				.hasSize(point.instances())
+				.containsOnly(point.poolSize());
+			assertThat(point.samples()).isGreaterThan(100);
+			assertThat(point.achievedRps()).isBetween(90.0, 110.0);
+			assertThat(point.latency().p99Ms()).isPositive();
+			assertThat(point.pool().telemetrySamples()).isGreaterThan(1);
+		}
+		String expectedBalancer = (Nginx.find().isPresent()) ? Deployment.NGINX : Deployment.CLIENT_ROUND_ROBIN;
+		assertThat(points.subList(2, 4)).extracting(Point::loadBalancer).containsOnly(expectedBalancer);
+		if (System.getenv("CI") != null) {
+			assertThat(expectedBalancer).as("CI installs nginx, so the real load balancer is exercised")
+				.isEqualTo(Deployment.NGINX);
+		}
+
+		Path run = outcome.directory();
+		assertThat(org.poollab.bench.report.Report.read(run.resolve(ResultsStore.RESULTS_JSON)))
+			.isEqualTo(outcome.results());
+		assertThat(run.resolve("results.csv")).content().hasLineCount(points.size() + 1);
+		assertThat(run.resolve("report.html")).isNotEmptyFile();
+		assertThat(this.output.resolve("latest").toRealPath()).isEqualTo(run.toRealPath());
+
+		assertThat(outcome.processIds()).as("processes the sweep started").hasSizeGreaterThanOrEqualTo(6);
+		for (long pid : outcome.processIds()) {
+			assertThat(LabProcesses.alive(pid)).as("process %d alive", pid).isFalse();
+		}
+		assertThat(ProcessHandle.current().children().count()).isEqualTo(childrenBefore);
+	}
+
+	static int freeBasePort(int count) throws IOException {
+		for (int base = 20000 + (int) (ProcessHandle.current().pid() % 1000) * 10; base < 60000; base += 10) {
+			if (allFree(base, count)) {
+				return base;
+			}
+		}
+		throw new IllegalStateException("no free ports");
+	}
+
+	private static boolean allFree(int base, int count) {
+		for (int port = base; port < base + count; port++) {
+			try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+				// Binding is the check; the socket closes at once.
+			}
+			catch (IOException ex) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+}

@@ -1,0 +1,182 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.report.Report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Things break while the lab runs: an instance dies, the user presses Ctrl-C or sends
+ * SIGTERM, JMeter crashes. The lab keeps what it finished, says what happened, and leaves
+ * no process behind, checked by PID.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class SweepInterruptionTests {
+
+	private static final String[] TINY = { "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
+			"--bench.topologyWarmup=0s" };
+
+	@TempDir
+	Path output;
+
+	@Test
+	void instanceKilledMidPointIsMarkedAndTheSweepFinishesTheRest() throws Exception {
+		int base = SweepEndToEndTests.freeBasePort(3);
+		Sweep.Outcome outcome;
+		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
+			Thread killer = new Thread(() -> {
+				try {
+					processes.await("ApacheJMeter", Duration.ofSeconds(120)).orElseThrow();
+					processes.await("-Dpoollab.instance=" + (base + 1), Duration.ofSeconds(5))
+						.orElseThrow()
+						.destroyForcibly();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			killer.start();
+			outcome = sweep(base, "--bench.topologies=multi", "--bench.instances=2", "--bench.poolSizes=2,3");
+			killer.join();
+			assertNoneAlive(processes.seen());
+		}
+		List<Point> points = outcome.results().points();
+		assertThat(points).hasSize(2);
+		assertThat(points.get(0).outcome())
+			.isEqualTo("instance(s) on port(s) [" + (base + 1) + "] died during the point");
+		assertThat(points.get(1).outcome()).isEqualTo("ok");
+		assertThat(points.get(1).pool().observedMax()).containsExactly(3, 3);
+		assertThat(outcome.directory().resolve("report.md")).content().contains("died during the point");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "TERM", "INT" })
+	void signalStopsEverythingAndKeepsFinishedPoints(String signal) throws Exception {
+		LabPaths paths = LabPaths.of(Path.of("target"));
+		// Started in the background by a non-interactive shell (as CI may), a process
+		// inherits SIGINT as ignored and the JVM keeps it so; a terminal's Ctrl-C is not
+		// ignored. env restores the default, so the test sends what a terminal would.
+		List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT", paths.java(), "-cp",
+				paths.serviceClasspath(), BenchApplication.class.getName(), "--bench.topologies=single",
+				"--bench.poolSizes=1,2,3", "--bench.outputDirectory=" + this.output,
+				"--bench.basePort=" + SweepEndToEndTests.freeBasePort(2)));
+		command.addAll(List.of(TINY));
+		Process lab = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(Files.createTempFile("lab", ".log").toFile())
+			.start();
+		Path run = this.output.resolve("latest");
+		try (LabProcesses processes = LabProcesses.watch(lab.toHandle(), this.output)) {
+			await().atMost(Duration.ofSeconds(120)).until(() -> pointsIn(run) >= 1);
+			new ProcessBuilder("kill", "-" + signal, String.valueOf(lab.pid())).start().waitFor();
+			assertThat(lab.waitFor(60, TimeUnit.SECONDS)).as("lab stopped after SIG" + signal).isTrue();
+			Set<Long> seen = processes.seen();
+			assertThat(seen).as("instance, PostgreSQL and JMeter seen").hasSizeGreaterThanOrEqualTo(3);
+			for (long pid : seen) {
+				assertThat(LabProcesses.alive(pid)).as("process %d still alive: %s", pid, processes.describe(pid))
+					.isFalse();
+			}
+		}
+		finally {
+			lab.destroyForcibly();
+		}
+		assertThat(pointsIn(run)).isBetween(1, 2);
+		assertThat(Report.regenerate(run)).hasSize(1);
+		assertThat(run.resolve("report.html")).isNotEmptyFile();
+	}
+
+	@Test
+	void jmeterCrashFailsTheSweepButKeepsFinishedPoints() throws Exception {
+		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
+			Thread killer = new Thread(() -> {
+				try {
+					long first = processes.await("ApacheJMeter", Duration.ofSeconds(120)).orElseThrow().pid();
+					await().atMost(Duration.ofSeconds(60))
+						.until(() -> processes.await("ApacheJMeter", Duration.ofMillis(100))
+							.filter((jmeter) -> jmeter.pid() != first)
+							.map(ProcessHandle::destroyForcibly)
+							.orElse(false));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			killer.start();
+			assertThatException()
+				.isThrownBy(() -> sweep(SweepEndToEndTests.freeBasePort(2), "--bench.topologies=single",
+						"--bench.poolSizes=1,2"))
+				.isInstanceOf(LabFailureException.class)
+				.withMessageContaining("JMeter exited with code");
+			killer.join();
+			assertNoneAlive(processes.seen());
+		}
+		assertThat(pointsIn(this.output.resolve("latest"))).isEqualTo(1);
+	}
+
+	@Test
+	void databasePasswordAppearsNowhereInTheRunsOutput(CapturedOutput console) throws Exception {
+		String password = "pw-" + Long.toHexString(System.nanoTime());
+		try (EmbeddedPostgres external = EmbeddedPostgres.builder().start()) {
+			Sweep.Outcome outcome = sweep(SweepEndToEndTests.freeBasePort(2), "--bench.topologies=single",
+					"--bench.poolSizes=2", "--bench.database.url=" + external.getJdbcUrl("postgres", "postgres"),
+					"--bench.database.username=postgres", "--bench.database.password=" + password);
+			assertThat(outcome.results().database().kind()).isEqualTo("external");
+			assertThat(outcome.results().points()).extracting(Point::outcome).containsOnly("ok");
+		}
+		assertThat(console.getAll()).doesNotContain(password);
+		try (Stream<Path> files = Files.walk(this.output)) {
+			List<Path> regular = files.filter(Files::isRegularFile).toList();
+			assertThat(regular).as("run output to search").hasSizeGreaterThan(5);
+			for (Path file : regular) {
+				assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)).as(file.toString())
+					.doesNotContain(password);
+			}
+		}
+	}
+
+	private Sweep.Outcome sweep(int basePort, String... settings) throws Exception {
+		List<String> args = new ArrayList<>(List.of(settings));
+		args.addAll(List.of(TINY));
+		args.add("--bench.outputDirectory=" + this.output);
+		args.add("--bench.basePort=" + basePort);
+		return BenchApplication.run(args.toArray(String[]::new));
+	}
+
+	private static int pointsIn(Path run) throws IOException {
+		Path results = run.resolve(ResultsStore.RESULTS_JSON);
+		return Files.isRegularFile(results) ? Report.read(results).points().size() : 0;
+	}
+
+	private static void assertNoneAlive(Set<Long> pids) {
+		assertThat(pids).as("processes the lab started").isNotEmpty();
+		for (long pid : pids) {
+			assertThat(LabProcesses.alive(pid))
+				.as("process %d still alive: %s", pid,
+						ProcessHandle.of(pid).flatMap((p) -> p.info().commandLine()).orElse("?"))
+				.isFalse();
+		}
+	}
+
+}

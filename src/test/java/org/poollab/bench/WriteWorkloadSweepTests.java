@@ -1,0 +1,47 @@
+package org.poollab.bench;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.poollab.bench.SweepResults.Point;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The write-heavy workload (seed 003) through the whole sweep, against a database the
+ * test owns so it can look at the table afterwards: it must not grow across points or
+ * runs.
+ */
+class WriteWorkloadSweepTests {
+
+	@TempDir
+	Path output;
+
+	@Test
+	void writeWorkloadInsertsPerRequestAndLeavesTheTableEmpty() throws Exception {
+		try (EmbeddedPostgres database = EmbeddedPostgres.builder().start()) {
+			Sweep.Outcome outcome = BenchApplication.run("--bench.workload=write", "--bench.topologies=single",
+					"--bench.poolSizes=2,4", "--bench.rates=20", "--bench.duration=2s", "--bench.warmup=1s",
+					"--bench.topologyWarmup=0s", "--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
+			assertThat(outcome.results().workload()).isEqualTo("write (POST /roles/1/audit)");
+			assertThat(outcome.results().points()).hasSize(2).allSatisfy((point) -> {
+				assertThat(point.outcome()).isEqualTo("ok");
+				assertThat(point.statusCounts()).containsOnlyKeys("201");
+				assertThat(point.samples()).isEqualTo(40);
+			});
+			assertThat(outcome.results().points()).extracting(Point::poolSize).containsExactly(2, 4);
+			try (Connection connection = database.getPostgresDatabase().getConnection();
+					ResultSet rows = connection.createStatement().executeQuery("SELECT count(*) FROM role_audit")) {
+				rows.next();
+				assertThat(rows.getLong(1)).as("rows left in role_audit").isZero();
+			}
+		}
+	}
+
+}

@@ -1,0 +1,133 @@
+package org.poollab.bench.report;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.select.Elements;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.Yaml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Renders the report from a recorded results fixture (2 topologies × pools 1, 5, 10 ×
+ * rates 500, 1000, 2000; pool 1 saturates at 2000 rps; one point failed).
+ */
+class ReportTests {
+
+	private static final List<String> TOPOLOGIES = List.of("single", "multi");
+
+	private static final List<String> CHARTS = List.of("p99", "throughput", "acquire", "pending");
+
+	@TempDir
+	Path runDir;
+
+	private List<Recommendation> recommendations;
+
+	@BeforeEach
+	void renderFixture() throws IOException {
+		try (InputStream fixture = getClass().getResourceAsStream("results.json")) {
+			Files.copy(fixture, this.runDir.resolve(Report.RESULTS_FILE));
+		}
+		Path dashboard = this.runDir.resolve("dashboards/single-pool5-rate1000-rep1/index.html");
+		Files.createDirectories(dashboard.getParent());
+		Files.writeString(dashboard, "<html></html>");
+		this.recommendations = Report.regenerate(this.runDir);
+	}
+
+	@Test
+	void chartsDrawOneSeriesPerRateWithOnePointPerPoolSizeInABrowser() throws Exception {
+		String dom = Chromium.require().dumpDom(this.runDir.resolve("report.html"), this.runDir);
+		Document page = Jsoup.parse(dom);
+
+		for (String topology : TOPOLOGIES) {
+			for (String chart : CHARTS) {
+				String id = "chart-" + topology + "-" + chart;
+				Element container = page.getElementById(id);
+				assertThat(container).as(id).isNotNull();
+				Elements series = container.select("svg g.ct-series");
+				assertThat(series).as("series (one per rate) in " + id).hasSize(3);
+				for (Element one : series) {
+					assertThat(one.select(".ct-point")).as("points (one per pool size) in " + id).hasSize(3);
+					assertThat(one.select("path.ct-line")).as("line in " + id).hasSize(1);
+				}
+				assertThat(container.select(".ct-label.ct-horizontal").eachText()).as("x labels in " + id)
+					.containsExactly("1", "5", "10");
+			}
+		}
+		// pool 1 at 2000 rps timed out: drawn hollow, with the reason on hover
+		Elements failed = page.select("#chart-single-p99 .ct-point-failed");
+		assertThat(failed).hasSize(1);
+		assertThat(failed.first().select("title").text()).contains("pool 1 · 2000 rps", "not sustained");
+		// its p99 is ~700x the healthy ones: the latency axis goes logarithmic
+		assertThat(page.select("#chart-single-p99").first().parent().text()).contains("log scale");
+	}
+
+	@Test
+	void htmlOpensOfflineAndLinksTheDashboardsThatExist() throws IOException {
+		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
+
+		assertThat(page.select("script[src], link[href]")).isEmpty();
+		assertThat(page.select("script").html()).contains("Chartist");
+		assertThat(page.select("a[href^=dashboards/]").eachAttr("href"))
+			.containsExactly("dashboards/single-pool5-rate1000-rep1/index.html");
+		assertThat(page.select(".verdicts .verdict-value").eachText()).containsExactly("5", "5");
+		assertThat(page.select("#topology-multi table.grid caption").eachText()).containsExactly("Max latency (ms)",
+				"p99 latency (ms)");
+	}
+
+	@Test
+	void markdownHasThePapersTablesPerTopologyAndListsExcludedPoints() throws IOException {
+		String markdown = Files.readString(this.runDir.resolve("report.md"));
+
+		assertThat(markdown).contains("## Topology single", "## Topology multi",
+				"| pool \\ rate | 500 rps | 1000 rps | 2000 rps |", "| 1 | 3 | 11 | 2100 † |",
+				"| **5** | **4** | **6** | **12** |", Recommendation.RULE);
+		assertThat(markdown.split("### Max latency \\(ms\\)", -1)).hasSize(3);
+		assertThat(markdown.split("### p99 latency \\(ms\\)", -1)).hasSize(3);
+		assertThat(markdown).contains("Points left out", "JMeter exited with code 1 before the window ended");
+	}
+
+	@Test
+	void recommendsPoolFiveForBothTopologies() {
+		assertThat(this.recommendations).extracting(Recommendation::topology).containsExactly("single", "multi");
+		assertThat(this.recommendations).allSatisfy((recommendation) -> {
+			assertThat(recommendation.verdict()).isEqualTo(Recommendation.Verdict.CHOSEN);
+			assertThat(recommendation.poolSize()).hasValue(5);
+			assertThat(recommendation.decidingRateRps()).hasValue(2000);
+		});
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void recommendedYamlIsPasteReadyAndWithinHikariLimits() throws IOException {
+		String text = Files.readString(this.runDir.resolve("recommended-application.yml"));
+		Map<String, Object> yaml = new Yaml().load(text);
+		Map<String, Object> hikari = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) yaml
+			.get("spring")).get("datasource")).get("hikari");
+
+		assertThat(hikari).containsEntry("maximum-pool-size", 5).doesNotContainKey("minimum-idle");
+		int connectionTimeoutMs = (int) hikari.get("connection-timeout");
+		int maxLifetimeMs = (int) hikari.get("max-lifetime");
+		int keepaliveTimeMs = (int) hikari.get("keepalive-time");
+		int leakDetectionThresholdMs = (int) hikari.get("leak-detection-threshold");
+		assertThat(connectionTimeoutMs).isGreaterThanOrEqualTo(250);
+		assertThat(maxLifetimeMs).isGreaterThanOrEqualTo(30_000);
+		assertThat(keepaliveTimeMs).isGreaterThanOrEqualTo(30_000).isLessThan(maxLifetimeMs);
+		// well above the slowest sustained request of the multi topology (70 ms)
+		assertThat(leakDetectionThresholdMs).isGreaterThanOrEqualTo(2_000).isLessThan(maxLifetimeMs);
+		assertThat(text.lines().filter((line) -> line.matches("\\s+[a-z-]+: \\d+.*")))
+			.allMatch((line) -> line.contains("# "));
+		assertThat(text).contains("minimum-idle is deliberately unset", "alternative: topology 'single'");
+	}
+
+}

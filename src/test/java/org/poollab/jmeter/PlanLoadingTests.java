@@ -1,0 +1,196 @@
+package org.poollab.jmeter;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * Every plan under {@code jmeter/} loads with JMeter's own loader and holds what the lab
+ * relies on: an open-model schedule driven by the {@code rate} and
+ * {@code durationSeconds} properties, the {@code Java} HTTP implementation (the JVM-wide
+ * keep-alive cache), targets from the {@code targets} property, and no listeners.
+ * <p>
+ * JMeter runs in a child JVM on the jars of the installation the build laid out
+ * ({@code target/config.json}), the very ones the sweep and the GUI run, through a
+ * single-file program ({@code PlanProbe.java}) that prints the loaded tree. JMeter as a
+ * test dependency instead would pull about a hundred jars onto the Spring Boot test
+ * classpath, among them a second SLF4J binding (log4j-slf4j-impl next to Logback, which
+ * Spring Boot refuses), jcl-over-slf4j, Xerces, Xalan and Saxon (which change the JAXP
+ * implementation for every test), and would let Spring Boot's dependency management pick
+ * other versions of Groovy, Kotlin or Jackson 2 than the ones JMeter ships with.
+ */
+class PlanLoadingTests {
+
+	private static final long TIMEOUT_SECONDS = 60;
+
+	private static final String OPEN_MODEL_THREAD_GROUP = "org.apache.jmeter.threads.openmodel.OpenModelThreadGroup";
+
+	private static final String HTTP_SAMPLER = "org.apache.jmeter.protocol.http.sampler.HTTPSamplerProxy";
+
+	private static final String CSV_DATA_SET = "org.apache.jmeter.config.CSVDataSet";
+
+	@TempDir
+	static Path work;
+
+	private static List<Path> planFiles;
+
+	private static List<Plan> plans;
+
+	private static String jmeterLog;
+
+	@BeforeAll
+	static void loadEveryPlanWithJMeter() throws IOException, InterruptedException, URISyntaxException {
+		try (Stream<Path> files = Files.walk(Path.of("jmeter"))) {
+			planFiles = files.filter((file) -> file.toString().endsWith(".jmx")).sorted().toList();
+		}
+		assertThat(planFiles).isNotEmpty();
+		Path home = jmeterHome();
+		Path probe = Path.of(Objects.requireNonNull(PlanLoadingTests.class.getResource("PlanProbe.java")).toURI());
+		Path log = work.resolve("jmeter.log");
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.awt.headless=true",
+						"-Dlog4j.configurationFile=" + home.resolve("bin/log4j2.xml"), "-Djmeter.logfile=" + log, "-cp",
+						home.resolve("lib") + File.separator + "*" + File.pathSeparator + home.resolve("lib/ext")
+								+ File.separator + "*",
+						probe.toString(), home.toString()));
+		planFiles.forEach((plan) -> command.add(plan.toAbsolutePath().toString()));
+		Path output = work.resolve("probe.out");
+		Process process = new ProcessBuilder(command).directory(work.toFile())
+			.redirectErrorStream(true)
+			.redirectOutput(output.toFile())
+			.start();
+		if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+			process.destroyForcibly();
+			fail("JMeter did not load the plans within " + TIMEOUT_SECONDS + " s; output: " + Files.readString(output));
+		}
+		String printed = Files.readString(output);
+		assertThat(process.exitValue()).as("JMeter could not load the plans:%n%s", printed).isZero();
+		plans = Plan.parse(printed);
+		jmeterLog = Files.isRegularFile(log) ? Files.readString(log) : "";
+	}
+
+	@Test
+	void everyPlanLoadsWithoutErrors() {
+		assertThat(plans).extracting(Plan::file)
+			.containsExactlyElementsOf(planFiles.stream().map((file) -> file.toAbsolutePath().toString()).toList());
+		assertThat(plans).allSatisfy((plan) -> assertThat(plan.elements()).as(plan.file()).isNotEmpty());
+		assertThat(jmeterLog.lines().filter((line) -> line.contains(" ERROR ") || line.contains(" FATAL ")))
+			.as("errors in JMeter's log:%n%s", jmeterLog)
+			.isEmpty();
+	}
+
+	@Test
+	void everyPlanRunsAnOpenModelScheduleFromTheRateAndDurationProperties() {
+		assertThat(plans).allSatisfy((plan) -> assertThat(plan.elementsOf(OPEN_MODEL_THREAD_GROUP)).as(plan.file())
+			.singleElement()
+			.satisfies((group) -> assertThat(group.properties().get("OpenModelThreadGroup.schedule"))
+				.contains("${__P(rate,", "${__P(durationSeconds,")));
+	}
+
+	@Test
+	void everyPlanSendsRequestsWithTheJavaHttpImplementation() {
+		assertThat(plans).allSatisfy((plan) -> assertThat(plan.elementsOf(HTTP_SAMPLER)).as(plan.file())
+			.isNotEmpty()
+			.allSatisfy(
+					(sampler) -> assertThat(sampler.properties()).containsEntry("HTTPSampler.implementation", "Java")));
+	}
+
+	@Test
+	void everyPlanReadsItsTargetsFromTheTargetsProperty() {
+		assertThat(plans).allSatisfy((plan) -> assertThat(plan.elementsOf(CSV_DATA_SET)).as(plan.file())
+			.singleElement()
+			.satisfies((csv) -> assertThat(csv.properties().get("filename")).startsWith("${__P(targets,")));
+	}
+
+	@Test
+	void noPlanHasListeners() {
+		assertThat(plans).allSatisfy((plan) -> assertThat(plan.elements()).as(plan.file())
+			.filteredOn(Element::listener)
+			.as("listeners (ResultCollector and other SampleListener elements) in %s", plan.file())
+			.isEmpty());
+	}
+
+	private static Path jmeterHome() {
+		Path config = Path.of("target/config.json");
+		assertThat(config).as("the jmeter-maven-plugin's configure goal (process-test-classes) writes it: run ./mvnw")
+			.isRegularFile();
+		JsonNode configuration = JsonMapper.builder().build().readTree(config.toFile()).get("configurations").get(0);
+		return Path.of(configuration.get("jmeterDirectoryPath").asString());
+	}
+
+	record Plan(String file, List<Element> elements) {
+
+		List<Element> elementsOf(String type) {
+			return this.elements.stream().filter((element) -> element.type().equals(type)).toList();
+		}
+
+		static List<Plan> parse(String printed) {
+			List<Plan> plans = new ArrayList<>();
+			List<Element> elements = null;
+			Map<String, String> properties = null;
+			for (String line : printed.lines().toList()) {
+				String[] fields = line.split("\t", -1);
+				switch (fields[0]) {
+					case "plan" -> {
+						elements = new ArrayList<>();
+						plans.add(new Plan(fields[1], elements));
+					}
+					case "element" -> {
+						properties = new LinkedHashMap<>();
+						elements.add(new Element(Integer.parseInt(fields[1]), fields[2],
+								Boolean.parseBoolean(fields[3]), properties));
+					}
+					case "property" -> properties.put(fields[1], unescape(fields[2]));
+					default -> {
+						// JMeter's own console output
+					}
+				}
+			}
+			return plans;
+		}
+
+		private static String unescape(String value) {
+			StringBuilder text = new StringBuilder();
+			for (int i = 0; i < value.length(); i++) {
+				char c = value.charAt(i);
+				if (c == '\\' && i + 1 < value.length()) {
+					char next = value.charAt(++i);
+					text.append(switch (next) {
+						case 't' -> '\t';
+						case 'n' -> '\n';
+						case 'r' -> '\r';
+						default -> next;
+					});
+				}
+				else {
+					text.append(c);
+				}
+			}
+			return text.toString();
+		}
+
+	}
+
+	record Element(int depth, String type, boolean listener, Map<String, String> properties) {
+
+	}
+
+}

@@ -1,0 +1,54 @@
+package org.poollab.service;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Bad configuration stops the service at start with a message that names the setting, the
+ * value and what is allowed.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class StartupFailureTests {
+
+	@Test
+	void poolSizeZeroIsRejectedNamingTheProperty(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> run("--spring.datasource.hikari.maximum-pool-size=0"));
+		assertThat(output).contains("Property: spring.datasource.hikari.maximum-pool-size", "Value: \"0\"",
+				"maxPoolSize cannot be less than 1");
+	}
+
+	@Test
+	void poolSizeThatIsNotANumberIsRejectedNamingTheProperty(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> run("--spring.datasource.hikari.maximum-pool-size=abc"));
+		assertThat(output).contains("Property: spring.datasource.hikari.maximum-pool-size", "Value: \"abc\"");
+	}
+
+	@Test
+	void unreachableDatabaseFailsFastWithoutLeakingThePassword(CapturedOutput output) {
+		long startNanos = System.nanoTime();
+		assertThatException()
+			.isThrownBy(() -> run("--spring.datasource.url=jdbc:postgresql://127.0.0.1:1/lab?password=hunter2",
+					"--spring.datasource.username=lab"));
+		assertThat(output).contains(
+				"Could not connect to PostgreSQL at jdbc:postgresql://127.0.0.1:1/lab (spring.datasource.url)",
+				"refused");
+		assertThat(output).doesNotContain("hunter2");
+		assertThat(System.nanoTime() - startNanos).as("start-up gave up promptly")
+			.isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(20));
+	}
+
+	private static void run(String... args) {
+		String[] all = new String[args.length + 1];
+		all[0] = "--server.port=0";
+		System.arraycopy(args, 0, all, 1, args.length);
+		SpringApplication.run(ServiceApplication.class, all).close();
+	}
+
+}

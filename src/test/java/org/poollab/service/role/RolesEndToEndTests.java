@@ -1,0 +1,92 @@
+package org.poollab.service.role;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+
+import com.jayway.jsonpath.JsonPath;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole service on the embedded PostgreSQL it starts by itself, as a newcomer runs
+ * it.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+class RolesEndToEndTests {
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private RoleRepository roles;
+
+	@Test
+	void seedDataHasTwentyRolesWithTenPermissionsEach() {
+		List<Role> all = this.roles.findAll();
+		assertThat(all).hasSize(20);
+		assertThat(all).allSatisfy((role) -> assertThat(role.permissions()).hasSize(10));
+		assertThat(all.stream().flatMap((role) -> role.permissions().stream()).distinct()).hasSize(100);
+	}
+
+	@Test
+	void findByIdReadsOneRoleWithItsPermissions() {
+		Role admin = this.roles.findById(1).orElseThrow();
+		assertThat(admin.name()).isEqualTo("admin");
+		assertThat(admin.permissions()).extracting(Permission::id)
+			.containsExactly(7L, 17L, 27L, 37L, 47L, 57L, 67L, 77L, 87L, 97L);
+		assertThat(this.roles.findById(21)).isEmpty();
+	}
+
+	@Test
+	void rolesEndpointServesJsonFromPostgres() throws Exception {
+		HttpResponse<String> response = get("/roles");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/json"));
+		assertThat(response.body()).startsWith("[{\"id\":1,\"name\":\"admin\"").contains("\"webhooks:export\"");
+	}
+
+	@Test
+	void actuatorExposesOnlyHealthMetricsAndPrometheus() throws Exception {
+		String links = get("/actuator").body();
+		assertThat(links).contains("\"health\"", "\"metrics\"", "\"prometheus\"")
+			.doesNotContain("\"env\"", "\"beans\"", "\"poolsize\"", "\"heapdump\"", "\"shutdown\"");
+		assertThat(get("/actuator/env").statusCode()).isEqualTo(404);
+		assertThat(get("/actuator/poolsize").statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void healthIncludesTheDatabase() throws Exception {
+		HttpResponse<String> health = get("/actuator/health");
+		assertThat(health.statusCode()).isEqualTo(200);
+		assertThat((String) JsonPath.read(health.body(), "$.components.db.status")).isEqualTo("UP");
+		assertThat((String) JsonPath.read(health.body(), "$.components.db.details.database")).isEqualTo("PostgreSQL");
+	}
+
+	@Test
+	void poolMetricsAreExportedPerInstanceWithAcquireHistogram() throws Exception {
+		get("/roles");
+		String prometheus = get("/actuator/prometheus").body();
+		assertThat(prometheus).contains("hikaricp_connections_max{pool=\"roles-0\"} 10.0",
+				"hikaricp_connections_acquire_seconds_bucket{pool=\"roles-0\",le=",
+				"hikaricp_connections_usage_seconds_bucket{pool=\"roles-0\",le=", "hikaricp_connections_pending",
+				"hikaricp_connections_timeout_total", "http_server_requests_seconds_count");
+	}
+
+	private HttpResponse<String> get(String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+}

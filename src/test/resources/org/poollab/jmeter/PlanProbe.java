@@ -1,0 +1,51 @@
+import java.io.File;
+
+import org.apache.jmeter.samplers.SampleListener;
+import org.apache.jmeter.save.SaveService;
+import org.apache.jmeter.testelement.TestElement;
+import org.apache.jmeter.testelement.property.JMeterProperty;
+import org.apache.jmeter.testelement.property.PropertyIterator;
+import org.apache.jmeter.util.JMeterUtils;
+import org.apache.jorphan.collections.HashTree;
+
+/**
+ * Loads JMeter plans with JMeter's own loader and prints every element, one property per
+ * line, for PlanLoadingTests to check. Run by PlanLoadingTests as a single-file source
+ * program on the JMeter installation's own jars: {@code PlanProbe <jmeter home> <plan>...}.
+ * Output, tab-separated: {@code plan <file>}, {@code element <depth> <class> <listener>},
+ * {@code property <name> <value>} (backslashes, tabs and line breaks escaped).
+ */
+public class PlanProbe {
+
+	public static void main(String[] args) throws Exception {
+		String home = args[0];
+		JMeterUtils.setJMeterHome(home);
+		JMeterUtils.loadJMeterProperties(home + "/bin/jmeter.properties");
+		JMeterUtils.initLocale();
+		for (int i = 1; i < args.length; i++) {
+			HashTree tree = SaveService.loadTree(new File(args[i]));
+			System.out.println("plan\t" + args[i]);
+			print(tree, 0);
+		}
+	}
+
+	private static void print(HashTree tree, int depth) {
+		for (Object key : tree.list()) {
+			TestElement element = (TestElement) key;
+			System.out.println("element\t" + depth + "\t" + element.getClass().getName() + "\t"
+					+ (element instanceof SampleListener));
+			PropertyIterator properties = element.propertyIterator();
+			while (properties.hasNext()) {
+				JMeterProperty property = properties.next();
+				System.out.println("property\t" + property.getName() + "\t" + escape(property.getStringValue()));
+			}
+			print(tree.getTree(key), depth + 1);
+		}
+	}
+
+	private static String escape(String value) {
+		return (value != null) ? value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+				: "";
+	}
+
+}
