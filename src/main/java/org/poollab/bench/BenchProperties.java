@@ -22,10 +22,12 @@ import org.springframework.validation.annotation.Validated;
  * Everything is checked before anything starts; {@link BenchSettingFailureAnalyzer} turns
  * a violation into a message naming the setting, the value and what is allowed.
  *
- * @param preset named grid: quick, paper or full
- * @param topologies single and/or multi
+ * @param preset named grid: quick, paper, full, blog or pooling
+ * @param topologies single, multi and/or pgbouncer
  * @param instances service instances in the multi topology
- * @param poolSizes {@code maximum-pool-size} values to sweep
+ * @param poolSizes {@code maximum-pool-size} values to sweep, {@code none} for no pool
+ * (every request opens its own connection); pgbouncer's pool size in the pgbouncer
+ * topology
  * @param rates target request rates (whole fleet), requests per second
  * @param duration measured window per point (plain numbers are seconds)
  * @param warmup load before each window, not measured
@@ -34,7 +36,8 @@ import org.springframework.validation.annotation.Validated;
  * @param repeats how often each point runs
  * @param p99Objective the p99 a point must stay within to count as sustaining its rate in
  * the recommendation (a rate carried with seconds of queueing is saturation)
- * @param workload read ({@code GET /roles}) or write (100 rows inserted per request)
+ * @param workload read ({@code GET /roles}) or write (100 rows inserted per request);
+ * unset: the preset's
  * @param arrivals even or random (Poisson) arrivals
  * @param loadBalancer auto, nginx or client
  * @param basePort first port the lab listens on (load balancer; instances follow)
@@ -47,29 +50,36 @@ import org.springframework.validation.annotation.Validated;
  * JMeter's distributed mode (empty: JMeter runs here)
  * @param instanceCpus CPUs per instance: each instance is pinned to that many cores
  * ({@code taskset}) and told so ({@code -XX:ActiveProcessorCount}); unset: not pinned
- * @param instanceHeap each instance's {@code -Xmx}, from 64m to 8g
+ * @param instanceHeap each instance's {@code -Xmx}, from 64m to 8g; unset: the preset's
+ * @param acquireCost also run the pooled vs unpooled acquire-cost benchmark into the run
+ * (seed 001); unset: the preset's
  * @param tomcatThreads {@code server.tomcat.threads.max} values to sweep, a dimension
  * between topology and pool size; unset: Tomcat's default (200), not a dimension
  */
 @ConfigurationProperties("bench")
 @Validated
-record BenchProperties(@DefaultValue("full") Preset preset, List<Topology> topologies,
-		@Min(1) @Max(16) Integer instances, List<@Min(1) @Max(1000) Integer> poolSizes,
+record BenchProperties(
+		@DefaultValue("full") @jakarta.validation.constraints.Pattern(
+				regexp = "(?i)quick|paper|full|blog|pooling") String preset,
+		List<Topology> topologies, @Min(1) @Max(16) Integer instances,
+		List<@jakarta.validation.constraints.Pattern(regexp = BenchProperties.POOL_SIZE) String> poolSizes,
 		List<@Min(1) @Max(100_000) Integer> rates,
 		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 1) @DurationMax(hours = 1) Duration duration,
 		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(hours = 1) Duration warmup,
 		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(hours = 1) Duration topologyWarmup,
 		@Min(1) @Max(100) Integer repeats,
 		@DefaultValue("100ms") @DurationMin(millis = 1) @DurationMax(minutes = 10) Duration p99Objective,
-		@DefaultValue("read") Workload workload, @DefaultValue("even") Arrivals arrivals,
+		Workload workload, @DefaultValue("even") Arrivals arrivals,
 		@DefaultValue("auto") LoadBalancerChoice loadBalancer,
 		@DefaultValue("18080") @Min(1024) @Max(65_000) int basePort, @Valid @DefaultValue ExternalDatabase database,
 		@DefaultValue("target/bench") Path outputDirectory, @DefaultValue("target") Path buildDirectory, Topology serve,
 		List<@jakarta.validation.constraints.Pattern(regexp = "[A-Za-z0-9.\\-]+:[0-9]{1,5}") String> remoteEngines,
 		@Min(1) @Max(1024) Integer instanceCpus,
-		@DefaultValue("512m") @jakarta.validation.constraints.Pattern(
-				regexp = BenchProperties.HEAP_SIZE) String instanceHeap,
-		List<@Min(1) @Max(10_000) Integer> tomcatThreads) {
+		@jakarta.validation.constraints.Pattern(regexp = BenchProperties.HEAP_SIZE) String instanceHeap,
+		List<@Min(1) @Max(10_000) Integer> tomcatThreads, Boolean acquireCost) {
+
+	/** 1 to 1000, or {@code none}: no pool. */
+	static final String POOL_SIZE = "(?i)none|[1-9][0-9]{0,2}|1000";
 
 	/**
 	 * 64m to 8192m, or 1g to 8g: a heap a service instance can start with and this lab's

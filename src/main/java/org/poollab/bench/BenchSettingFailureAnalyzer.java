@@ -27,11 +27,11 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	 * allowed.
 	 */
 	static final Map<String, Setting> SETTINGS = Map.ofEntries(
-			setting("preset", "bench.preset", "one of quick, paper, full"),
-			setting("topologies", "bench.topologies", "single and/or multi, comma-separated"),
+			setting("preset", "bench.preset", "one of quick, paper, full, blog, pooling"),
+			setting("topologies", "bench.topologies", "single, multi and/or pgbouncer, comma-separated"),
 			setting("instances", "bench.instances", "a whole number from 1 to 16"),
 			setting("poolsizes", "bench.poolSizes",
-					"comma-separated whole numbers from 1 to 1000 (maximum-pool-size per instance), e.g. 1,5,10"),
+					"comma-separated whole numbers from 1 to 1000 (maximum-pool-size per instance) and/or none (no pool), e.g. none,1,5,10"),
 			setting("rates", "bench.rates", "comma-separated whole numbers from 1 to 100000 (requests per second)"),
 			setting("duration", "bench.duration", "a duration above 0 and up to 1h, e.g. 5 (seconds), 5s, 500ms, 1m"),
 			setting("warmup", "bench.warmup", "a duration from 0 to 1h, e.g. 2s"),
@@ -42,7 +42,8 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 			setting("workload", "bench.workload", "read or write"),
 			setting("loadbalancer", "bench.loadBalancer", "auto, nginx or client"),
 			setting("baseport", "bench.basePort", "a port from 1024 to 65000"),
-			setting("serve", "bench.serve", "single or multi"),
+			setting("serve", "bench.serve", "single, multi or pgbouncer"),
+			setting("acquirecost", "bench.acquireCost", "true or false"),
 			setting("remoteengines", "bench.remoteEngines",
 					"comma-separated host:port of running JMeter servers, e.g. 127.0.0.1:1099"),
 			setting("instancecpus", "bench.instanceCpus",

@@ -32,7 +32,7 @@ final class ConsoleTables {
 			rates.forEach((rate) -> out.append(String.format(Locale.ROOT, " | %16s", rate + " rps")));
 			out.append(System.lineSeparator());
 			for (int pool : pools) {
-				out.append(String.format("%6d", pool));
+				out.append(String.format("%6s", SweepResults.poolLabel(pool)));
 				for (int rate : rates) {
 					out.append(" | ").append(cell(points, pool, rate));
 				}

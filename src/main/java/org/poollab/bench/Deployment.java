@@ -31,56 +31,93 @@ final class Deployment implements AutoCloseable {
 
 	private final ProcessHandle nginx;
 
+	private final PgBouncer pgbouncer;
+
 	private final ChildProcesses processes;
 
 	private Deployment(List<Instance> instances, String loadBalancer, Path targets, ProcessHandle nginx,
-			ChildProcesses processes) {
+			PgBouncer pgbouncer, ChildProcesses processes) {
 		this.instances = instances;
 		this.loadBalancer = loadBalancer;
 		this.targets = targets;
 		this.nginx = nginx;
+		this.pgbouncer = pgbouncer;
 		this.processes = processes;
 	}
 
 	/**
-	 * Starts the instances (and what spreads the load over them) and waits until they
-	 * serve, each checked to run with its limits.
+	 * What to deploy.
+	 *
+	 * @param topology single, multi or pgbouncer
 	 * @param label names the deployment's directory under {@code deploy/}, e.g.
 	 * {@code single} or {@code single-tomcat50}
+	 * @param instances how many service instances
+	 * @param poolSize the swept pool size: every instance's HikariCP pool
+	 * ({@link SweepResults#NO_POOL} for none), or pgbouncer's pool in the pgbouncer
+	 * topology
+	 * @param clientPoolSize every instance's HikariCP pool in the pgbouncer topology
 	 * @param limits every instance's CPUs, heap and Tomcat threads
 	 * @param pinning how instances are pinned to CPUs, {@code null} when they are not
+	 * @param ports where everything listens
+	 * @param nginx the nginx binary, when nginx spreads the load
+	 * @param pgbouncer the pgbouncer binary, for the pgbouncer topology
+	 */
+	record Plan(Topology topology, String label, int instances, int poolSize, int clientPoolSize, Limits limits,
+			CpuPinning pinning, Ports ports, Optional<Path> nginx, Optional<Path> pgbouncer) {
+
+		/** Every instance's HikariCP pool size. */
+		int instancePoolSize() {
+			return (this.topology == Topology.PGBOUNCER) ? this.clientPoolSize : this.poolSize;
+		}
+
+	}
+
+	/**
+	 * Starts the instances (behind pgbouncer in the pgbouncer topology, and with what
+	 * spreads the load over several) and waits until they serve, each checked to run with
+	 * its limits.
 	 * @param out where each instance's verified limits are reported
 	 */
-	static Deployment start(Topology topology, String label, int instanceCount, int poolSize, Limits limits,
-			CpuPinning pinning, Ports ports, Optional<Path> nginx, LabPaths paths, Database database, Path runDirectory,
-			ChildProcesses processes, PrintStream out) throws IOException, InterruptedException {
-		Path directory = Files.createDirectories(runDirectory.resolve("deploy").resolve(label));
+	static Deployment start(Plan plan, LabPaths paths, Database database, Path runDirectory, ChildProcesses processes,
+			PrintStream out) throws IOException, InterruptedException {
+		Path directory = Files.createDirectories(runDirectory.resolve("deploy").resolve(plan.label()));
+		Ports ports = plan.ports();
+		PgBouncer pgbouncer = null;
+		if (plan.topology() == Topology.PGBOUNCER) {
+			// Every instance's whole pool may be connected at once, and more while
+			// instances restart.
+			pgbouncer = PgBouncer.start(plan.pgbouncer().orElseThrow(), database, ports.pgbouncer(), plan.poolSize(),
+					2 * plan.instances() * plan.clientPoolSize() + 10, directory.resolve("pgbouncer"), processes);
+			out.printf("  pgbouncer on 127.0.0.1:%d, transaction pooling, pool size %d%n", ports.pgbouncer(),
+					plan.poolSize());
+		}
 		List<Instance> instances = new ArrayList<>();
-		for (int i = 0; i < instanceCount; i++) {
+		Limits limits = plan.limits();
+		for (int i = 0; i < plan.instances(); i++) {
 			int port = ports.instance(i);
-			List<Integer> cpus = (pinning != null) ? pinning.cpusOf(i, limits.cpus()) : List.of();
-			instances.add(Instance.start(paths, database, port, poolSize, limits, pinning, cpus,
-					directory.resolve("instance-" + port + ".log"), processes));
+			List<Integer> cpus = (plan.pinning() != null) ? plan.pinning().cpusOf(i, limits.cpus()) : List.of();
+			instances.add(Instance.start(paths, database, pgbouncer, port, plan.instancePoolSize(), limits,
+					plan.pinning(), cpus, directory.resolve("instance-" + port + ".log"), processes));
 		}
 		for (Instance instance : instances) {
 			instance.awaitReady();
 			out.printf("  instance %d runs with %s%n", instance.port(), instance.verifyLimits());
 		}
 		Path targets = directory.resolve("targets.csv");
-		if (instanceCount == 1) {
+		if (plan.instances() == 1) {
 			Files.writeString(targets, "127.0.0.1," + instances.get(0).port() + "\n");
-			return new Deployment(instances, NONE, targets, null, processes);
+			return new Deployment(instances, NONE, targets, null, pgbouncer, processes);
 		}
 		List<Integer> instancePorts = instances.stream().map(Instance::port).toList();
-		if (nginx.isPresent()) {
-			ProcessHandle handle = Nginx.start(nginx.get(), directory.resolve("nginx"), ports.entry(), instancePorts,
-					processes);
+		if (plan.nginx().isPresent()) {
+			ProcessHandle handle = Nginx.start(plan.nginx().get(), directory.resolve("nginx"), ports.entry(),
+					instancePorts, processes);
 			Files.writeString(targets, "127.0.0.1," + ports.entry() + "\n");
-			return new Deployment(instances, NGINX, targets, handle, processes);
+			return new Deployment(instances, NGINX, targets, handle, pgbouncer, processes);
 		}
 		Files.writeString(targets,
 				instancePorts.stream().map((port) -> "127.0.0.1," + port + "\n").collect(Collectors.joining()));
-		return new Deployment(instances, CLIENT_ROUND_ROBIN, targets, null, processes);
+		return new Deployment(instances, CLIENT_ROUND_ROBIN, targets, null, pgbouncer, processes);
 	}
 
 	List<Instance> instances() {
@@ -95,7 +132,25 @@ final class Deployment implements AutoCloseable {
 		return this.targets;
 	}
 
+	/** pgbouncer, in the pgbouncer topology; {@code null} otherwise. */
+	PgBouncer pgbouncer() {
+		return this.pgbouncer;
+	}
+
+	/**
+	 * Sets the swept pool size: pgbouncer's pool behind pgbouncer, else every instance's.
+	 */
 	void resize(int poolSize) throws IOException, InterruptedException {
+		if (this.pgbouncer != null) {
+			try {
+				this.pgbouncer.resize(poolSize);
+			}
+			catch (java.sql.SQLException ex) {
+				throw new LabFailureException(
+						"Could not set pgbouncer's pool size to %d: %s".formatted(poolSize, ex.getMessage()), ex);
+			}
+			return;
+		}
 		for (Instance instance : this.instances) {
 			instance.resize(poolSize);
 		}
@@ -111,6 +166,9 @@ final class Deployment implements AutoCloseable {
 			this.processes.stop(this.nginx);
 		}
 		this.instances.forEach((instance) -> this.processes.stop(instance.handle()));
+		if (this.pgbouncer != null) {
+			this.pgbouncer.close();
+		}
 	}
 
 }

@@ -18,20 +18,47 @@ import java.util.Objects;
  */
 record Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes, List<Integer> rates,
 		Duration duration, Duration warmup, Duration topologyWarmup, int repeats, Arrivals arrivals, int instanceCpus,
-		String instanceHeap, List<Integer> tomcatThreads) {
+		String instanceHeap, List<Integer> tomcatThreads, Workload workload, boolean acquireCost) {
 
 	static Grid of(BenchProperties properties) {
-		Preset preset = properties.preset();
-		return new Grid(preset, distinct(orDefault(properties.topologies(), Preset.TOPOLOGIES)),
+		Preset preset = Preset.named(properties.preset());
+		List<Integer> poolSizes = (properties.poolSizes() != null)
+				? properties.poolSizes().stream().map(Grid::poolSize).toList() : null;
+		return new Grid(preset, distinct(orDefault(properties.topologies(), preset.topologies())),
 				Objects.requireNonNullElse(properties.instances(), Preset.INSTANCES),
-				distinct(orDefault(properties.poolSizes(), preset.poolSizes)),
-				distinct(orDefault(properties.rates(), preset.rates)),
-				Objects.requireNonNullElse(properties.duration(), preset.duration),
-				Objects.requireNonNullElse(properties.warmup(), preset.warmup),
-				Objects.requireNonNullElse(properties.topologyWarmup(), preset.topologyWarmup),
+				distinct(orDefault(poolSizes, preset.poolSizes())),
+				distinct(orDefault(properties.rates(), preset.rates())),
+				Objects.requireNonNullElse(properties.duration(), preset.duration()),
+				Objects.requireNonNullElse(properties.warmup(), preset.warmup()),
+				Objects.requireNonNullElse(properties.topologyWarmup(), preset.topologyWarmup()),
 				Objects.requireNonNullElse(properties.repeats(), 1), properties.arrivals(),
-				Objects.requireNonNullElse(properties.instanceCpus(), 0), properties.instanceHeap(),
-				distinct(orDefault(properties.tomcatThreads(), List.of(0))));
+				Objects.requireNonNullElse(properties.instanceCpus(), preset.instanceCpus()),
+				Objects.requireNonNullElse(properties.instanceHeap(), preset.instanceHeap()),
+				distinct(orDefault(properties.tomcatThreads(), preset.tomcatThreads())),
+				Objects.requireNonNullElse(properties.workload(), preset.workload()),
+				Objects.requireNonNullElse(properties.acquireCost(), preset.acquireCost()));
+	}
+
+	/** {@code none} or a whole number, already validated by {@link BenchProperties}. */
+	private static int poolSize(String value) {
+		return value.trim().equalsIgnoreCase("none") ? SweepResults.NO_POOL : Integer.parseInt(value.trim());
+	}
+
+	/**
+	 * Every instance's HikariCP pool in the pgbouncer topology, where the swept value is
+	 * pgbouncer's pool: as large as the largest pgbouncer pool swept, so that pgbouncer's
+	 * pool is the only limit.
+	 */
+	int pgbouncerClientPoolSize() {
+		return Math.max(1, largestPoolSize());
+	}
+
+	/**
+	 * Pool sizes a topology sweeps: pgbouncer always pools, so it has no {@code none}.
+	 */
+	List<Integer> poolSizesOf(Topology topology) {
+		return (topology == Topology.PGBOUNCER)
+				? this.poolSizes.stream().filter((size) -> size != SweepResults.NO_POOL).toList() : this.poolSizes;
 	}
 
 	/** What every instance started for points with that Tomcat thread count runs with. */
@@ -43,6 +70,16 @@ record Grid(Preset preset, List<Topology> topologies, int instances, List<Intege
 		return (topology == Topology.SINGLE) ? 1 : this.instances;
 	}
 
+	/**
+	 * Connections the topology's fleet may ask PostgreSQL for at most: instances x pool
+	 * directly, or pgbouncer's pool behind pgbouncer. {@code none} asks for one per
+	 * request in flight, which no pool bounds: it is not counted here, and a database at
+	 * its limit answers "too many clients", which the results show as such.
+	 */
+	int connectionsNeeded(Topology topology) {
+		return (topology == Topology.PGBOUNCER) ? largestPoolSize() : instancesOf(topology) * largestPoolSize();
+	}
+
 	int largestPoolSize() {
 		return this.poolSizes.stream().mapToInt(Integer::intValue).max().orElseThrow();
 	}
@@ -51,7 +88,7 @@ record Grid(Preset preset, List<Topology> topologies, int instances, List<Intege
 		List<Planned> points = new ArrayList<>();
 		for (Topology topology : this.topologies) {
 			for (int tomcatThreads : this.tomcatThreads) {
-				for (int poolSize : this.poolSizes) {
+				for (int poolSize : poolSizesOf(topology)) {
 					for (int rate : this.rates) {
 						for (int repeat = 1; repeat <= this.repeats; repeat++) {
 							points.add(new Planned(topology, instancesOf(topology), tomcatThreads, poolSize, rate,
@@ -80,7 +117,12 @@ record Grid(Preset preset, List<Topology> topologies, int instances, List<Intege
 	record Planned(Topology topology, int instances, int tomcatThreads, int poolSize, int rateRps, int repeat) {
 
 		String id() {
-			return "%s-pool%d-rate%d-rep%d".formatted(deploymentLabel(), this.poolSize, this.rateRps, this.repeat);
+			return "%s-pool%s-rate%d-rep%d".formatted(deploymentLabel(), SweepResults.poolLabel(this.poolSize),
+					this.rateRps, this.repeat);
+		}
+
+		boolean pooled() {
+			return this.poolSize != SweepResults.NO_POOL;
 		}
 
 		/**

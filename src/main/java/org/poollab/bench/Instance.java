@@ -50,9 +50,15 @@ final class Instance {
 	 * @param limits its CPUs, heap and Tomcat threads
 	 * @param pinning how to pin it to {@code cpus}, or {@code null} when it is not pinned
 	 * @param cpus the host CPUs it is pinned to (empty when not pinned)
+	 * @param pgbouncer what it connects through, or {@code null} to connect to the
+	 * database directly
+	 * @param poolSize its HikariCP {@code maximum-pool-size}, or
+	 * {@link SweepResults#NO_POOL} for no pool at all: Spring's
+	 * {@code SimpleDriverDataSource} opens a new connection whenever one is asked for and
+	 * closes it when it is given back
 	 */
-	static Instance start(LabPaths paths, Database database, int port, int poolSize, Limits limits, CpuPinning pinning,
-			List<Integer> cpus, Path log, ChildProcesses processes) throws IOException {
+	static Instance start(LabPaths paths, Database database, PgBouncer pgbouncer, int port, int poolSize, Limits limits,
+			CpuPinning pinning, List<Integer> cpus, Path log, ChildProcesses processes) throws IOException {
 		// taskset execs the JVM: the process (and its id) is the JVM's.
 		List<String> command = new ArrayList<>((pinning != null) ? pinning.command(cpus) : List.of());
 		// The port comes first: process listings cut long command lines in the classpath.
@@ -61,11 +67,23 @@ final class Instance {
 		if (limits.cpus() > 0) {
 			command.add("-XX:ActiveProcessorCount=" + limits.cpus());
 		}
+		String url = (pgbouncer != null) ? pgbouncer.jdbcUrl() : database.url();
 		command.addAll(List.of("-cp", paths.serviceClasspath(), "org.poollab.service.ServiceApplication",
-				"--server.address=127.0.0.1", "--server.port=" + port, "--spring.datasource.url=" + database.url(),
-				"--spring.datasource.username=" + database.username(),
-				"--spring.datasource.hikari.maximum-pool-size=" + poolSize, "--lab.pool-resize.enabled=true",
-				"--spring.main.banner-mode=off"));
+				"--server.address=127.0.0.1", "--server.port=" + port, "--spring.datasource.url=" + url,
+				"--spring.datasource.username=" + database.username(), "--spring.main.banner-mode=off"));
+		if (poolSize == SweepResults.NO_POOL) {
+			command.add("--spring.datasource.type=org.springframework.jdbc.datasource.SimpleDriverDataSource");
+		}
+		else {
+			command.addAll(List.of("--spring.datasource.hikari.maximum-pool-size=" + poolSize,
+					"--lab.pool-resize.enabled=true"));
+		}
+		if (pgbouncer != null) {
+			// Flyway takes a session-level lock, which transaction pooling cannot keep:
+			// migrations go to PostgreSQL directly.
+			command.addAll(
+					List.of("--spring.flyway.url=" + database.url(), "--spring.flyway.user=" + database.username()));
+		}
 		if (limits.tomcatThreads() > 0) {
 			// The MBean registry exposes tomcat.threads.config.max:
 			// the proof that the setting took.
@@ -77,6 +95,7 @@ final class Instance {
 			.redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
 		// The password goes through the environment: any user can read a command line.
 		builder.environment().put("SPRING_DATASOURCE_PASSWORD", database.password());
+		builder.environment().put("SPRING_FLYWAY_PASSWORD", database.password());
 		return new Instance(port, processes.start("instance-" + port, builder), log, limits, cpus);
 	}
 

@@ -18,6 +18,14 @@ record Ports(int base, int instances) {
 		return this.base + 1 + index;
 	}
 
+	/**
+	 * pgbouncer's port, right after the last instance's. A sweep with the pgbouncer
+	 * topology checks it with {@code new Ports(base, instances + 1)}.
+	 */
+	int pgbouncer() {
+		return instance(this.instances);
+	}
+
 	void requireFree() {
 		for (int port = this.base; port <= instance(this.instances - 1); port++) {
 			try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {

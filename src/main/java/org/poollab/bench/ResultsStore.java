@@ -78,18 +78,24 @@ final class ResultsStore {
 			"repeat", "warmupSeconds", "durationSeconds", "achievedRps", "samples", "errors", "errorPercent", "meanMs",
 			"p50Ms", "p95Ms", "p99Ms", "p999Ms", "maxMs", "failedMaxMs", "observedPoolMax", "poolVerified",
 			"peakActive", "peakPending", "acquireP99Ms", "usageMeanMs", "timeouts", "telemetrySamples",
-			"loadGeneratorCpuCores", "outcome", "instanceCpus", "instanceHeap", "tomcatThreads" };
+			"loadGeneratorCpuCores", "outcome", "instanceCpus", "instanceHeap", "tomcatThreads", "pgbouncerPoolSize",
+			"pgbouncerClientPoolSize", "pgbouncerPeakServerConnections", "pgbouncerPeakServerActive",
+			"pgbouncerPeakClientsWaiting", "pgbouncerMaxWaitMs" };
 
 	private static Object[] row(Point p) {
-		return new Object[] { p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
-				p.repeat(), p.warmupSeconds(), p.durationSeconds(), round(p.achievedRps()), p.samples(), p.errors(),
-				round(p.errorPercent()), round(p.latency().meanMs()), p.latency().p50Ms(), p.latency().p95Ms(),
-				p.latency().p99Ms(), p.latency().p999Ms(), p.latency().maxMs(), p.failedMaxMs(),
-				String.join(" ", p.pool().observedMax().stream().map(String::valueOf).toList()),
-				p.pool().verified(p.poolSize()), p.pool().peakActive(), p.pool().peakPending(),
-				round(p.pool().acquireP99Ms()), round(p.pool().usageMeanMs()), p.pool().timeouts(),
-				p.pool().telemetrySamples(), round(p.loadGeneratorCpuCores()), p.outcome(), p.limits().cpus(),
-				p.limits().heap(), p.limits().tomcatThreads() };
+		SweepResults.PgBouncer b = p.pgbouncer();
+		return new Object[] { p.topology(), p.instances(), p.loadBalancer(), SweepResults.poolLabel(p.poolSize()),
+				p.rateRps(), p.arrivals(), p.repeat(), p.warmupSeconds(), p.durationSeconds(), round(p.achievedRps()),
+				p.samples(), p.errors(), round(p.errorPercent()), round(p.latency().meanMs()), p.latency().p50Ms(),
+				p.latency().p95Ms(), p.latency().p99Ms(), p.latency().p999Ms(), p.latency().maxMs(), p.failedMaxMs(),
+				String.join(" ", p.pool().observedMax().stream().map(String::valueOf).toList()), p.verified(),
+				p.pool().peakActive(), p.pool().peakPending(), round(p.pool().acquireP99Ms()),
+				round(p.pool().usageMeanMs()), p.pool().timeouts(), p.pool().telemetrySamples(),
+				round(p.loadGeneratorCpuCores()), p.outcome(), p.limits().cpus(), p.limits().heap(),
+				p.limits().tomcatThreads(), (b != null) ? b.observedPoolSize() : "",
+				(b != null) ? b.clientPoolSize() : "", (b != null) ? b.peakServerConnections() : "",
+				(b != null) ? b.peakServerActive() : "", (b != null) ? b.peakClientsWaiting() : "",
+				(b != null) ? round(b.maxWaitMs()) : "" };
 	}
 
 	private static String round(double value) {

@@ -16,6 +16,7 @@ import org.poollab.bench.Grid.Planned;
 import org.poollab.bench.SweepResults.Limits;
 import org.poollab.bench.SweepResults.Point;
 import org.poollab.bench.SweepResults.Pool;
+import org.poollab.bench.acquire.AcquireCostBenchmark;
 import org.poollab.bench.report.Recommendation;
 import org.poollab.bench.report.Report;
 
@@ -54,9 +55,20 @@ final class Sweep {
 
 	Outcome run() throws IOException, InterruptedException, SQLException {
 		// 1. Grid and environment, checked before anything starts.
-		List<Planned> planned = this.grid.points();
+		Optional<Path> pgbouncer = pgbouncerFor(this.grid.topologies());
+		List<Planned> planned = this.grid.points()
+			.stream()
+			.filter((point) -> point.topology() != Topology.PGBOUNCER || pgbouncer.isPresent())
+			.toList();
+		if (planned.isEmpty()) {
+			throw new BenchSettingException(
+					"Nothing left to measure: bench.topologies=%s and bench.poolSizes=%s leave no point (pgbouncer always pools, so it has no 'none' point)."
+						.formatted(this.grid.topologies().stream().map(Topology::label).toList(),
+								this.grid.poolSizes().stream().map(SweepResults::poolLabel).toList()));
+		}
 		int mostInstances = this.grid.topologies().stream().mapToInt(this.grid::instancesOf).max().orElse(1);
-		new Ports(this.properties.basePort(), mostInstances).requireFree();
+		// pgbouncer listens right after the last instance.
+		new Ports(this.properties.basePort(), mostInstances + (pgbouncer.isPresent() ? 1 : 0)).requireFree();
 		Optional<Path> nginx = loadBalancer(mostInstances);
 		Database.Settings settings = this.properties.database().configured() ? externalSettings()
 				: Database.embeddedSettings();
@@ -67,10 +79,11 @@ final class Sweep {
 		Instant startedAt = Instant.now();
 		ResultsStore store = ResultsStore.create(this.properties.outputDirectory(), startedAt);
 		this.out.printf(Locale.ROOT,
-				"Sweep '%s': %d points (%s x %spools %s x rates %s rps x %d repeat(s)), %s arrivals, %s load each + %s warm-up.%nInstances: %s.%nResults: %s%n",
+				"Sweep '%s': %d points (%s x %spools %s x rates %s rps x %d repeat(s)), workload %s, %s arrivals, %s load each + %s warm-up.%nInstances: %s.%nResults: %s%n",
 				this.grid.preset().label(), planned.size(),
-				this.grid.topologies().stream().map(Topology::label).toList(), tomcatThreadsDimension(),
-				this.grid.poolSizes(), this.grid.rates(), this.grid.repeats(), this.grid.arrivals().label(),
+				planned.stream().map((point) -> point.topology().label()).distinct().toList(), tomcatThreadsDimension(),
+				this.grid.poolSizes().stream().map(SweepResults::poolLabel).toList(), this.grid.rates(),
+				this.grid.repeats(), this.grid.workload().label(), this.grid.arrivals().label(),
 				human(this.grid.duration()), human(this.grid.warmup()), this.grid.limits(0).describe(),
 				store.directory());
 
@@ -83,19 +96,28 @@ final class Sweep {
 					requireBudget(database.settings());
 					results = new SweepResults(startedAt, this.grid.preset().label(),
 							new SweepResults.Host(Runtime.getRuntime().availableProcessors(),
-									new JMeter(this.paths, remoteEngines(), this.properties.workload()).description()),
+									new JMeter(this.paths, remoteEngines(), this.grid.workload()).description()),
 							database.describe(), this.properties.p99Objective().toMillis(),
-							this.properties.workload().label(), points);
+							this.grid.workload().label(), points);
 					Progress progress = new Progress(planned.size(), this.out);
 					for (Topology topology : this.grid.topologies()) {
-						// Tomcat fixes its thread count at start:
-						// fresh instances for each.
+						// Tomcat fixes its thread count at start, and a service either
+						// has a pool or not: fresh instances for each.
 						for (int tomcatThreads : this.grid.tomcatThreads()) {
-							List<Planned> mine = planned.stream()
-								.filter((p) -> p.topology() == topology && p.tomcatThreads() == tomcatThreads)
-								.toList();
-							runTopology(mine, nginx, pinning, database, store, results, progress, processes);
+							for (boolean pooled : List.of(false, true)) {
+								List<Planned> mine = planned.stream()
+									.filter((p) -> p.topology() == topology && p.tomcatThreads() == tomcatThreads
+											&& p.pooled() == pooled)
+									.toList();
+								if (!mine.isEmpty()) {
+									runTopology(mine, nginx, pgbouncer, pinning, database, store, results, progress,
+											processes);
+								}
+							}
 						}
+					}
+					if (this.grid.acquireCost()) {
+						measureAcquireCost(database, store.directory());
 					}
 				}
 			}
@@ -119,24 +141,31 @@ final class Sweep {
 	 */
 	void serve(Topology topology) throws IOException, InterruptedException, SQLException {
 		int instances = this.grid.instancesOf(topology);
+		Optional<Path> pgbouncer = pgbouncerFor(List.of(topology));
+		if (topology == Topology.PGBOUNCER && pgbouncer.isEmpty()) {
+			throw new BenchSettingException(
+					"bench.serve=pgbouncer, but pgbouncer is not installed (apt-get install pgbouncer)");
+		}
 		Ports ports = new Ports(this.properties.basePort(), instances);
-		ports.requireFree();
+		new Ports(this.properties.basePort(), instances + (pgbouncer.isPresent() ? 1 : 0)).requireFree();
 		Optional<Path> nginx = loadBalancer(instances);
 		Database.Settings settings = this.properties.database().configured() ? externalSettings()
 				: Database.embeddedSettings();
-		int poolSize = this.grid.poolSizes().get(0);
-		Database.requireBudget(settings, instances, poolSize);
+		int poolSize = this.grid.poolSizesOf(topology).get(0);
+		Database.requireBudget(settings, (topology == Topology.PGBOUNCER) ? 1 : instances, poolSize);
 		CpuPinning pinning = pinning();
 		Limits limits = this.grid.limits(this.grid.tomcatThreads().get(0));
 		Path directory = Files.createDirectories(this.properties.outputDirectory().toAbsolutePath().resolve("serve"));
 		ChildProcesses processes = new ChildProcesses();
 		Database database = startDatabase(directory, processes);
-		Deployment deployment = Deployment.start(topology, topology.label(), instances, poolSize, limits, pinning,
-				ports, nginx, this.paths, database, directory, processes, this.out);
+		Deployment deployment = Deployment.start(
+				new Deployment.Plan(topology, topology.label(), instances, poolSize,
+						this.grid.pgbouncerClientPoolSize(), limits, pinning, ports, nginx, pgbouncer),
+				this.paths, database, directory, processes, this.out);
 		this.out.printf(Locale.ROOT,
-				"%n%s deployment running: %d instance(s), pool %d, %s, load balancer %s.%nTargets file for JMeter: %s%n",
-				topology.label(), instances, poolSize, limits.describe(), deployment.loadBalancer(),
-				deployment.targets());
+				"%n%s deployment running: %d instance(s), pool %s, %s, load balancer %s.%nTargets file for JMeter: %s%n",
+				topology.label(), instances, SweepResults.poolLabel(poolSize), limits.describe(),
+				deployment.loadBalancer(), deployment.targets());
 		deployment.instances()
 			.forEach((instance) -> this.out.printf(
 					"  instance %s  (resize: curl -XPOST -H 'Content-Type: application/json' -d '{\"maximumPoolSize\":8}' %s)%n",
@@ -150,15 +179,15 @@ final class Sweep {
 	/**
 	 * Runs the points of one deployment: a topology at one Tomcat thread count.
 	 */
-	private void runTopology(List<Planned> mine, Optional<Path> nginx, CpuPinning pinning, Database database,
-			ResultsStore store, SweepResults results, Progress progress, ChildProcesses processes)
+	private void runTopology(List<Planned> mine, Optional<Path> nginx, Optional<Path> pgbouncer, CpuPinning pinning,
+			Database database, ResultsStore store, SweepResults results, Progress progress, ChildProcesses processes)
 			throws IOException, InterruptedException {
 		Planned first = mine.get(0);
-		JMeter jmeter = new JMeter(this.paths, remoteEngines(), this.properties.workload());
+		JMeter jmeter = new JMeter(this.paths, remoteEngines(), this.grid.workload());
 		Ports ports = new Ports(this.properties.basePort(), first.instances());
 		Path loadDirectory = Files.createDirectories(store.directory().resolve("load"));
-		Deployment deployment = deploy(first, first.poolSize(), ports, nginx, pinning, database, store, jmeter,
-				processes);
+		Deployment deployment = deploy(first, first.poolSize(), ports, nginx, pgbouncer, pinning, database, store,
+				jmeter, processes);
 		try {
 			int currentPool = mine.get(0).poolSize();
 			for (Planned point : mine) {
@@ -176,7 +205,8 @@ final class Sweep {
 				if (!deployment.deadInstances().isEmpty()) {
 					this.out.println("  An instance died; starting the topology again for the next point.");
 					deployment.close();
-					deployment = deploy(first, currentPool, ports, nginx, pinning, database, store, jmeter, processes);
+					deployment = deploy(first, currentPool, ports, nginx, pgbouncer, pinning, database, store, jmeter,
+							processes);
 				}
 			}
 		}
@@ -191,7 +221,7 @@ final class Sweep {
 	 * table, so points are alike and an external database does not grow run after run.
 	 */
 	private void emptyWrittenTable(Database database) {
-		if (this.properties.workload() != Workload.WRITE) {
+		if (this.grid.workload() != Workload.WRITE) {
 			return;
 		}
 		try (java.sql.Connection connection = database.connect();
@@ -203,16 +233,21 @@ final class Sweep {
 		}
 	}
 
-	private Deployment deploy(Planned point, int poolSize, Ports ports, Optional<Path> nginx, CpuPinning pinning,
-			Database database, ResultsStore store, JMeter jmeter, ChildProcesses processes)
+	private Deployment deploy(Planned point, int poolSize, Ports ports, Optional<Path> nginx, Optional<Path> pgbouncer,
+			CpuPinning pinning, Database database, ResultsStore store, JMeter jmeter, ChildProcesses processes)
 			throws IOException, InterruptedException {
 		Topology topology = point.topology();
-		String label = point.deploymentLabel();
+		String label = point.deploymentLabel() + (point.pooled() ? "" : "-nopool");
 		Limits limits = this.grid.limits(point.tomcatThreads());
-		this.out.printf("Starting %s topology (%d instance(s), pool %d, %s)...%n", topology.label(), point.instances(),
-				poolSize, limits.describe());
-		Deployment deployment = Deployment.start(topology, label, point.instances(), poolSize, limits, pinning, ports,
-				nginx, this.paths, database, store.directory(), processes, this.out);
+		String pool = (topology == Topology.PGBOUNCER)
+				? "pgbouncer pool %d, HikariCP pools of %d".formatted(poolSize, this.grid.pgbouncerClientPoolSize())
+				: (point.pooled() ? "pool " + poolSize : "no pool: a new connection per request");
+		this.out.printf("Starting %s topology (%d instance(s), %s, %s)...%n", topology.label(), point.instances(), pool,
+				limits.describe());
+		Deployment deployment = Deployment.start(
+				new Deployment.Plan(topology, label, point.instances(), poolSize, this.grid.pgbouncerClientPoolSize(),
+						limits, pinning, ports, nginx, pgbouncer),
+				this.paths, database, store.directory(), processes, this.out);
 		if (!this.grid.topologyWarmup().isZero()) {
 			// JIT warm-up of fresh JVMs, so that no point pays for it; not measured.
 			int rate = this.grid.rates().stream().mapToInt(Integer::intValue).min().orElseThrow();
@@ -234,11 +269,13 @@ final class Sweep {
 				directory.resolve(point.id() + ".log"), processes);
 		List<Telemetry.Scrape> scrapes;
 		List<Telemetry.CpuSample> cpu;
+		List<PgBouncer.Sample> pgbouncerSamples;
 		long originMs;
-		try (Telemetry telemetry = new Telemetry(deployment.instances(), run.handle())) {
+		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle())) {
 			originMs = run.await();
 			scrapes = telemetry.scrapes();
 			cpu = telemetry.cpu();
+			pgbouncerSamples = telemetry.pgbouncer();
 		}
 		Telemetry.write(scrapes, directory.resolve(point.id() + "-pool.csv"));
 		LoadWindow window = LoadWindow.read(jtl, originMs, this.grid.warmup(), this.grid.duration());
@@ -247,25 +284,57 @@ final class Sweep {
 					"No request started in the measured window of " + point.id() + "; see " + jtl);
 		}
 		Pool pool = PoolWindow.summarize(scrapes, deployment.instances().size(), window.startMs(), window.endMs());
-		return new Point(point.topology().label(), point.instances(), deployment.loadBalancer(), point.poolSize(),
-				point.rateRps(), this.grid.arrivals().label(), point.repeat(), seconds(this.grid.warmup()),
-				seconds(this.grid.duration()), window.achievedRps(), window.samples(), window.errors(),
-				window.statusCounts(), window.latency(), window.failedMaxMs(), pool,
-				PoolWindow.cpuCores(cpu, window.startMs(), window.endMs()), outcome(point, pool, deployment),
-				this.grid.limits(point.tomcatThreads()));
+		SweepResults.PgBouncer pgbouncer = (deployment.pgbouncer() != null) ? PgBouncer.summarize(pgbouncerSamples,
+				this.grid.pgbouncerClientPoolSize(), window.startMs(), window.endMs()) : null;
+		Point measured = new Point(point.topology().label(), point.instances(), deployment.loadBalancer(),
+				point.poolSize(), point.rateRps(), this.grid.arrivals().label(), point.repeat(),
+				seconds(this.grid.warmup()), seconds(this.grid.duration()), window.achievedRps(), window.samples(),
+				window.errors(), window.statusCounts(), window.latency(), window.failedMaxMs(), pool,
+				PoolWindow.cpuCores(cpu, window.startMs(), window.endMs()), "ok",
+				this.grid.limits(point.tomcatThreads()), pgbouncer);
+		return measured.withOutcome(outcome(measured, deployment));
 	}
 
-	private static String outcome(Planned point, Pool pool, Deployment deployment) {
+	private static String outcome(Point point, Deployment deployment) {
 		List<Instance> dead = deployment.deadInstances();
 		if (!dead.isEmpty()) {
 			return "instance(s) on port(s) %s died during the point"
 				.formatted(dead.stream().map(Instance::port).toList());
 		}
-		if (!pool.verified(point.poolSize())) {
-			return "pool not verified: instances reported maximum-pool-size %s, expected %d"
-				.formatted(pool.observedMax(), point.poolSize());
+		if (deployment.pgbouncer() != null && !deployment.pgbouncer().isAlive()) {
+			return "pgbouncer died during the point";
+		}
+		if (!point.verified()) {
+			if (point.pgbouncer() != null) {
+				return "pool not verified: pgbouncer reported pool_size %d and the instances maximum-pool-size %s, expected %d and %d"
+					.formatted(point.pgbouncer().observedPoolSize(), point.pool().observedMax(), point.poolSize(),
+							point.pgbouncer().clientPoolSize());
+			}
+			return "pool not verified: instances reported maximum-pool-size %s, expected %s (0: no HikariCP pool)"
+				.formatted(point.pool().observedMax(), point.poolSize());
 		}
 		return "ok";
+	}
+
+	/**
+	 * Seed 001's experiment on the sweep's database, into the run directory, where the
+	 * report picks it up.
+	 */
+	private void measureAcquireCost(Database database, Path directory) {
+		this.out.println(
+				"Measuring the acquire cost: 1000 connections opened and closed, 1000 borrowed from a pool of 5...");
+		try {
+			AcquireCostBenchmark.Outcome outcome = AcquireCostBenchmark
+				.measureInto(new AcquireCostBenchmark.Settings(1000, 5, database.url(), database.username(),
+						database.password(), directory), database.url(), directory);
+			this.out.printf(Locale.ROOT, "  median %.4f ms unpooled vs %.4f ms pooled (%.0fx)%n",
+					outcome.result().unpooled().medianMs(), outcome.result().pooled().medianMs(),
+					outcome.result().medianRatio());
+		}
+		catch (SQLException | IOException ex) {
+			// The sweep's points are the main result: keep them, say what is missing.
+			this.out.println("  the acquire-cost benchmark failed, the report will not show it: " + ex.getMessage());
+		}
 	}
 
 	/** How instances are pinned to CPUs, {@code null} when they are not. */
@@ -319,8 +388,29 @@ final class Sweep {
 
 	private void requireBudget(Database.Settings settings) {
 		for (Topology topology : this.grid.topologies()) {
-			Database.requireBudget(settings, this.grid.instancesOf(topology), this.grid.largestPoolSize());
+			if (this.grid.largestPoolSize() == SweepResults.NO_POOL) {
+				continue;
+			}
+			// Behind pgbouncer, only pgbouncer's one pool reaches PostgreSQL.
+			Database.requireBudget(settings, (topology == Topology.PGBOUNCER) ? 1 : this.grid.instancesOf(topology),
+					this.grid.largestPoolSize());
 		}
+	}
+
+	/**
+	 * pgbouncer, when the grid has the pgbouncer topology and it is installed; when it is
+	 * not, the topology is skipped, and the console says so.
+	 */
+	private Optional<Path> pgbouncerFor(List<Topology> topologies) {
+		if (!topologies.contains(Topology.PGBOUNCER)) {
+			return Optional.empty();
+		}
+		Optional<Path> pgbouncer = PgBouncer.find();
+		if (pgbouncer.isEmpty()) {
+			this.out
+				.println("pgbouncer is not installed (apt-get install pgbouncer): skipping the pgbouncer topology.");
+		}
+		return pgbouncer;
 	}
 
 	private void printRecommendation(Path directory, List<Recommendation> recommendations) throws IOException {
@@ -363,9 +453,9 @@ final class Sweep {
 		}
 
 		void starting(Planned point, String loadBalancer, Limits limits) {
-			this.out.printf(Locale.ROOT, "[%2d/%d] %-6s x%d %-18s (%s)  pool %3d  %5d rps  ", this.done + 1, this.total,
+			this.out.printf(Locale.ROOT, "[%2d/%d] %-9s x%d %-18s (%s)  pool %4s  %5d rps  ", this.done + 1, this.total,
 					point.topology().label(), point.instances(), "(" + loadBalancer + ")", limits.describe(),
-					point.poolSize(), point.rateRps());
+					SweepResults.poolLabel(point.poolSize()), point.rateRps());
 			this.out.flush();
 		}
 

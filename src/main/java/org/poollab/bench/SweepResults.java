@@ -46,10 +46,12 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	/**
 	 * One measured point: a topology, pool size and rate held for the measured window.
 	 *
-	 * @param topology {@code single} or {@code multi}
+	 * @param topology {@code single}, {@code multi} or {@code pgbouncer}
 	 * @param instances service instances behind the load balancer
 	 * @param loadBalancer {@code none}, {@code nginx} or {@code client-round-robin}
-	 * @param poolSize the {@code maximum-pool-size} each instance ran with
+	 * @param poolSize the {@code maximum-pool-size} each instance ran with;
+	 * {@link #NO_POOL} (0) when every request opened its own connection; in the
+	 * {@code pgbouncer} topology, pgbouncer's pool size
 	 * @param rateRps target arrival rate, requests per second, for the whole fleet
 	 * @param arrivals {@code even} or {@code random} (Poisson) arrivals
 	 * @param repeat 1-based repetition of this point
@@ -67,14 +69,52 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * @param outcome {@code ok}, or what went wrong with this point
 	 * @param limits what each instance JVM was limited to; results written before limits
 	 * were recorded read as {@link Limits#DEFAULTS}, what every instance ran with then
+	 * @param pgbouncer what pgbouncer reported, for the {@code pgbouncer} topology (whose
+	 * {@code poolSize} is pgbouncer's pool size); {@code null} for the others
 	 */
 	public record Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
 			int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
 			Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
-			double loadGeneratorCpuCores, String outcome, Limits limits) {
+			double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer) {
 
 		public Point {
 			limits = (limits != null) ? limits : Limits.DEFAULTS;
+		}
+
+		/** A point of a topology without pgbouncer. */
+		public Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
+				int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
+				Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
+				double loadGeneratorCpuCores, String outcome, Limits limits) {
+			this(topology, instances, loadBalancer, poolSize, rateRps, arrivals, repeat, warmupSeconds, durationSeconds,
+					achievedRps, samples, errors, statusCounts, latency, failedMaxMs, pool, loadGeneratorCpuCores,
+					outcome, limits, null);
+		}
+
+		/**
+		 * Whether the point proved it measured the pool it claims: every instance's
+		 * HikariCP pool had the point's size, or for {@code none} no instance had a
+		 * HikariCP pool at all; behind pgbouncer, pgbouncer's pool had the point's size
+		 * and the instances' HikariCP pools the size they were given.
+		 */
+		public boolean verified() {
+			if (this.pgbouncer != null) {
+				return this.pgbouncer.observedPoolSize() == this.poolSize
+						&& this.pool.verified(this.pgbouncer.clientPoolSize());
+			}
+			return this.pool.verified(this.poolSize);
+		}
+
+		/**
+		 * The same point with another outcome.
+		 * @param newOutcome what happened
+		 * @return the copy
+		 */
+		public Point withOutcome(String newOutcome) {
+			return new Point(this.topology, this.instances, this.loadBalancer, this.poolSize, this.rateRps,
+					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
+					this.samples, this.errors, this.statusCounts, this.latency, this.failedMaxMs, this.pool,
+					this.loadGeneratorCpuCores, newOutcome, this.limits, this.pgbouncer);
 		}
 
 		public double errorPercent() {
@@ -85,6 +125,39 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 			return "ok".equals(this.outcome);
 		}
 
+	}
+
+	/**
+	 * The swept pool size as the report shows it: {@code none} for {@link #NO_POOL}.
+	 * @param poolSize a point's pool size
+	 * @return the label
+	 */
+	public static String poolLabel(int poolSize) {
+		return (poolSize == NO_POOL) ? "none" : String.valueOf(poolSize);
+	}
+
+	/**
+	 * The pool size of a point without a pool: every request opens and closes its own
+	 * connection ({@code bench.poolSizes=none}).
+	 */
+	public static final int NO_POOL = 0;
+
+	/**
+	 * pgbouncer's view of a point of the {@code pgbouncer} topology, from its admin
+	 * console ({@code SHOW DATABASES}, {@code SHOW POOLS}) during the measured window.
+	 *
+	 * @param observedPoolSize pgbouncer's {@code pool_size} for the database; must equal
+	 * the point's pool size
+	 * @param clientPoolSize every instance's HikariCP {@code maximum-pool-size} (its
+	 * connections go to pgbouncer, not to PostgreSQL)
+	 * @param peakServerConnections most server connections (to PostgreSQL) seen at once
+	 * @param peakServerActive most server connections busy with a transaction at once
+	 * @param peakClientsWaiting most client connections waiting for a server connection
+	 * @param maxWaitMs longest a client had waited, as pgbouncer reported it
+	 * @param samples admin-console reads inside the window
+	 */
+	public record PgBouncer(int observedPoolSize, int clientPoolSize, int peakServerConnections, int peakServerActive,
+			int peakClientsWaiting, double maxWaitMs, int samples) {
 	}
 
 	/**
@@ -141,6 +214,13 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	public record Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms,
 			double usageMeanMs, long timeouts, int telemetrySamples) {
 
+		/**
+		 * Every instance reported {@code poolSize} as its HikariCP maximum; for
+		 * {@link SweepResults#NO_POOL}, every instance was scraped and none reported a
+		 * HikariCP pool (its gauges read 0, which a HikariCP pool never reports).
+		 * @param poolSize the size the point claims
+		 * @return whether the telemetry proves it
+		 */
 		public boolean verified(int poolSize) {
 			return !this.observedMax.isEmpty() && this.observedMax.stream().allMatch((max) -> max == poolSize);
 		}

@@ -32,12 +32,20 @@ final class Telemetry implements AutoCloseable {
 
 	private final List<CpuSample> cpu = new CopyOnWriteArrayList<>();
 
+	private final PgBouncer pgbouncer;
+
+	private final List<PgBouncer.Sample> pgbouncerSamples = new CopyOnWriteArrayList<>();
+
 	private final Thread thread;
 
 	private volatile boolean running = true;
 
-	Telemetry(List<Instance> instances, ProcessHandle loadGenerator) {
+	/**
+	 * @param pgbouncer also watched when not {@code null}
+	 */
+	Telemetry(List<Instance> instances, PgBouncer pgbouncer, ProcessHandle loadGenerator) {
 		this.instances = instances;
+		this.pgbouncer = pgbouncer;
 		this.loadGenerator = loadGenerator;
 		this.thread = new Thread(this::run, "lab-telemetry");
 		this.thread.setDaemon(true);
@@ -50,6 +58,10 @@ final class Telemetry implements AutoCloseable {
 
 	List<CpuSample> cpu() {
 		return List.copyOf(this.cpu);
+	}
+
+	List<PgBouncer.Sample> pgbouncer() {
+		return List.copyOf(this.pgbouncerSamples);
 	}
 
 	@Override
@@ -67,6 +79,14 @@ final class Telemetry implements AutoCloseable {
 				.ifPresent((total) -> this.cpu.add(new CpuSample(atMs, total.toNanos())));
 			for (int i = 0; i < this.instances.size(); i++) {
 				scrape(i);
+			}
+			if (this.pgbouncer != null) {
+				try {
+					this.pgbouncerSamples.add(this.pgbouncer.sample());
+				}
+				catch (java.sql.SQLException ex) {
+					// A missed look leaves a gap; PgBouncer.samples shows it.
+				}
 			}
 			try {
 				Thread.sleep(Math.max(0, INTERVAL.toMillis() - (System.currentTimeMillis() - atMs)));

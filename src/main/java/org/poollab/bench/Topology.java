@@ -9,7 +9,13 @@ enum Topology {
 	SINGLE,
 
 	/** Several instances sharing one database, behind a load balancer. */
-	MULTI;
+	MULTI,
+
+	/**
+	 * Several instances behind a load balancer, connecting through pgbouncer in
+	 * transaction mode (seed 002): the swept pool size is pgbouncer's.
+	 */
+	PGBOUNCER;
 
 	String label() {
 		return name().toLowerCase(java.util.Locale.ROOT);

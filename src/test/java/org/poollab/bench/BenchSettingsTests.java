@@ -37,8 +37,10 @@ class BenchSettingsTests {
 					bench.rates=0            | bench.rates=0 is not allowed: use comma-separated whole numbers from 1 to 100000
 					bench.duration=0s        | bench.duration=PT0S is not allowed: use a duration above 0
 					bench.duration=soon      | bench.duration=soon is not allowed: use a duration above 0
-					bench.topologies=mesh    | bench.topologies=mesh is not allowed: use single and/or multi
-					bench.preset=huge        | bench.preset=huge is not allowed: use one of quick, paper, full
+					bench.topologies=mesh    | bench.topologies=mesh is not allowed: use single, multi and/or pgbouncer
+					bench.preset=huge        | bench.preset=huge is not allowed: use one of quick, paper, full, blog, pooling
+					bench.poolSizes=none,0   | bench.poolSizes=0 is not allowed: use comma-separated whole numbers from 1 to 1000 (maximum-pool-size per instance) and/or none
+					bench.poolSizes=1001     | bench.poolSizes=1001 is not allowed: use comma-separated whole numbers from 1 to 1000
 					bench.instances=0        | bench.instances=0 is not allowed: use a whole number from 1 to 16
 					bench.arrivals=poisson   | bench.arrivals=poisson is not allowed: use even or random
 					bench.workload=delete    | bench.workload=delete is not allowed: use read or write

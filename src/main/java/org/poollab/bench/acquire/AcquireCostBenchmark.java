@@ -152,6 +152,26 @@ public final class AcquireCostBenchmark {
 	}
 
 	private static Outcome measure(Settings settings, String url, Instant startedAt) throws SQLException, IOException {
+		return measure(settings, url, startedAt, runDirectory(settings.outputDirectory(), startedAt));
+	}
+
+	/**
+	 * Measures both kinds of acquisition against a running database and writes
+	 * {@code acquire-cost.json} and {@code acquire-cost.md} into an existing directory: a
+	 * sweep's run directory, so that its report shows them.
+	 * @param settings what to measure (its output directory is not used)
+	 * @param url the database
+	 * @param directory where to write
+	 * @return what was measured
+	 * @throws SQLException when the database cannot be reached
+	 * @throws IOException when the results cannot be written
+	 */
+	public static Outcome measureInto(Settings settings, String url, Path directory) throws SQLException, IOException {
+		return measure(settings, url, Instant.now(), directory);
+	}
+
+	private static Outcome measure(Settings settings, String url, Instant startedAt, Path directory)
+			throws SQLException, IOException {
 		Histogram unpooled = newHistogram();
 		for (int i = 0; i < WARMUP_ACQUISITIONS + settings.acquisitions(); i++) {
 			long startNanos = System.nanoTime();
@@ -171,7 +191,6 @@ public final class AcquireCostBenchmark {
 		Result result = new Result(startedAt, withoutQuery(url), settings.acquisitions(), WARMUP_ACQUISITIONS,
 				settings.poolSize(), withoutPool, withPool, withoutPool.medianMs() / withPool.medianMs(),
 				withoutPool.meanMs() / withPool.meanMs());
-		Path directory = runDirectory(settings.outputDirectory(), startedAt);
 		JSON.writeValue(directory.resolve("acquire-cost.json").toFile(), result);
 		Files.writeString(directory.resolve("acquire-cost.md"), markdown(result), StandardCharsets.UTF_8);
 		return new Outcome(result, directory);

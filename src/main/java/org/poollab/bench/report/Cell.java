@@ -19,7 +19,18 @@ import org.poollab.bench.SweepResults.Point;
 record Cell(String topology, int instances, String loadBalancer, int poolSize, int rateRps, List<Integer> repeats,
 		double p50Ms, double p95Ms, double p99Ms, double p999Ms, double maxMs, double achievedRps, long samples,
 		long errors, double acquireP99Ms, double usageMeanMs, int peakPending, int peakActive, long timeouts,
-		boolean verified, double p99ObjectiveMs) {
+		boolean verified, double p99ObjectiveMs, PgBouncerFigures pgbouncer) {
+
+	/**
+	 * pgbouncer's figures of a pgbouncer-topology cell (medians across repeats).
+	 *
+	 * @param clientPoolSize every instance's HikariCP pool size
+	 * @param peakServerActive most connections to PostgreSQL busy at once
+	 * @param peakClientsWaiting most clients waiting for a server connection at once
+	 * @param maxWaitMs longest wait pgbouncer reported
+	 */
+	record PgBouncerFigures(int clientPoolSize, int peakServerActive, int peakClientsWaiting, double maxWaitMs) {
+	}
 
 	/** Highest error share that still counts as sustained. */
 	static final double MAX_ERROR_PERCENT = 0.1;
@@ -33,7 +44,7 @@ record Cell(String topology, int instances, String loadBalancer, int poolSize, i
 		long samples = repeats.stream().mapToLong(Point::samples).sum();
 		long errors = repeats.stream().mapToLong(Point::errors).sum();
 		long timeouts = repeats.stream().mapToLong((point) -> point.pool().timeouts()).sum();
-		boolean verified = repeats.stream().allMatch((point) -> point.pool().verified(point.poolSize()));
+		boolean verified = repeats.stream().allMatch(Point::verified);
 		return new Cell(first.topology(), first.instances(), first.loadBalancer(), first.poolSize(), first.rateRps(),
 				repeatNumbers, median(repeats, (point) -> point.latency().p50Ms()),
 				median(repeats, (point) -> point.latency().p95Ms()),
@@ -44,7 +55,26 @@ record Cell(String topology, int instances, String loadBalancer, int poolSize, i
 				median(repeats, (point) -> point.pool().usageMeanMs()),
 				(int) Math.round(median(repeats, (point) -> point.pool().peakPending())),
 				(int) Math.round(median(repeats, (point) -> point.pool().peakActive())), timeouts, verified,
-				p99ObjectiveMs);
+				p99ObjectiveMs, pgbouncer(repeats));
+	}
+
+	private static PgBouncerFigures pgbouncer(List<Point> repeats) {
+		if (repeats.stream().anyMatch((point) -> point.pgbouncer() == null)) {
+			return null;
+		}
+		return new PgBouncerFigures(repeats.get(0).pgbouncer().clientPoolSize(),
+				(int) Math.round(median(repeats, (point) -> point.pgbouncer().peakServerActive())),
+				(int) Math.round(median(repeats, (point) -> point.pgbouncer().peakClientsWaiting())),
+				median(repeats, (point) -> point.pgbouncer().maxWaitMs()));
+	}
+
+	/** {@code none} for no pool, else the pool size. */
+	String poolLabel() {
+		return org.poollab.bench.SweepResults.poolLabel(this.poolSize);
+	}
+
+	boolean pooled() {
+		return this.poolSize != org.poollab.bench.SweepResults.NO_POOL;
 	}
 
 	private static double median(List<Point> points, ToDoubleFunction<Point> metric) {

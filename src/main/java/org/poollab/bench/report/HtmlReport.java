@@ -189,7 +189,7 @@ final class HtmlReport {
 	private static Map<String, Object> chartData(Grid grid, ChartSpec spec, String id) {
 		List<String> labels = new ArrayList<>();
 		for (int poolSize : grid.poolSizes()) {
-			labels.add(String.valueOf(poolSize));
+			labels.add(org.poollab.bench.SweepResults.poolLabel(poolSize));
 		}
 		List<Map<String, Object>> series = new ArrayList<>();
 		for (int rateRps : grid.ratesRps()) {
@@ -199,7 +199,8 @@ final class HtmlReport {
 				Optional<Cell> cell = grid.cell(poolSize, rateRps);
 				if (cell.isPresent()) {
 					double value = spec.metric().applyAsDouble(cell.get());
-					String meta = "pool " + poolSize + " · " + rateRps + " rps: " + Recommender.ms(value)
+					String meta = "pool " + org.poollab.bench.SweepResults.poolLabel(poolSize) + " · " + rateRps
+							+ " rps: " + Recommender.ms(value)
 							+ (cell.get().sustained() ? "" : " (not sustained: " + cell.get().shortfall() + ")");
 					data.add(Map.of("value", value, "meta", meta));
 				}

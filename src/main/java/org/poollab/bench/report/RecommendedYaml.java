@@ -65,14 +65,42 @@ final class RecommendedYaml {
 	 */
 	private static Section primary(List<Section> sections) {
 		List<Section> conclusiveFirst = sections.stream()
-			.sorted(Comparator.comparing((Section section) -> !section.recommendation().verdict().conclusive())
+			.sorted(Comparator.comparing(RecommendedYaml::behindPgBouncer)
+				.thenComparing((Section section) -> !section.recommendation().verdict().conclusive())
 				.thenComparing((section) -> !"multi".equals(section.grid().topology())))
 			.toList();
 		return conclusiveFirst.get(0);
 	}
 
+	/**
+	 * A pgbouncer topology's answer is pgbouncer's pool size, not a HikariCP one: it is
+	 * never the live block unless nothing else was measured.
+	 */
+	private static boolean behindPgBouncer(Section section) {
+		return section.grid().cells().stream().anyMatch((cell) -> cell.pgbouncer() != null);
+	}
+
 	private static void block(StringBuilder yaml, Section section, String prefix) {
 		Recommendation recommendation = section.recommendation();
+		if (behindPgBouncer(section)) {
+			// Settings of two programs, not one YAML document: always as comments.
+			prefix = "# ";
+			int clientPoolSize = section.grid().cells().get(0).pgbouncer().clientPoolSize();
+			yaml.append(prefix)
+				.append("pgbouncer.ini: pool_mode = transaction, default_pool_size = ")
+				.append(poolSize(recommendation))
+				.append("   # ")
+				.append(poolSizeWhy(recommendation).replace("per instance; ", "pgbouncer's one pool for the fleet; "))
+				.append('\n');
+			yaml.append(prefix)
+				.append("spring.datasource.url: jdbc:postgresql://<pgbouncer host>:<port>/<db>?prepareThreshold=0")
+				.append("   # unnamed statements: under transaction pooling a named one may be missing on the next server connection\n");
+			yaml.append(prefix)
+				.append("spring.datasource.hikari.maximum-pool-size: ")
+				.append(clientPoolSize)
+				.append("   # each instance's pool to pgbouncer, as measured (pgbouncer's pool is the limit)\n");
+			return;
+		}
 		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
 		yaml.append(prefix).append("spring:\n");
 		yaml.append(prefix).append("  datasource:\n");

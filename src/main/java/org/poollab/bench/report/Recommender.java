@@ -54,10 +54,16 @@ final class Recommender {
 		if (!grid.excluded().isEmpty()) {
 			caveats.add(grid.excluded().size() + " point(s) left out because their outcome was not ok (listed below).");
 		}
-		List<Cell> cells = grid.cells();
+		// No pool ("none") is the baseline the pool sizes are compared with, never a
+		// candidate: there is no maximum-pool-size to paste for it.
+		List<Cell> cells = grid.cells().stream().filter(Cell::pooled).toList();
+		List<Cell> unpooled = grid.cells().stream().filter((cell) -> !cell.pooled()).toList();
 		if (cells.isEmpty()) {
-			return answer(grid, Verdict.NO_DATA, null, "The grid cannot support a conclusion for " + grid.name()
-					+ ": no point of this topology finished with outcome ok.", caveats, null, host, database);
+			return answer(grid, Verdict.NO_DATA, null,
+					"The grid cannot support a conclusion for " + grid.name() + ": no point of this topology "
+							+ (unpooled.isEmpty() ? "finished with outcome ok."
+									: "with a pool finished with outcome ok (only 'none' was measured)."),
+					caveats, null, host, database);
 		}
 		List<Cell> verified = cells.stream().filter(Cell::verified).toList();
 		if (verified.size() < cells.size()) {
@@ -73,9 +79,11 @@ final class Recommender {
 		}
 		int[] poolSizes = Cell.distinct(verified, Cell::poolSize);
 		if (poolSizes.length == 1) {
+			int highestRateRps = verified.stream().mapToInt(Cell::rateRps).max().getAsInt();
 			return answer(grid, Verdict.SINGLE_POOL_SIZE, null,
 					"The grid cannot support a conclusion about pool size: only pool size " + poolSizes[0]
-							+ " was measured, so there is nothing to compare it with.",
+							+ " was measured, so there is nothing to compare it with."
+							+ withoutPool(unpooled, highestRateRps).replace("that rate", highestRateRps + " rps"),
 					caveats, busiest(verified), host, database);
 		}
 		List<Cell> sustained = verified.stream().filter(Cell::sustained).toList();
@@ -140,8 +148,22 @@ final class Recommender {
 						+ "; extend the grid upwards to find the knee.");
 			}
 		}
+		summary += withoutPool(unpooled, decidingRateRps);
 		return answer(grid, verdict, chosen, summary, caveats, chosen, host, database)
 			.withDecidingRate(decidingRateRps);
+	}
+
+	/**
+	 * What no pool did at the deciding rate, beside the pool sizes: the case for pooling
+	 * in this grid's own numbers.
+	 */
+	private static String withoutPool(List<Cell> unpooled, int rateRps) {
+		return unpooled.stream()
+			.filter((cell) -> cell.rateRps() == rateRps)
+			.findFirst()
+			.map((cell) -> " Without a pool (a new connection per request) at that rate: "
+					+ (cell.sustained() ? "p99 " + ms(cell.p99Ms()) + " ms." : "failed (" + cell.shortfall() + ")."))
+			.orElse("");
 	}
 
 	private static Recommendation answer(Grid grid, Verdict verdict, Cell chosen, String summary, List<String> caveats,

@@ -34,10 +34,17 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 	String title() {
 		Grid grid = this.grid;
 		String loadBalancer = grid.cells().isEmpty() ? "" : grid.cells().get(0).loadBalancer();
+		String pgbouncer = grid.cells()
+			.stream()
+			.filter((cell) -> cell.pgbouncer() != null)
+			.findFirst()
+			.map((cell) -> ", through pgbouncer (transaction pooling; pool = pgbouncer's pool size; each instance's "
+					+ "HikariCP pool " + cell.pgbouncer().clientPoolSize() + ")")
+			.orElse("");
 		return "Topology " + grid.topology() + ": " + grid.instances() + " instance"
 				+ ((grid.instances() == 1) ? "" : "s")
-				+ ("none".equals(loadBalancer) || loadBalancer.isEmpty() ? "" : " behind " + loadBalancer) + " ("
-				+ grid.limits().describe() + ")";
+				+ ("none".equals(loadBalancer) || loadBalancer.isEmpty() ? "" : " behind " + loadBalancer) + pgbouncer
+				+ " (" + grid.limits().describe() + ")";
 	}
 
 	static List<Section> all(List<Grid> grids, List<Recommendation> recommendations, Path runDir) {

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
+import org.poollab.bench.SweepResults;
 import org.poollab.bench.SweepResults.Point;
 import org.poollab.bench.report.Recommendation.CrossChecks;
 import org.poollab.bench.report.Table.Entry;
@@ -30,7 +31,7 @@ final class Tables {
 		List<Row> rows = new ArrayList<>();
 		for (int poolSize : grid.poolSizes()) {
 			List<Entry> entries = new ArrayList<>();
-			entries.add(Entry.of(String.valueOf(poolSize)));
+			entries.add(Entry.of(SweepResults.poolLabel(poolSize)));
 			for (int rateRps : grid.ratesRps()) {
 				Optional<Cell> cell = grid.cell(poolSize, rateRps);
 				entries.add(cell.map((measured) -> new Entry(Recommender.ms(latencyMs.applyAsDouble(measured)), null,
@@ -44,13 +45,19 @@ final class Tables {
 
 	/** Everything measured per cell, one row per (pool size, rate). */
 	static Table detail(Grid grid, Recommendation recommendation, Path runDir) {
-		List<String> header = List.of("pool", "rate (rps)", "p50 (ms)", "p95 (ms)", "p99.9 (ms)", "achieved (rps)",
-				"errors (%)", "acquire p99 (ms)", "peak pending", "peak active", "pool verified", "load balancer",
-				"repeats", "outcome", "dashboard");
+		boolean pgbouncer = grid.cells().stream().anyMatch((cell) -> cell.pgbouncer() != null);
+		List<String> header = new ArrayList<>(List.of("pool", "rate (rps)", "p50 (ms)", "p95 (ms)", "p99.9 (ms)",
+				"achieved (rps)", "errors (%)", "acquire p99 (ms)", "peak pending", "peak active", "pool verified",
+				"load balancer", "repeats", "outcome", "dashboard"));
+		if (pgbouncer) {
+			// After the HikariCP figures (of the instances' client pools): pgbouncer's
+			// own.
+			header.addAll(10, List.of("pgbouncer peak busy", "pgbouncer peak waiting", "pgbouncer max wait (ms)"));
+		}
 		List<Row> rows = new ArrayList<>();
 		for (Cell cell : grid.cells()) {
 			List<Entry> entries = new ArrayList<>();
-			entries.add(Entry.of(String.valueOf(cell.poolSize())));
+			entries.add(Entry.of(cell.poolLabel()));
 			entries.add(Entry.of(String.valueOf(cell.rateRps())));
 			entries.add(Entry.of(Recommender.ms(cell.p50Ms())));
 			entries.add(Entry.of(Recommender.ms(cell.p95Ms())));
@@ -62,8 +69,17 @@ final class Tables {
 			entries.add(Entry.of(Recommender.ms(cell.acquireP99Ms())));
 			entries.add(Entry.of(String.valueOf(cell.peakPending())));
 			entries.add(Entry.of(String.valueOf(cell.peakActive())));
+			if (pgbouncer) {
+				Cell.PgBouncerFigures figures = cell.pgbouncer();
+				entries.add(Entry.of((figures != null) ? String.valueOf(figures.peakServerActive()) : "–"));
+				entries.add(Entry.of((figures != null) ? String.valueOf(figures.peakClientsWaiting()) : "–"));
+				entries.add(Entry.of((figures != null) ? Recommender.ms(figures.maxWaitMs()) : "–"));
+			}
 			entries.add(new Entry(cell.verified() ? "yes" : "no", null,
-					cell.verified() ? null : "HikariCP's connections.max gauge did not match the pool size"));
+					cell.verified() ? null
+							: (cell.pgbouncer() != null)
+									? "pgbouncer's pool_size or the instances' connections.max did not match"
+									: "HikariCP's connections.max gauge did not match the pool size"));
 			entries.add(Entry.of(cell.loadBalancer()));
 			entries.add(Entry.of(String.valueOf(cell.repeats().size())));
 			entries.add(cell.sustained() ? Entry.of("ok")
@@ -73,7 +89,7 @@ final class Tables {
 		}
 		String caption = "Per point"
 				+ (grid.hasRepeats() ? " (medians across repeats; errors and timeouts summed)" : "");
-		return new Table(caption, header, rows, 0, 10);
+		return new Table(caption, header, rows, 0, pgbouncer ? 13 : 10);
 	}
 
 	/** Little's law and HikariCP's formulas next to the measured answer. */
@@ -106,10 +122,9 @@ final class Tables {
 	static Table excluded(Grid grid) {
 		List<Row> rows = new ArrayList<>();
 		for (Point point : grid.excluded()) {
-			rows.add(new Row(
-					List.of(Entry.of(String.valueOf(point.poolSize())), Entry.of(String.valueOf(point.rateRps())),
-							Entry.of(String.valueOf(point.repeat())), Entry.of(point.outcome())),
-					false));
+			rows.add(new Row(List.of(Entry.of(SweepResults.poolLabel(point.poolSize())),
+					Entry.of(String.valueOf(point.rateRps())), Entry.of(String.valueOf(point.repeat())),
+					Entry.of(point.outcome())), false));
 		}
 		return new Table("Points left out (outcome not ok)", List.of("pool", "rate (rps)", "repeat", "outcome"), rows,
 				0, 3);
@@ -121,7 +136,7 @@ final class Tables {
 
 	/** Dashboard name the sweep uses for one repeat of a point. */
 	static String dashboardDirectory(Cell cell, int repeat) {
-		return "dashboards/" + cell.topology() + "-pool" + cell.poolSize() + "-rate" + cell.rateRps() + "-rep" + repeat
+		return "dashboards/" + cell.topology() + "-pool" + cell.poolLabel() + "-rate" + cell.rateRps() + "-rep" + repeat
 				+ "/index.html";
 	}
 

@@ -6,6 +6,8 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.util.StringUtils;
 
 /**
  * Migrations run on Flyway's own unpooled connections, not on the pool under test. Flyway
@@ -17,10 +19,18 @@ class FlywayDataSourceConfiguration {
 
 	@Bean
 	FlywayConfigurationCustomizer unpooledMigrations(ObjectProvider<JdbcConnectionDetails> embedded,
-			DataSourceProperties properties) {
+			DataSourceProperties properties, Environment environment) {
 		return (flyway) -> {
 			JdbcConnectionDetails connection = embedded.getIfAvailable();
-			if (connection != null) {
+			String flywayUrl = environment.getProperty("spring.flyway.url");
+			if (StringUtils.hasText(flywayUrl)) {
+				// Migrations somewhere else than the datasource (behind pgbouncer: to
+				// PostgreSQL itself).
+				flyway.dataSource(flywayUrl,
+						environment.getProperty("spring.flyway.user", properties.determineUsername()),
+						environment.getProperty("spring.flyway.password", properties.determinePassword()));
+			}
+			else if (connection != null) {
 				flyway.dataSource(connection.getJdbcUrl(), connection.getUsername(), connection.getPassword());
 			}
 			else {

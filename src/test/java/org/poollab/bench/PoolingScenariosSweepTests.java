@@ -1,0 +1,137 @@
+package org.poollab.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import org.poollab.bench.SweepResults.Point;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * Seeds 001 to 003 at a tiny scale through real sweeps: no pool beside a pool,
+ * pgbouncer's pool as the swept value, and the acquire-cost benchmark in the run.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class PoolingScenariosSweepTests {
+
+	@TempDir
+	Path output;
+
+	@Test
+	void noPoolOpensAConnectionPerRequestAndShowsAsNoneBesideThePoolSizes() throws Exception {
+		try (EmbeddedPostgres database = EmbeddedPostgres.builder().start()) {
+			long sessionsBefore = sessions(database);
+			Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=none,2",
+					"--bench.rates=40", "--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
+					"--bench.acquireCost=true", "--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
+			long sessionsOpened = sessions(database) - sessionsBefore;
+
+			List<Point> points = outcome.results().points();
+			assertThat(points).extracting(Point::poolSize).containsExactly(SweepResults.NO_POOL, 2);
+			assertThat(points).allSatisfy((point) -> {
+				assertThat(point.outcome()).isEqualTo("ok");
+				assertThat(point.statusCounts()).containsOnlyKeys("200");
+			});
+			Point none = points.get(0);
+			assertThat(none.pool().observedMax()).as("no HikariCP pool in the instance").containsExactly(0);
+			assertThat(none.verified()).isTrue();
+			// Every request of the unpooled deployment (1 s warm-up + 2 s window at 40
+			// rps) opened a session of its own; the pooled one opened its 2 once.
+			assertThat(sessionsOpened).as("PostgreSQL sessions opened during the sweep").isGreaterThanOrEqualTo(120);
+
+			Path run = outcome.directory();
+			assertThat(run.resolve("results.csv")).content().contains("\nsingle,1,none,none,40,");
+			assertThat(run.resolve("report.md")).content()
+				.containsPattern("\\| none \\| [0-9.]+ \\|\\n")
+				.contains("Without a pool (a new connection per request) at 40 rps: ");
+			assertThat(run.resolve("acquire-cost.json")).isNotEmptyFile();
+		}
+	}
+
+	@Test
+	void pgbouncerTopologySweepsPgBouncersPoolBehindTheInstancesPools() throws Exception {
+		requirePgBouncer();
+		Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=pgbouncer", "--bench.instances=2",
+				"--bench.poolSizes=none,1,3", "--bench.rates=60", "--bench.duration=2s", "--bench.warmup=1s",
+				"--bench.topologyWarmup=0s", "--bench.outputDirectory=" + this.output,
+				"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4));
+
+		List<Point> points = outcome.results().points();
+		// pgbouncer always pools: no 'none' point.
+		assertThat(points).extracting(Point::topology, Point::poolSize)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple("pgbouncer", 1),
+					org.assertj.core.groups.Tuple.tuple("pgbouncer", 3));
+		for (Point point : points) {
+			assertThat(point.outcome()).isEqualTo("ok");
+			assertThat(point.statusCounts()).containsOnlyKeys("200");
+			assertThat(point.pgbouncer().observedPoolSize()).isEqualTo(point.poolSize());
+			assertThat(point.pgbouncer().clientPoolSize()).isEqualTo(3);
+			assertThat(point.pool().observedMax()).containsExactly(3, 3);
+			assertThat(point.pgbouncer().peakServerConnections()).isBetween(1, point.poolSize());
+			assertThat(point.pgbouncer().samples()).isGreaterThan(1);
+		}
+		assertThat(outcome.directory().resolve("report.md")).content()
+			.contains("through pgbouncer (transaction pooling", "pgbouncer peak waiting");
+		assertThat(outcome.directory().resolve("recommended-application.yml")).content()
+			.contains("# pgbouncer.ini: pool_mode = transaction, default_pool_size = ");
+		for (long pid : outcome.processIds()) {
+			assertThat(LabProcesses.alive(pid)).as("process %d alive", pid).isFalse();
+		}
+	}
+
+	@Test
+	void withoutPgBouncerItsTopologyIsSkippedAndTheOthersRun(CapturedOutput console) throws Exception {
+		java.util.function.Supplier<Optional<Path>> installed = PgBouncer.lookup;
+		PgBouncer.lookup = Optional::empty;
+		try {
+			Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single,pgbouncer", "--bench.poolSizes=2",
+					"--bench.rates=20", "--bench.duration=1s", "--bench.warmup=0s", "--bench.topologyWarmup=0s",
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
+			assertThat(outcome.results().points()).extracting(Point::topology).containsExactly("single");
+			assertThat(console).contains(
+					"pgbouncer is not installed (apt-get install pgbouncer): skipping the " + "pgbouncer topology.");
+		}
+		finally {
+			PgBouncer.lookup = installed;
+		}
+	}
+
+	/**
+	 * Missing, it skips on a developer's machine but fails under CI, which installs it.
+	 */
+	static void requirePgBouncer() {
+		if (PgBouncer.find().isEmpty()) {
+			String message = "pgbouncer is not installed: apt-get install pgbouncer to run this test";
+			if (System.getenv("CI") != null) {
+				fail(message + " (CI is set, so this fails instead of skipping)");
+			}
+			Assumptions.abort(message);
+		}
+	}
+
+	private static long sessions(EmbeddedPostgres database) throws SQLException {
+		try (Connection connection = database.getPostgresDatabase().getConnection();
+				ResultSet rows = connection.createStatement()
+					.executeQuery("SELECT sum(sessions) FROM pg_stat_database")) {
+			rows.next();
+			return rows.getLong(1);
+		}
+	}
+
+}
