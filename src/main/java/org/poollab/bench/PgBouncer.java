@@ -99,6 +99,9 @@ final class PgBouncer implements AutoCloseable {
 		// when pgbouncer stops.
 		Path secrets = Files.createTempFile("pgbouncer-databases", ".ini",
 				PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+		// Ctrl-C stops pgbouncer from a shutdown hook without close(): the file goes
+		// then.
+		secrets.toFile().deleteOnExit();
 		Files.writeString(secrets, """
 				[databases]
 				%s = host=%s port=%d dbname=%s user=%s%s

@@ -80,6 +80,11 @@ record Grid(String topology, Limits limits, List<Cell> cells, List<Point> exclud
 			.findFirst();
 	}
 
+	/** Whether the swept pool was pgbouncer's (the pgbouncer topology). */
+	boolean behindPgBouncer() {
+		return this.cells.stream().anyMatch((cell) -> cell.pgbouncer() != null);
+	}
+
 	boolean hasRepeats() {
 		return this.cells.stream().anyMatch((cell) -> cell.repeats().size() > 1);
 	}

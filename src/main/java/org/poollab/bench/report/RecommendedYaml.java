@@ -77,7 +77,7 @@ final class RecommendedYaml {
 	 * never the live block unless nothing else was measured.
 	 */
 	private static boolean behindPgBouncer(Section section) {
-		return section.grid().cells().stream().anyMatch((cell) -> cell.pgbouncer() != null);
+		return section.grid().behindPgBouncer();
 	}
 
 	private static void block(StringBuilder yaml, Section section, String prefix) {
@@ -90,7 +90,8 @@ final class RecommendedYaml {
 				.append("pgbouncer.ini: pool_mode = transaction, default_pool_size = ")
 				.append(poolSize(recommendation))
 				.append("   # ")
-				.append(poolSizeWhy(recommendation).replace("per instance; ", "pgbouncer's one pool for the fleet; "))
+				.append(poolSizeWhy(recommendation).replace("per instance; ", "pgbouncer's one pool for the fleet; ")
+					.replace(" per instance", " for pgbouncer's pool"))
 				.append('\n');
 			yaml.append(prefix)
 				.append("spring.datasource.url: jdbc:postgresql://<pgbouncer host>:<port>/<db>?prepareThreshold=0")

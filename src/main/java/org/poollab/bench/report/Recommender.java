@@ -189,7 +189,10 @@ final class Recommender {
 		int instances = Math.max(1, grid.instances());
 		double busyFleet = (littleCell != null) ? littleCell.achievedRps() * littleCell.usageMeanMs() / 1000
 				: Double.NaN;
-		int budgetPerInstance = Math.max(0, database.maxConnections() - database.reservedConnections()) / instances;
+		// Behind pgbouncer only its one pool reaches PostgreSQL, whatever the instances.
+		int poolsReachingTheDatabase = grid.behindPgBouncer() ? 1 : instances;
+		int budgetPerInstance = Math.max(0, database.maxConnections() - database.reservedConnections())
+				/ poolsReachingTheDatabase;
 		int deadlockFloor = REQUEST_THREADS * (CONNECTIONS_PER_REQUEST - 1) + 1;
 		return new CrossChecks((littleCell != null) ? littleCell.achievedRps() : 0,
 				(littleCell != null) ? littleCell.usageMeanMs() : Double.NaN, busyFleet, busyFleet / instances,

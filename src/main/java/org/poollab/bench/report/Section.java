@@ -28,7 +28,8 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 		return new Section(grid, recommendation,
 				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
 				Tables.latencyGrid(grid, recommendation, "p99 latency (ms)", Cell::p99Ms),
-				Tables.detail(grid, recommendation, runDir), Tables.crossChecks(recommendation), Tables.excluded(grid));
+				Tables.detail(grid, recommendation, runDir), Tables.crossChecks(recommendation, grid.behindPgBouncer()),
+				Tables.excluded(grid));
 	}
 
 	String title() {

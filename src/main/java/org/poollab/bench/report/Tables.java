@@ -93,7 +93,7 @@ final class Tables {
 	}
 
 	/** Little's law and HikariCP's formulas next to the measured answer. */
-	static Table crossChecks(Recommendation recommendation) {
+	static Table crossChecks(Recommendation recommendation, boolean behindPgBouncer) {
 		CrossChecks checks = recommendation.crossChecks();
 		List<Row> rows = new ArrayList<>();
 		if (!Double.isNaN(checks.littleBusyFleet())) {
@@ -112,9 +112,16 @@ final class Tables {
 		rows.add(row("Deadlock floor", String.valueOf(checks.deadlockFloor()),
 				"Tn × (Cm − 1) + 1 with Cm = 1 (one connection per request): any pool of at least 1 cannot "
 						+ "deadlock on itself."));
-		rows.add(row("Fleet budget", "≤ " + checks.fleetBudgetPerInstance() + " per instance",
-				checks.instances() + " instance(s) × pool ≤ max_connections " + checks.maxConnections() + " − reserved "
-						+ checks.reservedConnections() + "."));
+		if (behindPgBouncer) {
+			rows.add(row("Fleet budget", "≤ " + checks.fleetBudgetPerInstance() + " for pgbouncer's pool",
+					"pgbouncer's one pool ≤ max_connections " + checks.maxConnections() + " − reserved "
+							+ checks.reservedConnections() + "; the instances' pools connect to pgbouncer."));
+		}
+		else {
+			rows.add(row("Fleet budget", "≤ " + checks.fleetBudgetPerInstance() + " per instance",
+					checks.instances() + " instance(s) × pool ≤ max_connections " + checks.maxConnections()
+							+ " − reserved " + checks.reservedConnections() + "."));
+		}
 		return new Table("Cross-checks", List.of("check", "value", "how it is derived"), rows, 0, 0);
 	}
 
