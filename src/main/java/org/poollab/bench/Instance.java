@@ -223,6 +223,35 @@ final class Instance {
 		}
 	}
 
+	/**
+	 * Why a dead instance died, for the results: its exit code and, when the JVM said why
+	 * (e.g. {@code -XX:+ExitOnOutOfMemoryError}'s "Terminating due to
+	 * java.lang.OutOfMemoryError: Java heap space"), that line.
+	 */
+	String deathCause() {
+		String code = "exit code " + this.process.exitValue();
+		try (java.util.stream.Stream<String> lines = Files.lines(this.log)) {
+			return lines.filter((line) -> line.contains("Terminating due to") || line.contains("OutOfMemoryError"))
+				.reduce((first, second) -> second)
+				.map((line) -> code + ": " + line.strip())
+				.orElse(code);
+		}
+		catch (IOException | java.io.UncheckedIOException ex) {
+			return code;
+		}
+	}
+
+	/**
+	 * Keeps a dead instance's log apart, so the instance started in its place (same port,
+	 * same file name) does not overwrite the reason it died.
+	 * @param suffix added to the file name, e.g. the point it died in
+	 * @return where the log is now
+	 */
+	Path keepLog(String suffix) throws IOException {
+		String name = this.log.getFileName().toString().replace(".log", "-died-" + suffix + ".log");
+		return Files.move(this.log, this.log.resolveSibling(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+	}
+
 	String tail() {
 		try {
 			List<String> lines = Files.readAllLines(this.log);

@@ -203,7 +203,11 @@ final class Sweep {
 				store.write(results);
 				progress.finished(measured);
 				if (!deployment.deadInstances().isEmpty()) {
-					this.out.println("  An instance died; starting the topology again for the next point.");
+					for (Instance dead : deployment.deadInstances()) {
+						this.out.printf("  Instance %d died (%s); its log: %s%n", dead.port(), dead.deathCause(),
+								dead.keepLog(point.id()));
+					}
+					this.out.println("  Starting the topology again for the next point.");
 					deployment.close();
 					deployment = deploy(first, currentPool, ports, nginx, pgbouncer, pinning, database, store, jmeter,
 							processes);
@@ -298,8 +302,9 @@ final class Sweep {
 	private static String outcome(Point point, Deployment deployment) {
 		List<Instance> dead = deployment.deadInstances();
 		if (!dead.isEmpty()) {
-			return "instance(s) on port(s) %s died during the point"
-				.formatted(dead.stream().map(Instance::port).toList());
+			return "instance(s) on port(s) %s died during the point (%s)".formatted(
+					dead.stream().map(Instance::port).toList(),
+					String.join("; ", dead.stream().map(Instance::deathCause).toList()));
 		}
 		if (deployment.pgbouncer() != null && !deployment.pgbouncer().isAlive()) {
 			return "pgbouncer died during the point";

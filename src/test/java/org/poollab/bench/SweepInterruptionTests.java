@@ -66,10 +66,15 @@ class SweepInterruptionTests {
 		List<Point> points = outcome.results().points();
 		assertThat(points).hasSize(2);
 		assertThat(points.get(0).outcome())
-			.isEqualTo("instance(s) on port(s) [" + (base + 1) + "] died during the point");
+			.startsWith("instance(s) on port(s) [" + (base + 1) + "] died during the point (exit code ");
 		assertThat(points.get(1).outcome()).isEqualTo("ok");
 		assertThat(points.get(1).pool().observedMax()).containsExactly(3, 3);
 		assertThat(outcome.directory().resolve("report.md")).content().contains("died during the point");
+		// The dead instance's log survives the instance started in its place.
+		try (java.util.stream.Stream<Path> logs = Files.list(outcome.directory().resolve("deploy/multi"))) {
+			assertThat(logs.map((log) -> log.getFileName().toString())).contains(
+					"instance-" + (base + 1) + "-died-multi-pool2-rate50-rep1.log", "instance-" + (base + 1) + ".log");
+		}
 	}
 
 	@ParameterizedTest
