@@ -37,7 +37,7 @@ class DistributedLoadTests {
 				"-j", this.output.resolve("jmeter-server.log").toString())
 			.directory(paths.jmeterHome().resolve("bin").toFile())
 			.redirectErrorStream(true)
-			.redirectOutput(Files.createTempFile("jmeter-server", ".out").toFile())
+			.redirectOutput(this.output.resolve("jmeter-server.out").toFile())
 			.start();
 		try {
 			await().atMost(Duration.ofSeconds(60)).until(() -> listening(ports[0]));

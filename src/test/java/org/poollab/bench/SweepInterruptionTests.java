@@ -90,7 +90,7 @@ class SweepInterruptionTests {
 				"--bench.basePort=" + SweepEndToEndTests.freeBasePort(2)));
 		command.addAll(List.of(TINY));
 		Process lab = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(Files.createTempFile("lab", ".log").toFile())
+			.redirectOutput(Files.createTempFile(this.output, "lab", ".log").toFile())
 			.start();
 		Path run = this.output.resolve("latest");
 		try (LabProcesses processes = LabProcesses.watch(lab.toHandle(), this.output)) {

@@ -57,6 +57,7 @@ class DatabaseRestartTests {
 	@AfterAll
 	static void stopDatabase() throws IOException {
 		postgres.close();
+		org.springframework.util.FileSystemUtils.deleteRecursively(dataDirectory);
 	}
 
 	@Test
