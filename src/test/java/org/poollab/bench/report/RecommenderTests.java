@@ -45,6 +45,31 @@ class RecommenderTests {
 	}
 
 	@Test
+	void noPoolIsTheBaselineNeverTheAnswerEvenWhenItIsFastest() {
+		List<Point> points = new ArrayList<>();
+		points.add(point("single", SweepResults.NO_POOL, 1000, 3));
+		points.add(point("single", 2, 1000, 9));
+		points.add(point("single", 5, 1000, 5));
+
+		Recommendation recommendation = recommend(points);
+
+		assertThat(recommendation.verdict()).isEqualTo(Verdict.CHOSEN);
+		assertThat(recommendation.poolSize()).hasValue(5);
+		assertThat(recommendation.summary())
+			.contains("Without a pool (a new connection per request) at that rate: p99 3 ms.")
+			.doesNotContain("pool 0");
+	}
+
+	@Test
+	void onlyNoPoolMeasuredSupportsNoConclusion() {
+		Recommendation recommendation = recommend(List.of(point("single", SweepResults.NO_POOL, 500, 4)));
+
+		assertThat(recommendation.verdict()).isEqualTo(Verdict.NO_DATA);
+		assertThat(recommendation.poolSize()).isEmpty();
+		assertThat(recommendation.summary()).contains("only 'none' was measured");
+	}
+
+	@Test
 	void prefersAPoolThatSustainsTheRateOverSmallerOnesThatFail() {
 		List<Point> points = new ArrayList<>();
 		points.add(point("multi", 1, 1000, 800, 1000, 12));
