@@ -48,7 +48,7 @@ final class HtmlReport {
 	private HtmlReport() {
 	}
 
-	static String render(SweepResults results, List<Section> sections) {
+	static String render(SweepResults results, List<Section> sections, Optional<AcquireCost> acquireCost) {
 		StringBuilder html = new StringBuilder();
 		html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
 		html.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
@@ -109,6 +109,8 @@ final class HtmlReport {
 			}
 			html.append("</section>\n");
 		}
+		acquireCost.ifPresent((cost) -> cost.html(html, results.preset()));
+		PublishedFigures.html(html, results);
 		html.append("</main>\n");
 		html.append("<script>\n").append(chartist("chartist.min.js")).append("\n</script>\n");
 		// "</" would end the script element early if a topology name or outcome carried
@@ -224,7 +226,7 @@ final class HtmlReport {
 		return chart;
 	}
 
-	private static void table(StringBuilder html, Table table, String kind) {
+	static void table(StringBuilder html, Table table, String kind) {
 		html.append("<div class=\"table-wrap ")
 			.append(kind)
 			.append("\">\n<table class=\"")

@@ -1,6 +1,7 @@
 package org.poollab.bench.report;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.SweepResults;
@@ -13,7 +14,7 @@ final class MarkdownReport {
 	private MarkdownReport() {
 	}
 
-	static String render(SweepResults results, List<Section> sections) {
+	static String render(SweepResults results, List<Section> sections, Optional<AcquireCost> acquireCost) {
 		StringBuilder md = new StringBuilder();
 		md.append("# HikariCP pool-sizing report\n\n");
 		md.append(Header.describe(results)).append("\n\n");
@@ -53,10 +54,12 @@ final class MarkdownReport {
 				table(md, section.excluded());
 			}
 		}
+		acquireCost.ifPresent((cost) -> cost.markdown(md, results.preset()));
+		PublishedFigures.markdown(md, results);
 		return md.toString();
 	}
 
-	private static void table(StringBuilder md, Table table) {
+	static void table(StringBuilder md, Table table) {
 		md.append("### ").append(table.caption()).append("\n\n");
 		md.append("| ").append(String.join(" | ", table.header())).append(" |\n");
 		md.append("|");

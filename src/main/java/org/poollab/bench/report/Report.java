@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -28,9 +29,10 @@ public final class Report {
 	 * @param results what the sweep measured
 	 * @param runDir the run's directory; JMeter dashboards under
 	 * {@code dashboards/<topology>-pool<p>-rate<r>-rep<k>/index.html} are linked when
-	 * present
+	 * present, and an {@code acquire-cost.json} of the acquire-cost benchmark is reported
 	 * @return one recommendation per topology, in the order the topologies ran
-	 * @throws IOException if a file cannot be written
+	 * @throws IOException if a file cannot be written, or the run's
+	 * {@code acquire-cost.json} cannot be read
 	 */
 	public static List<Recommendation> write(SweepResults results, Path runDir) throws IOException {
 		List<Grid> grids = Grid.of(results);
@@ -42,9 +44,11 @@ public final class Report {
 		if (sections.isEmpty()) {
 			throw new IllegalArgumentException("results hold no points: nothing to report in " + runDir);
 		}
-		Files.writeString(runDir.resolve("report.md"), MarkdownReport.render(results, sections),
+		Optional<AcquireCost> acquireCost = AcquireCost.read(runDir);
+		Files.writeString(runDir.resolve("report.md"), MarkdownReport.render(results, sections, acquireCost),
 				StandardCharsets.UTF_8);
-		Files.writeString(runDir.resolve("report.html"), HtmlReport.render(results, sections), StandardCharsets.UTF_8);
+		Files.writeString(runDir.resolve("report.html"), HtmlReport.render(results, sections, acquireCost),
+				StandardCharsets.UTF_8);
 		Files.writeString(runDir.resolve("recommended-application.yml"), RecommendedYaml.render(sections),
 				StandardCharsets.UTF_8);
 		return recommendations;
