@@ -26,7 +26,8 @@ final class Header {
 	/** The answer in a few words: a pool size, or why there is none. */
 	static String headline(Recommendation recommendation) {
 		return switch (recommendation.verdict()) {
-			case CHOSEN -> "maximum-pool-size " + recommendation.poolSize().getAsInt();
+			case CHOSEN -> (recommendation.topology().startsWith("pgbouncer") ? "pgbouncer default_pool_size "
+					: "maximum-pool-size ") + recommendation.poolSize().getAsInt();
 			case FLAT -> "pool size does not matter here (smallest: " + recommendation.poolSize().getAsInt() + ")";
 			case SATURATED -> "no conclusion: every pool size saturated";
 			case SINGLE_POOL_SIZE -> "no conclusion: one pool size measured";

@@ -110,7 +110,7 @@ class PublishedFiguresTests {
 	}
 
 	@Test
-	void poolingReportShowsTheR2dbcAndConnectionPoolingArticlesFigures() throws IOException {
+	void poolingReportShowsTheR2dbcConnectionPoolingAndPgBouncerArticlesFigures() throws IOException {
 		render("pooling");
 		String markdown = Files.readString(this.runDir.resolve("report.md"));
 
@@ -120,10 +120,14 @@ class PublishedFiguresTests {
 		assertThat(markdown).contains("## Published figures: The anatomy of Connection Pooling", "Vlad Mihalcea",
 				"| min | 74.551414 | 0.002633 |", "| max | 146.69324 | 125.528047 |", "| mean | 78.216549 | 0.1289 |",
 				"| stddev | 5.9438335 | 3.969438 |", "| median | 76.15044 | 0.003218 |");
+		assertThat(markdown).contains("## Published figures: Improve database performance with connection pooling",
+				"| PostgreSQL directly | 10 | 486 |",
+				"| through pgbouncer, transaction pooling, default_pool_size 25 | 10 | 566 |");
 		assertThat(markdown.indexOf("The anatomy of Connection Pooling"))
 			.isLessThan(markdown.indexOf("Configuring Connection Pooling with Spring R2DBC"));
 		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
-		assertThat(page.select("section.published").eachAttr("id")).containsExactly("published-001", "published-003");
+		assertThat(page.select("section.published").eachAttr("id")).containsExactly("published-001", "published-003",
+				"published-002");
 	}
 
 	@Test
