@@ -138,7 +138,9 @@ final class HtmlReport {
 		}
 		html.append("<div class=\"verdict-headline\">");
 		if (recommendation.poolSize().isPresent()) {
-			html.append("<span class=\"verdict-key\">maximum-pool-size</span> <span class=\"verdict-value\">")
+			html.append("<span class=\"verdict-key\">")
+				.append(section.grid().behindPgBouncer() ? "pgbouncer default_pool_size" : "maximum-pool-size")
+				.append("</span> <span class=\"verdict-value\">")
 				.append(recommendation.poolSize().getAsInt())
 				.append("</span>");
 			if (recommendation.verdict() == Recommendation.Verdict.FLAT) {
@@ -180,7 +182,9 @@ final class HtmlReport {
 			.append("<span class=\"scale\"></span></div><div class=\"ct-chart\" id=\"")
 			.append(escape(id))
 			.append("\"></div></div>\n");
-		html.append("<div class=\"x-title\">maximum-pool-size per instance (evenly spaced, not to scale)</div>\n");
+		html.append("<div class=\"x-title\">")
+			.append(grid.behindPgBouncer() ? "pgbouncer's pool size" : "maximum-pool-size per instance")
+			.append(" (evenly spaced, not to scale)</div>\n");
 		html.append("</figure>\n");
 	}
 
