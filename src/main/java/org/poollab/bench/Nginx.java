@@ -1,8 +1,6 @@
 package org.poollab.bench;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -40,7 +38,7 @@ final class Nginx {
 			.redirectErrorStream(true)
 			.redirectOutput(directory.resolve("logs/stdout.log").toFile());
 		Process process = processes.start("nginx", builder);
-		awaitListening(process, port, directory);
+		Ports.awaitListening(process, port, "nginx", directory.resolve("logs"));
 		return process.toHandle();
 	}
 
@@ -78,24 +76,6 @@ final class Nginx {
 				  }
 				}
 				""".formatted(directory, servers, port);
-	}
-
-	private static void awaitListening(Process process, int port, Path directory) throws InterruptedException {
-		for (int attempt = 0; attempt < 100; attempt++) {
-			if (!process.isAlive()) {
-				throw new LabFailureException("nginx exited at start (code %d); see %s".formatted(process.exitValue(),
-						directory.resolve("logs")));
-			}
-			try (Socket socket = new Socket()) {
-				socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-				return;
-			}
-			catch (IOException ex) {
-				Thread.sleep(100);
-			}
-		}
-		throw new LabFailureException(
-				"nginx did not listen on 127.0.0.1:" + port + "; see " + directory.resolve("logs"));
 	}
 
 }

@@ -1,8 +1,6 @@
 package org.poollab.bench;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,7 +129,13 @@ final class PgBouncer implements AutoCloseable {
 		}
 		PgBouncer pgbouncer = new PgBouncer(process.toHandle(), port, database.username(), directory, secrets,
 				processes);
-		pgbouncer.awaitListening(process, log);
+		try {
+			Ports.awaitListening(process, port, "pgbouncer", log);
+		}
+		catch (LabFailureException ex) {
+			pgbouncer.close();
+			throw ex;
+		}
 		return pgbouncer;
 	}
 
@@ -279,25 +283,6 @@ final class PgBouncer implements AutoCloseable {
 		Logger.getLogger("org.postgresql.jdbc.PgConnection").setLevel(Level.SEVERE);
 		return Database.connect("jdbc:postgresql://127.0.0.1:%d/pgbouncer?preferQueryMode=simple&replication=database"
 			.formatted(this.port), this.username, "");
-	}
-
-	private void awaitListening(Process started, Path log) throws InterruptedException, IOException {
-		for (int attempt = 0; attempt < 100; attempt++) {
-			if (!started.isAlive()) {
-				Files.deleteIfExists(this.secrets);
-				throw new LabFailureException("pgbouncer exited at start (code %d): %s".formatted(started.exitValue(),
-						Files.readString(log).strip()));
-			}
-			try (Socket socket = new Socket()) {
-				socket.connect(new InetSocketAddress("127.0.0.1", this.port), 200);
-				return;
-			}
-			catch (IOException ex) {
-				Thread.sleep(100);
-			}
-		}
-		close();
-		throw new LabFailureException("pgbouncer did not listen on 127.0.0.1:" + this.port + "; see " + log);
 	}
 
 	private static boolean isRoot() {

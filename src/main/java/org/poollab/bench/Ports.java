@@ -2,7 +2,10 @@ package org.poollab.bench;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
 
 /**
  * The lab's ports on 127.0.0.1: the entry (load balancer) at {@code bench.basePort} and
@@ -24,6 +27,30 @@ record Ports(int base, int instances) {
 	 */
 	int pgbouncer() {
 		return instance(this.instances);
+	}
+
+	/**
+	 * Waits until a server the lab started listens on its port on 127.0.0.1, for up to
+	 * ten seconds.
+	 * @param process the server
+	 * @param name what it is, for the message
+	 * @param log where it said why, when it did not come up
+	 */
+	static void awaitListening(Process process, int port, String name, Path log) throws InterruptedException {
+		for (int attempt = 0; attempt < 100; attempt++) {
+			if (!process.isAlive()) {
+				throw new LabFailureException(
+						"%s exited at start (code %d); see %s".formatted(name, process.exitValue(), log));
+			}
+			try (Socket socket = new Socket()) {
+				socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+				return;
+			}
+			catch (IOException ex) {
+				Thread.sleep(100);
+			}
+		}
+		throw new LabFailureException("%s did not listen on 127.0.0.1:%d; see %s".formatted(name, port, log));
 	}
 
 	void requireFree() {
