@@ -31,6 +31,15 @@ class StartupFailureTests {
 	}
 
 	@Test
+	void malformedUrlIsRejectedNamingTheSettingAndWhatIsAllowed(CapturedOutput output) {
+		assertThatException()
+			.isThrownBy(() -> run("--spring.datasource.url=postgres://127.0.0.1/lab?password=hunter2"));
+		assertThat(output).contains(
+				"spring.datasource.url=postgres://127.0.0.1/lab is not allowed: use a PostgreSQL JDBC URL, jdbc:postgresql://host:port/database");
+		assertThat(output).doesNotContain("hunter2");
+	}
+
+	@Test
 	void unreachableDatabaseFailsFastWithoutLeakingThePassword(CapturedOutput output) {
 		long startNanos = System.nanoTime();
 		assertThatException()

@@ -1,0 +1,47 @@
+package org.poollab.service.database;
+
+import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.core.env.Environment;
+
+/**
+ * A {@code spring.datasource.url} that is no PostgreSQL JDBC URL, said in one line
+ * instead of a chain of bean-creation failures ending in HikariCP's "'url' must start
+ * with jdbc". The URL is shown without its query string, which is where a password could
+ * be.
+ */
+class DataSourceUrlFailureAnalyzer implements FailureAnalyzer {
+
+	static final String PREFIX = "jdbc:postgresql:";
+
+	private final Environment environment;
+
+	DataSourceUrlFailureAnalyzer(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	public FailureAnalysis analyze(Throwable failure) {
+		String url = this.environment.getProperty("spring.datasource.url");
+		if (url == null || url.isBlank() || url.startsWith(PREFIX) || !dataSourceFailed(failure)) {
+			return null;
+		}
+		return new FailureAnalysis(
+				"spring.datasource.url=%s is not allowed: use a PostgreSQL JDBC URL, %s//host:port/database (e.g. jdbc:postgresql://127.0.0.1:5432/postgres)"
+					.formatted(DatabaseConnectionFailureAnalyzer.withoutQuery(url), PREFIX),
+				"Fix SPRING_DATASOURCE_URL (or spring.datasource.url), or leave it unset to let the lab start an "
+						+ "embedded PostgreSQL.",
+				failure);
+	}
+
+	private static boolean dataSourceFailed(Throwable failure) {
+		for (Throwable t = failure; t != null; t = t.getCause()) {
+			if (t instanceof BeanCreationException creation && "dataSource".equals(creation.getBeanName())) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}
