@@ -96,8 +96,8 @@ final class Deployment implements AutoCloseable {
 		for (int i = 0; i < plan.instances(); i++) {
 			int port = ports.instance(i);
 			List<Integer> cpus = (plan.pinning() != null) ? plan.pinning().cpusOf(i, limits.cpus()) : List.of();
-			instances.add(Instance.start(paths, database, pgbouncer, port, plan.instancePoolSize(), limits,
-					plan.pinning(), cpus, directory.resolve("instance-" + port + ".log"), processes));
+			instances.add(Instance.start(paths, database, pgbouncer, port, ports.management(i), plan.instancePoolSize(),
+					limits, plan.pinning(), cpus, directory.resolve("instance-" + port + ".log"), processes));
 		}
 		for (Instance instance : instances) {
 			instance.awaitReady();

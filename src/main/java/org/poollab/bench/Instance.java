@@ -29,6 +29,8 @@ final class Instance {
 
 	private final int port;
 
+	private final int managementPort;
+
 	private final Process process;
 
 	private final Path log;
@@ -37,8 +39,9 @@ final class Instance {
 
 	private final List<Integer> cpus;
 
-	private Instance(int port, Process process, Path log, Limits limits, List<Integer> cpus) {
+	private Instance(int port, int managementPort, Process process, Path log, Limits limits, List<Integer> cpus) {
 		this.port = port;
+		this.managementPort = managementPort;
 		this.process = process;
 		this.log = log;
 		this.limits = limits;
@@ -47,6 +50,8 @@ final class Instance {
 
 	/**
 	 * Starts an instance.
+	 * @param port where it serves requests
+	 * @param managementPort where it serves the actuator (telemetry, resizing)
 	 * @param limits its CPUs, heap and Tomcat threads
 	 * @param pinning how to pin it to {@code cpus}, or {@code null} when it is not pinned
 	 * @param cpus the host CPUs it is pinned to (empty when not pinned)
@@ -57,8 +62,9 @@ final class Instance {
 	 * {@code SimpleDriverDataSource} opens a new connection whenever one is asked for and
 	 * closes it when it is given back
 	 */
-	static Instance start(LabPaths paths, Database database, PgBouncer pgbouncer, int port, int poolSize, Limits limits,
-			CpuPinning pinning, List<Integer> cpus, Path log, ChildProcesses processes) throws IOException {
+	static Instance start(LabPaths paths, Database database, PgBouncer pgbouncer, int port, int managementPort,
+			int poolSize, Limits limits, CpuPinning pinning, List<Integer> cpus, Path log, ChildProcesses processes)
+			throws IOException {
 		// taskset execs the JVM: the process (and its id) is the JVM's.
 		List<String> command = new ArrayList<>((pinning != null) ? pinning.command(cpus) : List.of());
 		// The port comes first: process listings cut long command lines in the classpath.
@@ -69,7 +75,8 @@ final class Instance {
 		}
 		String url = (pgbouncer != null) ? pgbouncer.jdbcUrl() : database.url();
 		command.addAll(List.of("-cp", paths.serviceClasspath(), "org.poollab.service.ServiceApplication",
-				"--server.address=127.0.0.1", "--server.port=" + port, "--spring.datasource.url=" + url,
+				"--server.address=127.0.0.1", "--server.port=" + port, "--management.server.address=127.0.0.1",
+				"--management.server.port=" + managementPort, "--spring.datasource.url=" + url,
 				"--spring.datasource.username=" + database.username(), "--spring.main.banner-mode=off"));
 		if (poolSize == SweepResults.NO_POOL) {
 			command.add("--spring.datasource.type=org.springframework.jdbc.datasource.SimpleDriverDataSource");
@@ -96,7 +103,7 @@ final class Instance {
 		// The password goes through the environment: any user can read a command line.
 		builder.environment().put("SPRING_DATASOURCE_PASSWORD", database.password());
 		builder.environment().put("SPRING_FLYWAY_PASSWORD", database.password());
-		return new Instance(port, processes.start("instance-" + port, builder), log, limits, cpus);
+		return new Instance(port, managementPort, processes.start("instance-" + port, builder), log, limits, cpus);
 	}
 
 	int port() {
@@ -115,6 +122,11 @@ final class Instance {
 		return URI.create("http://127.0.0.1:" + this.port + path);
 	}
 
+	/** An actuator endpoint, e.g. {@code /actuator/prometheus}. */
+	URI actuator(String endpoint) {
+		return URI.create("http://127.0.0.1:" + this.managementPort + "/actuator/" + endpoint);
+	}
+
 	void awaitReady() throws IOException, InterruptedException {
 		long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
 		while (System.nanoTime() < deadline) {
@@ -125,7 +137,7 @@ final class Instance {
 			}
 			try {
 				HttpResponse<Void> health = HTTP.send(
-						HttpRequest.newBuilder(uri("/actuator/health")).timeout(Duration.ofSeconds(2)).build(),
+						HttpRequest.newBuilder(actuator("health")).timeout(Duration.ofSeconds(2)).build(),
 						HttpResponse.BodyHandlers.discarding());
 				if (health.statusCode() == 200) {
 					return;
@@ -191,7 +203,7 @@ final class Instance {
 
 	private double metric(String name, String query) throws IOException, InterruptedException {
 		HttpResponse<String> response = HTTP.send(
-				HttpRequest.newBuilder(uri("/actuator/metrics/" + name + query)).timeout(Duration.ofSeconds(5)).build(),
+				HttpRequest.newBuilder(actuator("metrics/" + name + query)).timeout(Duration.ofSeconds(5)).build(),
 				HttpResponse.BodyHandlers.ofString());
 		if (response.statusCode() != 200) {
 			throw new LabFailureException("Instance on port %d does not report %s: HTTP %d %s".formatted(this.port,
@@ -212,7 +224,7 @@ final class Instance {
 	 * returns once the pool holds that many connections.
 	 */
 	void resize(int poolSize) throws IOException, InterruptedException {
-		HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(uri("/actuator/poolsize"))
+		HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(actuator("poolsize"))
 			.header("Content-Type", "application/json")
 			.timeout(Duration.ofSeconds(60))
 			.POST(HttpRequest.BodyPublishers.ofString("{\"maximumPoolSize\":" + poolSize + "}"))

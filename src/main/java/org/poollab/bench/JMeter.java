@@ -65,23 +65,66 @@ final class JMeter {
 	static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(10);
 
 	/**
-	 * Starts the load: {@code length} of arrivals, then a pause long enough for every
-	 * request still in flight to be answered or time out. JMeter would wait out the whole
-	 * pause, and kills requests in flight when its schedule ends (they would show as
-	 * failures the server never caused), so {@link Run#await()} ends it as soon as every
-	 * request is recorded.
+	 * What JMeter is to send.
+	 *
+	 * @param rateRps arrivals per second, whole fleet
+	 * @param ramp a linear rise from no load to {@code rateRps} before the steady part
+	 * (zero for none): lets a cold JVM compile its code without queueing
+	 * @param steady how long arrivals come at {@code rateRps}
+	 * @param arrivals even or random (Poisson)
 	 */
-	Run start(Path targets, int rateRps, Duration length, Arrivals arrivals, Path jtl, Path log,
-			ChildProcesses processes) throws IOException {
+	record Schedule(int rateRps, Duration ramp, Duration steady, Arrivals arrivals) {
+
+		/** A point's load: arrivals at the rate from the first second. */
+		static Schedule constant(int rateRps, Duration length, Arrivals arrivals) {
+			return new Schedule(rateRps, Duration.ZERO, length, arrivals);
+		}
+
+		Duration length() {
+			return Duration.ofSeconds(seconds(this.ramp) + seconds(this.steady));
+		}
+
+		/**
+		 * Even arrivals at a constant rate are exactly rate x seconds requests, so the
+		 * lab can end JMeter as soon as the last one is recorded; otherwise only JMeter
+		 * knows how many it sent (-1), and it runs until its drain pause is over.
+		 */
+		long expectedSamples(int engines) {
+			boolean countable = this.arrivals == Arrivals.EVEN && this.ramp.isZero();
+			return countable ? (this.rateRps / engines) * engines * seconds(this.steady) : -1;
+		}
+
+		private static long seconds(Duration duration) {
+			return duration.isZero() ? 0 : Math.max(1, (duration.toMillis() + 999) / 1000);
+		}
+
+	}
+
+	/**
+	 * Starts the load: the schedule, then a pause for requests still in flight. JMeter
+	 * kills requests in flight when its schedule ends (they would show as failures the
+	 * server never caused), so the pause is as long as the response timeout; when the lab
+	 * knows how many requests there are, {@link Run#await()} ends JMeter as soon as every
+	 * one is recorded instead of waiting the pause out.
+	 */
+	Run start(Path targets, Schedule schedule, Path jtl, Path log, ChildProcesses processes) throws IOException {
 		Files.deleteIfExists(jtl); // JMeter appends to an existing results file
-		long lengthSeconds = seconds(length);
 		int engines = Math.max(1, this.remoteEngines.size());
+		long expected = schedule.expectedSamples(engines);
+		// Without a count (warm-ups, random arrivals) JMeter waits out its pause; a
+		// warm-up
+		// needs no straggler recorded, a measured point needs every one.
+		boolean measured = expected > 0 || schedule.ramp().isZero();
 		Map<String, String> properties = new LinkedHashMap<>();
-		properties.put("rate", String.valueOf(rateRps / engines));
-		properties.put("durationSeconds", String.valueOf(lengthSeconds));
-		properties.put("drainSeconds", String.valueOf(RESPONSE_TIMEOUT.toSeconds() + 1));
+		properties.put("rate", String.valueOf(schedule.rateRps() / engines));
+		if (!schedule.ramp().isZero()) {
+			properties.put("ramp", "rate(0/sec) %s_arrivals(%d sec)".formatted(schedule.arrivals().label(),
+					Schedule.seconds(schedule.ramp())));
+		}
+		properties.put("durationSeconds", String.valueOf(Schedule.seconds(schedule.steady())));
+		properties.put("drainSeconds", String.valueOf(measured ? RESPONSE_TIMEOUT.toSeconds() + 1 : 1));
 		properties.put("responseTimeoutMs", String.valueOf(RESPONSE_TIMEOUT.toMillis()));
-		properties.put("arrivals", arrivals.label());
+		properties.put("arrivals", schedule.arrivals().label());
 		properties.put("targets", targets.toAbsolutePath().toString());
 		Map<String, String> local = new LinkedHashMap<>();
 		local.put("jmeterengine.force.system.exit", "true");
@@ -91,7 +134,12 @@ final class JMeter {
 				List.of(this.paths.java(), "-XX:TieredStopAtLevel=1", "-Xms256m", "-Xmx1g", "-Dhttp.maxConnections=64",
 						"-jar", this.paths.jmeterHome().resolve("bin").resolve(this.paths.jmeterJar()).toString(), "-n",
 						"-t", this.paths.plan(this.workload.plan).toString(), "-l", jtl.toAbsolutePath().toString(),
-						"-j", log.toAbsolutePath().toString()));
+						"-j", log.toAbsolutePath().toString(),
+						// The open model starts a thread per request, and JMeterThread
+						// logs
+						// three lines for each: megabytes per point, written on the box
+						// under test.
+						"-Lorg.apache.jmeter.threads.JMeterThread=WARN"));
 		// The plan's properties go where the plan runs: to the remote engines (-G) in
 		// distributed mode. Results are written here either way.
 		String planFlag = this.remoteEngines.isEmpty() ? "-J" : "-G";
@@ -105,10 +153,7 @@ final class JMeter {
 		ProcessBuilder builder = new ProcessBuilder(command).directory(this.paths.jmeterHome().resolve("bin").toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(stdout.toFile());
-		// Even arrivals are exactly rate x seconds requests; random ones are counted by
-		// JMeter only.
-		long expected = (arrivals == Arrivals.EVEN) ? (rateRps / engines) * engines * lengthSeconds : -1;
-		return new Run(processes.start("jmeter", builder), Duration.ofSeconds(lengthSeconds), expected, jtl, stdout,
+		return new Run(processes.start("jmeter", builder), schedule.length(), expected, jtl, stdout,
 				!this.remoteEngines.isEmpty(), processes);
 	}
 
@@ -135,10 +180,6 @@ final class JMeter {
 		return save;
 	}
 
-	private static long seconds(Duration length) {
-		return Math.max(1, (length.toMillis() + 999) / 1000);
-	}
-
 	/**
 	 * A running load.
 	 */
@@ -152,11 +193,6 @@ final class JMeter {
 		private static final Pattern COMMAND_PORT = Pattern.compile("StopTestNow/.* on port (\\d+)");
 
 		private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
-
-		/**
-		 * For random arrivals: no sample completed for this long after the last arrival.
-		 */
-		private static final Duration QUIET = Duration.ofSeconds(2);
 
 		private final Process process;
 
@@ -196,19 +232,13 @@ final class JMeter {
 			long scheduleEndMs = originMs + this.length.toMillis();
 			long deadlineMs = scheduleEndMs + RESPONSE_TIMEOUT.toMillis() + Duration.ofSeconds(30).toMillis();
 			LineCounter samples = new LineCounter(this.jtl);
-			long count = 0;
-			long lastGrowthMs = System.currentTimeMillis();
 			while (this.process.isAlive()) {
 				Thread.sleep(100);
 				long now = System.currentTimeMillis();
-				long counted = samples.count() - 1; // the header
-				if (counted != count) {
-					count = counted;
-					lastGrowthMs = now;
-				}
-				boolean allRecorded = (this.expectedSamples > 0) ? count >= this.expectedSamples
-						: now - lastGrowthMs >= QUIET.toMillis();
-				if (now >= scheduleEndMs && allRecorded) {
+				if (this.expectedSamples > 0 && now >= scheduleEndMs && samples.count() - 1 >= this.expectedSamples) { // -
+																														// 1:
+																														// the
+																														// header
 					end();
 					return originMs;
 				}

@@ -30,16 +30,26 @@ import org.poollab.bench.SweepResults.Latency;
  * @param statusCounts responses by status code (or JMeter's text when there was none)
  * @param latency successful requests' latency
  * @param failedMaxMs slowest failed request
+ * @param startLagP99Ms how late the window's requests left JMeter against their even
+ * schedule, 99th percentile ({@link #UNKNOWN_LAG} for random arrivals, whose schedule
+ * only JMeter knows)
  */
 record LoadWindow(long startMs, long endMs, long samples, long errors, Map<String, Long> statusCounts, Latency latency,
-		double failedMaxMs) {
+		double failedMaxMs, double startLagP99Ms) {
+
+	static final double UNKNOWN_LAG = -1;
 
 	/**
 	 * JMeter records whole milliseconds; an hour bounds any request the plan lets run.
 	 */
 	private static final long HIGHEST_MS = Duration.ofHours(1).toMillis();
 
-	static LoadWindow read(Path jtl, long originMs, Duration warmup, Duration duration) throws IOException {
+	/**
+	 * @param evenRateRps the rate of evenly spaced arrivals, from one generator; 0 when
+	 * the schedule is not known (random arrivals, several engines)
+	 */
+	static LoadWindow read(Path jtl, long originMs, Duration warmup, Duration duration, int evenRateRps)
+			throws IOException {
 		List<Sample> all = readSamples(jtl);
 		if (all.isEmpty()) {
 			throw new LabFailureException("JMeter recorded no samples in " + jtl);
@@ -65,7 +75,31 @@ record LoadWindow(long startMs, long endMs, long samples, long errors, Map<Strin
 				failedMaxMs = Math.max(failedMaxMs, sample.elapsedMs());
 			}
 		}
-		return new LoadWindow(startMs, endMs, samples, errors, statusCounts, latency(success), failedMaxMs);
+		return new LoadWindow(startMs, endMs, samples, errors, statusCounts, latency(success), failedMaxMs,
+				(evenRateRps > 0) ? startLagP99Ms(all, evenRateRps, startMs, endMs) : UNKNOWN_LAG);
+	}
+
+	/**
+	 * A generator that falls behind its schedule sends requests late, and their latency
+	 * starts only when they leave: the wait is hidden from every percentile (coordinated
+	 * omission inside the generator). With even arrivals the k-th request is due k / rate
+	 * after the first due one; the on-time anchor is the request least late against that
+	 * grid, so a generator that never lags shows 0 (to JMeter's millisecond resolution).
+	 */
+	static double startLagP99Ms(List<Sample> all, int rateRps, long startMs, long endMs) {
+		long[] starts = all.stream().mapToLong(Sample::startMs).sorted().toArray();
+		double intervalMs = 1000.0 / rateRps;
+		double anchorMs = Double.MAX_VALUE;
+		for (int k = 0; k < starts.length; k++) {
+			anchorMs = Math.min(anchorMs, starts[k] - k * intervalMs);
+		}
+		Histogram lag = new Histogram(HIGHEST_MS, 3);
+		for (int k = 0; k < starts.length; k++) {
+			if (starts[k] >= startMs && starts[k] < endMs) {
+				lag.recordValue(Math.min(HIGHEST_MS, Math.round(starts[k] - k * intervalMs - anchorMs)));
+			}
+		}
+		return (lag.getTotalCount() > 0) ? lag.getValueAtPercentile(99) : 0;
 	}
 
 	double achievedRps() {
@@ -95,7 +129,7 @@ record LoadWindow(long startMs, long endMs, long samples, long errors, Map<Strin
 		return samples;
 	}
 
-	private record Sample(long startMs, long elapsedMs, String code, boolean success) {
+	record Sample(long startMs, long elapsedMs, String code, boolean success) {
 	}
 
 }

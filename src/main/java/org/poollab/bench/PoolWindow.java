@@ -15,11 +15,43 @@ import org.poollab.bench.Telemetry.Scrape;
  * scrapes inside the window saw, so a peak shorter than the scrape interval can be
  * missed; counters and histograms are the difference between the scrape just before the
  * window and the one just after it, so they cover the window to within one scrape
- * interval.
+ * interval. An instance no scrape reached in the window has no observed maximum, and one
+ * whose maximum changed during the window reports {@link #CHANGED}: neither proves the
+ * point's pool size.
  */
 final class PoolWindow {
 
+	/** The observed maximum of an instance whose pool size changed during the window. */
+	static final int CHANGED = -1;
+
 	private PoolWindow() {
+	}
+
+	/**
+	 * The instances' refusals (503s) in the window by reason, all instances together.
+	 */
+	static Map<String, Long> refusals(List<Scrape> scrapes, int instances, long startMs, long endMs) {
+		Map<String, Long> refused = new TreeMap<>();
+		for (int i = 0; i < instances; i++) {
+			List<Scrape> mine = Telemetry.of(scrapes, i);
+			if (mine.isEmpty()) {
+				continue;
+			}
+			PoolSnapshot before = mine.stream()
+				.filter((s) -> s.atMs() <= startMs)
+				.reduce((a, b) -> b)
+				.orElse(mine.get(0))
+				.pool();
+			PoolSnapshot after = mine.stream()
+				.filter((s) -> s.atMs() >= endMs)
+				.findFirst()
+				.orElse(mine.get(mine.size() - 1))
+				.pool();
+			after.refused()
+				.forEach((reason, count) -> refused.merge(reason,
+						Math.round(count - before.refused().getOrDefault(reason, 0.0)), Long::sum));
+		}
+		return refused;
 	}
 
 	static Pool summarize(List<Scrape> scrapes, int instances, long startMs, long endMs) {
@@ -39,7 +71,9 @@ final class PoolWindow {
 			if (inside.isEmpty()) {
 				continue;
 			}
-			observedMax.add((int) inside.get(inside.size() - 1).pool().max());
+			int last = (int) inside.get(inside.size() - 1).pool().max();
+			boolean constant = inside.stream().allMatch((scrape) -> scrape.pool().max() == last);
+			observedMax.add(constant ? last : CHANGED);
 			for (Scrape scrape : inside) {
 				peakActive = Math.max(peakActive, (int) scrape.pool().active());
 				peakPending = Math.max(peakPending, (int) scrape.pool().pending());

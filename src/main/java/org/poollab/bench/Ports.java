@@ -8,8 +8,9 @@ import java.net.Socket;
 import java.nio.file.Path;
 
 /**
- * The lab's ports on 127.0.0.1: the entry (load balancer) at {@code bench.basePort} and
- * one per instance after it. All are checked before anything starts.
+ * The lab's ports on 127.0.0.1, in one block from {@code bench.basePort}: the entry (load
+ * balancer), one per instance, pgbouncer's, then one management port per instance. All
+ * are checked before anything starts.
  */
 record Ports(int base, int instances) {
 
@@ -21,12 +22,22 @@ record Ports(int base, int instances) {
 		return this.base + 1 + index;
 	}
 
-	/**
-	 * pgbouncer's port, right after the last instance's. A sweep with the pgbouncer
-	 * topology checks it with {@code new Ports(base, instances + 1)}.
-	 */
+	/** pgbouncer's port, right after the last instance's. */
 	int pgbouncer() {
 		return instance(this.instances);
+	}
+
+	/**
+	 * The instance's actuator port: a connector and threads of its own, so that the lab's
+	 * telemetry and resizing still get through while the load has every request thread
+	 * waiting for the pool.
+	 */
+	int management(int index) {
+		return pgbouncer() + 1 + index;
+	}
+
+	private int last() {
+		return management(this.instances - 1);
 	}
 
 	/**
@@ -54,14 +65,14 @@ record Ports(int base, int instances) {
 	}
 
 	void requireFree() {
-		for (int port = this.base; port <= instance(this.instances - 1); port++) {
+		for (int port = this.base; port <= last(); port++) {
 			try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
 				// Binding is the check; the socket closes at once.
 			}
 			catch (IOException ex) {
 				throw new BenchSettingException(
 						"bench.basePort=%d: port %d on 127.0.0.1 is already in use (the lab needs ports %d to %d). Stop what uses it or choose another base, e.g. -Dbench.basePort=%d"
-							.formatted(this.base, port, this.base, instance(this.instances - 1), this.base + 100));
+							.formatted(this.base, port, this.base, last(), this.base + 100));
 			}
 		}
 	}

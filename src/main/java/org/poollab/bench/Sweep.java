@@ -35,6 +35,9 @@ final class Sweep {
 
 	private final PrintStream out;
 
+	/** Topology warm-ups run so far, for the time account. */
+	private int topologyWarmups;
+
 	Sweep(Grid grid, BenchProperties properties, LabPaths paths, PrintStream out) {
 		this.grid = grid;
 		this.properties = properties;
@@ -67,8 +70,7 @@ final class Sweep {
 								this.grid.poolSizes().stream().map(SweepResults::poolLabel).toList()));
 		}
 		int mostInstances = this.grid.topologies().stream().mapToInt(this.grid::instancesOf).max().orElse(1);
-		// pgbouncer listens right after the last instance.
-		new Ports(this.properties.basePort(), mostInstances + (pgbouncer.isPresent() ? 1 : 0)).requireFree();
+		new Ports(this.properties.basePort(), mostInstances).requireFree();
 		Optional<Path> nginx = loadBalancer(mostInstances);
 		Database.Settings settings = this.properties.database().configured() ? externalSettings()
 				: Database.embeddedSettings();
@@ -122,6 +124,9 @@ final class Sweep {
 				}
 			}
 			finally {
+				if (results != null) {
+					results = results.withTiming(timing(startedAt, points.size()));
+				}
 				processes.stopAll();
 				if (results != null && !points.isEmpty()) {
 					store.write(results);
@@ -130,6 +135,7 @@ final class Sweep {
 			// 5. Report.
 			List<Recommendation> recommendations = Report.write(results, store.directory());
 			this.out.print(ConsoleTables.render(results));
+			printTiming(results.timing());
 			printRecommendation(store.directory(), recommendations);
 			return new Outcome(results, store.directory(), recommendations, processes.everStarted());
 		}
@@ -147,7 +153,7 @@ final class Sweep {
 					"bench.serve=pgbouncer, but pgbouncer is not installed (apt-get install pgbouncer)");
 		}
 		Ports ports = new Ports(this.properties.basePort(), instances);
-		new Ports(this.properties.basePort(), instances + (pgbouncer.isPresent() ? 1 : 0)).requireFree();
+		ports.requireFree();
 		Optional<Path> nginx = loadBalancer(instances);
 		Database.Settings settings = this.properties.database().configured() ? externalSettings()
 				: Database.embeddedSettings();
@@ -169,7 +175,7 @@ final class Sweep {
 		deployment.instances()
 			.forEach((instance) -> this.out.printf(
 					"  instance %s  (resize: curl -XPOST -H 'Content-Type: application/json' -d '{\"maximumPoolSize\":8}' %s)%n",
-					instance.uri("/roles"), instance.uri("/actuator/poolsize")));
+					instance.uri("/roles"), instance.actuator("poolsize")));
 		this.out.printf(
 				"Open the plan in the JMeter GUI:%n  ./mvnw -Pgui -Djmeter.targets=%s%nPress Ctrl-C to stop everything.%n",
 				deployment.targets());
@@ -186,10 +192,11 @@ final class Sweep {
 		JMeter jmeter = new JMeter(this.paths, remoteEngines(), this.grid.workload());
 		Ports ports = new Ports(this.properties.basePort(), first.instances());
 		Path loadDirectory = Files.createDirectories(store.directory().resolve("load"));
-		Deployment deployment = deploy(first, first.poolSize(), ports, nginx, pgbouncer, pinning, database, store,
-				jmeter, processes);
+		int largestPool = mine.stream().mapToInt(Planned::poolSize).max().orElseThrow();
+		Deployment deployment = deploy(first, largestPool, first.poolSize(), ports, nginx, pgbouncer, pinning, database,
+				store, jmeter, processes);
 		try {
-			int currentPool = mine.get(0).poolSize();
+			int currentPool = first.poolSize();
 			for (Planned point : mine) {
 				if (point.poolSize() != currentPool) {
 					deployment.resize(point.poolSize());
@@ -207,10 +214,12 @@ final class Sweep {
 						this.out.printf("  Instance %d died (%s); its log: %s%n", dead.port(), dead.deathCause(),
 								dead.keepLog(point.id()));
 					}
-					this.out.println("  Starting the topology again for the next point.");
 					deployment.close();
-					deployment = deploy(first, currentPool, ports, nginx, pgbouncer, pinning, database, store, jmeter,
-							processes);
+					if (point != mine.get(mine.size() - 1)) {
+						this.out.println("  Starting the topology again for the next point.");
+						deployment = deploy(first, largestPool, currentPool, ports, nginx, pgbouncer, pinning, database,
+								store, jmeter, processes);
+					}
 				}
 			}
 		}
@@ -237,9 +246,15 @@ final class Sweep {
 		}
 	}
 
-	private Deployment deploy(Planned point, int poolSize, Ports ports, Optional<Path> nginx, Optional<Path> pgbouncer,
-			CpuPinning pinning, Database database, ResultsStore store, JMeter jmeter, ChildProcesses processes)
-			throws IOException, InterruptedException {
+	/**
+	 * Starts a topology and warms it up: the pools at the largest size the deployment
+	 * will measure (so that a pool of 1 does not queue a cold JVM's slow first requests),
+	 * load rising from nothing to the grid's lowest rate, then resized to the first
+	 * point's pool size.
+	 */
+	private Deployment deploy(Planned point, int warmupPoolSize, int poolSize, Ports ports, Optional<Path> nginx,
+			Optional<Path> pgbouncer, CpuPinning pinning, Database database, ResultsStore store, JMeter jmeter,
+			ChildProcesses processes) throws IOException, InterruptedException {
 		Topology topology = point.topology();
 		String label = point.deploymentLabel() + (point.pooled() ? "" : "-nopool");
 		Limits limits = this.grid.limits(point.tomcatThreads());
@@ -249,18 +264,26 @@ final class Sweep {
 		this.out.printf("Starting %s topology (%d instance(s), %s, %s)...%n", topology.label(), point.instances(), pool,
 				limits.describe());
 		Deployment deployment = Deployment.start(
-				new Deployment.Plan(topology, label, point.instances(), poolSize, this.grid.pgbouncerClientPoolSize(),
-						limits, pinning, ports, nginx, pgbouncer),
+				new Deployment.Plan(topology, label, point.instances(), warmupPoolSize,
+						this.grid.pgbouncerClientPoolSize(), limits, pinning, ports, nginx, pgbouncer),
 				this.paths, database, store.directory(), processes, this.out);
 		if (!this.grid.topologyWarmup().isZero()) {
 			// JIT warm-up of fresh JVMs, so that no point pays for it; not measured.
 			int rate = this.grid.rates().stream().mapToInt(Integer::intValue).min().orElseThrow();
-			this.out.printf("  warming up for %s at %d rps (not measured)%n", human(this.grid.topologyWarmup()), rate);
+			Duration ramp = this.grid.topologyWarmup().dividedBy(2);
+			this.out.printf("  warming up for %s, rising to %d rps%s (not measured)%n",
+					human(this.grid.topologyWarmup()), rate,
+					(warmupPoolSize != poolSize) ? " with pool " + SweepResults.poolLabel(warmupPoolSize) : "");
 			Path directory = Files.createDirectories(store.directory().resolve("load"));
 			jmeter
-				.start(deployment.targets(), rate, this.grid.topologyWarmup(), this.grid.arrivals(),
+				.start(deployment.targets(),
+						new JMeter.Schedule(rate, ramp, this.grid.topologyWarmup().minus(ramp), this.grid.arrivals()),
 						directory.resolve(label + "-warmup.jtl"), directory.resolve(label + "-warmup.log"), processes)
 				.await();
+			this.topologyWarmups++;
+		}
+		if (warmupPoolSize != poolSize) {
+			deployment.resize(poolSize);
 		}
 		return deployment;
 	}
@@ -268,9 +291,10 @@ final class Sweep {
 	private Point measure(Planned point, Deployment deployment, JMeter jmeter, Path directory, ChildProcesses processes)
 			throws IOException, InterruptedException {
 		Path jtl = directory.resolve(point.id() + ".jtl");
-		JMeter.Run run = jmeter.start(deployment.targets(), point.rateRps(),
-				this.grid.warmup().plus(this.grid.duration()), this.grid.arrivals(), jtl,
-				directory.resolve(point.id() + ".log"), processes);
+		JMeter.Run run = jmeter.start(
+				deployment.targets(), JMeter.Schedule.constant(point.rateRps(),
+						this.grid.warmup().plus(this.grid.duration()), this.grid.arrivals()),
+				jtl, directory.resolve(point.id() + ".log"), processes);
 		List<Telemetry.Scrape> scrapes;
 		List<Telemetry.CpuSample> cpu;
 		List<PgBouncer.Sample> pgbouncerSamples;
@@ -282,7 +306,9 @@ final class Sweep {
 			pgbouncerSamples = telemetry.pgbouncer();
 		}
 		Telemetry.write(scrapes, directory.resolve(point.id() + "-pool.csv"));
-		LoadWindow window = LoadWindow.read(jtl, originMs, this.grid.warmup(), this.grid.duration());
+		boolean evenSchedule = this.grid.arrivals() == Arrivals.EVEN && remoteEngines().isEmpty();
+		LoadWindow window = LoadWindow.read(jtl, originMs, this.grid.warmup(), this.grid.duration(),
+				evenSchedule ? point.rateRps() : 0);
 		if (window.samples() == 0) {
 			throw new LabFailureException(
 					"No request started in the measured window of " + point.id() + "; see " + jtl);
@@ -295,8 +321,29 @@ final class Sweep {
 				seconds(this.grid.warmup()), seconds(this.grid.duration()), window.achievedRps(), window.samples(),
 				window.errors(), window.statusCounts(), window.latency(), window.failedMaxMs(), pool,
 				PoolWindow.cpuCores(cpu, window.startMs(), window.endMs()), "ok",
-				this.grid.limits(point.tomcatThreads()), pgbouncer);
+				this.grid.limits(point.tomcatThreads()), pgbouncer, window.startLagP99Ms(),
+				PoolWindow.refusals(scrapes, deployment.instances().size(), window.startMs(), window.endMs()));
 		return measured.withOutcome(outcome(measured, deployment));
+	}
+
+	private SweepResults.Timing timing(Instant startedAt, int points) {
+		double wallSeconds = Duration.between(startedAt, Instant.now()).toMillis() / 1000.0;
+		return new SweepResults.Timing(wallSeconds, points * seconds(this.grid.duration()),
+				points * seconds(this.grid.warmup()), this.topologyWarmups * seconds(this.grid.topologyWarmup()));
+	}
+
+	private void printTiming(SweepResults.Timing timing) {
+		this.out.printf(Locale.ROOT,
+				"%nTime: %s from the sweep's start to its last point; under load %s (%.0f %%): measured windows %s (%.0f %%), warm-up before each window %s, warm-up of fresh instances %s. The rest started the database and instances, JMeter, and waited for requests in flight.%n",
+				human(duration(timing.wallSeconds())),
+				human(duration(
+						timing.measuredSeconds() + timing.pointWarmupSeconds() + timing.topologyWarmupSeconds())),
+				timing.loadPercent(), human(duration(timing.measuredSeconds())), timing.measuredPercent(),
+				human(duration(timing.pointWarmupSeconds())), human(duration(timing.topologyWarmupSeconds())));
+	}
+
+	private static Duration duration(double seconds) {
+		return Duration.ofMillis(Math.round(seconds * 1000));
 	}
 
 	private static String outcome(Point point, Deployment deployment) {
@@ -315,8 +362,9 @@ final class Sweep {
 					.formatted(point.pgbouncer().observedPoolSize(), point.pool().observedMax(), point.poolSize(),
 							point.pgbouncer().clientPoolSize());
 			}
-			return "pool not verified: instances reported maximum-pool-size %s, expected %s (0: no HikariCP pool)"
-				.formatted(point.pool().observedMax(), point.poolSize());
+			return "pool not verified: %d instance(s) reported maximum-pool-size %s, expected %s from each of %d (0: no HikariCP pool, -1: changed during the window)"
+				.formatted(point.pool().observedMax().size(), point.pool().observedMax(), point.poolSize(),
+						point.instances());
 		}
 		return "ok";
 	}
@@ -468,11 +516,19 @@ final class Sweep {
 			this.done++;
 			long elapsedNanos = System.nanoTime() - this.startedNanos;
 			Duration eta = Duration.ofNanos(elapsedNanos / this.done * (this.total - this.done));
+			String refused = point.refusals()
+				.entrySet()
+				.stream()
+				.filter((reason) -> reason.getValue() > 0)
+				.map((reason) -> reason.getValue() + " " + reason.getKey())
+				.collect(java.util.stream.Collectors.joining(", "));
 			this.out.printf(Locale.ROOT,
-					"-> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  err %5.2f%%  pool %s  acq p99 %.2f ms  JMeter %.2f cores  %s  ETA %s%n",
+					"-> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms  JMeter %.2f cores%s  %s  ETA %s%n",
 					point.achievedRps(), point.latency().p50Ms(), point.latency().p99Ms(), point.latency().maxMs(),
-					point.errorPercent(), point.pool().observedMax(), point.pool().acquireP99Ms(),
-					point.loadGeneratorCpuCores(), point.ok() ? "ok" : point.outcome(), human(eta));
+					point.errorPercent(), refused.isEmpty() ? "" : " (503: " + refused + ")",
+					point.pool().observedMax(), point.pool().acquireP99Ms(), point.loadGeneratorCpuCores(),
+					(point.startLagP99Ms() >= 0) ? ", late p99 %.0f ms".formatted(point.startLagP99Ms()) : "",
+					point.ok() ? "ok" : point.outcome(), human(eta));
 		}
 
 	}

@@ -20,9 +20,53 @@ import java.util.Map;
  * @param workload what each request did, e.g. {@code read (GET /roles)}; absent in
  * results written before the write workload existed, which were reads
  * @param points one entry per measured point, in the order they ran
+ * @param timing where the sweep's time went; {@code null} until it ends, and in results
+ * written before it was recorded
  */
 public record SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
-		String workload, List<Point> points) {
+		String workload, List<Point> points, Timing timing) {
+
+	/** A sweep still running, or results written before timing was recorded. */
+	public SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
+			String workload, List<Point> points) {
+		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, null);
+	}
+
+	/**
+	 * The same results with the sweep's time account.
+	 * @param spent where the time went
+	 * @return the copy
+	 */
+	public SweepResults withTiming(Timing spent) {
+		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
+				this.workload, this.points, spent);
+	}
+
+	/**
+	 * Where a sweep's wall time went, from its start (settings checked) to its last
+	 * point. What is not load went to starting the database and the instances, JMeter's
+	 * start and its wait for requests in flight, and resizing pools.
+	 *
+	 * @param wallSeconds from the sweep's start to the end of its last point
+	 * @param measuredSeconds the measured windows together
+	 * @param pointWarmupSeconds the unmeasured load before each window together
+	 * @param topologyWarmupSeconds the unmeasured load after each deployment started
+	 */
+	public record Timing(double wallSeconds, double measuredSeconds, double pointWarmupSeconds,
+			double topologyWarmupSeconds) {
+
+		public double measuredPercent() {
+			return (this.wallSeconds > 0) ? 100 * this.measuredSeconds / this.wallSeconds : 0;
+		}
+
+		/** The share of wall time the service was under load, warm-ups included. */
+		public double loadPercent() {
+			return (this.wallSeconds > 0) ? 100
+					* (this.measuredSeconds + this.pointWarmupSeconds + this.topologyWarmupSeconds) / this.wallSeconds
+					: 0;
+		}
+
+	}
 
 	/**
 	 * @param cpuCores processors the JVM sees
@@ -71,14 +115,33 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * were recorded read as {@link Limits#DEFAULTS}, what every instance ran with then
 	 * @param pgbouncer what pgbouncer reported, for the {@code pgbouncer} topology (whose
 	 * {@code poolSize} is pgbouncer's pool size); {@code null} for the others
+	 * @param startLagP99Ms how late requests left the load generator against their even
+	 * schedule, 99th percentile: latency cannot show a wait that happened before the
+	 * request was sent; -1 when unknown (random arrivals, remote engines, older results)
+	 * @param refusals the instances' 503s in the window by reason
+	 * ({@code too-many-clients}, {@code pool-timeout}, {@code database-unavailable}), as
+	 * the instances counted them; empty when not recorded
 	 */
 	public record Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
 			int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
 			Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
-			double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer) {
+			double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer, Double startLagP99Ms,
+			Map<String, Long> refusals) {
 
 		public Point {
 			limits = (limits != null) ? limits : Limits.DEFAULTS;
+			startLagP99Ms = (startLagP99Ms != null) ? startLagP99Ms : -1.0;
+			refusals = (refusals != null) ? Map.copyOf(refusals) : Map.of();
+		}
+
+		/** A point without the generator's lag and the instances' refusals. */
+		public Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
+				int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
+				Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
+				double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer) {
+			this(topology, instances, loadBalancer, poolSize, rateRps, arrivals, repeat, warmupSeconds, durationSeconds,
+					achievedRps, samples, errors, statusCounts, latency, failedMaxMs, pool, loadGeneratorCpuCores,
+					outcome, limits, pgbouncer, -1.0, Map.of());
 		}
 
 		/** A point of a topology without pgbouncer. */
@@ -92,12 +155,16 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		}
 
 		/**
-		 * Whether the point proved it measured the pool it claims: every instance's
-		 * HikariCP pool had the point's size, or for {@code none} no instance had a
-		 * HikariCP pool at all; behind pgbouncer, pgbouncer's pool had the point's size
-		 * and the instances' HikariCP pools the size they were given.
+		 * Whether the point proved it measured the pool it claims: every instance was
+		 * scraped in the window and its HikariCP pool had the point's size throughout, or
+		 * for {@code none} no instance had a HikariCP pool at all; behind pgbouncer,
+		 * pgbouncer's pool had the point's size and the instances' HikariCP pools the
+		 * size they were given.
 		 */
 		public boolean verified() {
+			if (this.pool.observedMax().size() != this.instances) {
+				return false; // an instance the telemetry did not reach proves nothing
+			}
 			if (this.pgbouncer != null) {
 				return this.pgbouncer.observedPoolSize() == this.poolSize
 						&& this.pool.verified(this.pgbouncer.clientPoolSize());
@@ -114,11 +181,25 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 			return new Point(this.topology, this.instances, this.loadBalancer, this.poolSize, this.rateRps,
 					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
 					this.samples, this.errors, this.statusCounts, this.latency, this.failedMaxMs, this.pool,
-					this.loadGeneratorCpuCores, newOutcome, this.limits, this.pgbouncer);
+					this.loadGeneratorCpuCores, newOutcome, this.limits, this.pgbouncer, this.startLagP99Ms,
+					this.refusals);
 		}
 
 		public double errorPercent() {
 			return (this.samples != 0) ? 100.0 * this.errors / this.samples : 0;
+		}
+
+		/**
+		 * Successful responses per second of the window: what the service delivered,
+		 * where {@link #achievedRps()} is what was offered to it.
+		 */
+		public double throughputRps() {
+			return (this.durationSeconds > 0) ? (this.samples - this.errors) / this.durationSeconds : 0;
+		}
+
+		/** Refusals the instances gave for this reason in the window. */
+		public long refused(String reason) {
+			return this.refusals.getOrDefault(reason, 0L);
 		}
 
 		public boolean ok() {
@@ -198,8 +279,9 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * HikariCP telemetry scraped from every instance's {@code /actuator/prometheus}
 	 * during the measured window.
 	 *
-	 * @param observedMax {@code hikaricp.connections.max} per instance; each must equal
-	 * the point's pool size, which proves the point measured what it claims
+	 * @param observedMax {@code hikaricp.connections.max} per instance scraped in the
+	 * window (-1: it changed during the window); each must equal the point's pool size,
+	 * which proves the point measured what it claims
 	 * @param peakActive highest {@code hikaricp.connections.active} seen on any one
 	 * instance
 	 * @param peakPending highest {@code hikaricp.connections.pending} seen on any one

@@ -100,7 +100,7 @@ final class Telemetry implements AutoCloseable {
 	private void scrape(int index) {
 		try {
 			HttpResponse<String> response = HTTP
-				.send(HttpRequest.newBuilder(this.instances.get(index).uri("/actuator/prometheus"))
+				.send(HttpRequest.newBuilder(this.instances.get(index).actuator("prometheus"))
 					.timeout(Duration.ofSeconds(2))
 					.build(), HttpResponse.BodyHandlers.ofString());
 			if (response.statusCode() == 200) {
@@ -126,26 +126,36 @@ final class Telemetry implements AutoCloseable {
 	 * The HikariCP figures of one scrape. Counters and histogram buckets are cumulative.
 	 */
 	record PoolSnapshot(double max, double active, double pending, double timeouts, double acquireCount,
-			TreeMap<Double, Double> acquireBuckets, double usageSumSeconds, double usageCount) {
+			TreeMap<Double, Double> acquireBuckets, double usageSumSeconds, double usageCount,
+			Map<String, Double> refused) {
 
 		/**
 		 * The Prometheus text format is one sample per line, {@code name{labels} value}.
 		 * Hand-parsed: the Prometheus Java client ships writers for it, no parser, and
-		 * the lab needs eight series from it.
+		 * the lab needs nine series from it.
 		 */
-		private static final Pattern SAMPLE = Pattern.compile("^(hikaricp_[a-z_]+)(\\{[^}]*\\})? (\\S+)$",
-				Pattern.MULTILINE);
+		private static final Pattern SAMPLE = Pattern
+			.compile("^(hikaricp_[a-z_]+|roles_requests_refused_total)(\\{[^}]*\\})? (\\S+)$", Pattern.MULTILINE);
 
 		private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
+
+		private static final Pattern REASON = Pattern.compile("reason=\"([^\"]+)\"");
 
 		static PoolSnapshot parse(String text) {
 			Map<String, Double> values = new java.util.HashMap<>();
 			TreeMap<Double, Double> buckets = new TreeMap<>();
+			Map<String, Double> refused = new TreeMap<>();
 			Matcher sample = SAMPLE.matcher(text);
 			while (sample.find()) {
 				String name = sample.group(1);
 				double value = Double.parseDouble(sample.group(3));
-				if (name.equals("hikaricp_connections_acquire_seconds_bucket")) {
+				if (name.equals("roles_requests_refused_total")) {
+					Matcher reason = REASON.matcher(String.valueOf(sample.group(2)));
+					if (reason.find()) {
+						refused.merge(reason.group(1), value, Double::sum);
+					}
+				}
+				else if (name.equals("hikaricp_connections_acquire_seconds_bucket")) {
 					Matcher le = LE.matcher(sample.group(2));
 					if (le.find()) {
 						buckets.merge(
@@ -163,7 +173,7 @@ final class Telemetry implements AutoCloseable {
 					values.getOrDefault("hikaricp_connections_timeout_total", 0.0),
 					values.getOrDefault("hikaricp_connections_acquire_seconds_count", 0.0), buckets,
 					values.getOrDefault("hikaricp_connections_usage_seconds_sum", 0.0),
-					values.getOrDefault("hikaricp_connections_usage_seconds_count", 0.0));
+					values.getOrDefault("hikaricp_connections_usage_seconds_count", 0.0), refused);
 		}
 
 	}

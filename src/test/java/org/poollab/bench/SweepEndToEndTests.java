@@ -66,9 +66,13 @@ class SweepEndToEndTests {
 		assertThat(ProcessHandle.current().children().count()).isEqualTo(childrenBefore);
 	}
 
-	static int freeBasePort(int count) throws IOException {
+	/**
+	 * A {@code bench.basePort} whose whole block is free for a sweep of up to that many
+	 * instances: entry, instances, pgbouncer and a management port per instance.
+	 */
+	static int freeBasePort(int instances) throws IOException {
 		for (int base = 20000 + (int) (ProcessHandle.current().pid() % 1000) * 10; base < 60000; base += 10) {
-			if (allFree(base, count)) {
+			if (allFree(base, 2 + 2 * instances)) {
 				return base;
 			}
 		}
