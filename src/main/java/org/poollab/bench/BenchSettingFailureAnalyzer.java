@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
@@ -61,7 +63,8 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		if (cause.getCause() instanceof BindValidationException validation) {
 			for (ObjectError error : validation.getValidationErrors()) {
 				if (error instanceof FieldError field) {
-					problems.add(describe(field.getField(), field.getRejectedValue()));
+					problems.add(describe(field.getField(),
+							asWritten(validation, field.getField()).orElse(field.getRejectedValue())));
 				}
 			}
 		}
@@ -75,9 +78,29 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 				"Fix the setting and run again. Nothing was started.", cause);
 	}
 
+	/**
+	 * The value as the user wrote it ({@code 0s}), not as it was bound ({@code PT0S}).
+	 */
+	private static Optional<Object> asWritten(BindValidationException validation, String field) {
+		if (field.contains("[")) {
+			return Optional.empty(); // one element of a list: the element says more
+		}
+		String key = key(field);
+		return validation.getValidationErrors()
+			.getBoundProperties()
+			.stream()
+			.filter((property) -> key(property.getName().getLastElement(Form.UNIFORM)).equals(key)
+					&& !property.getName().isLastElementIndexed())
+			.map(ConfigurationProperty::getValue)
+			.findFirst();
+	}
+
+	private static String key(String field) {
+		return field.replaceAll("\\[.*", "").replaceAll("[^A-Za-z]", "").toLowerCase(Locale.ROOT);
+	}
+
 	static String describe(String field, Object value) {
-		String key = field.replaceAll("\\[.*", "").replaceAll("[^A-Za-z]", "").toLowerCase(Locale.ROOT);
-		Setting setting = SETTINGS.get(key);
+		Setting setting = SETTINGS.get(key(field));
 		String name = (setting != null) ? setting.name() : "bench." + field;
 		String allowed = (setting != null) ? setting.allowed() : "see README.md";
 		return "%s=%s is not allowed: use %s.".formatted(name, value, allowed);

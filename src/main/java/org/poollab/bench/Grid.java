@@ -70,16 +70,6 @@ record Grid(Preset preset, List<Topology> topologies, int instances, List<Intege
 		return (topology == Topology.SINGLE) ? 1 : this.instances;
 	}
 
-	/**
-	 * Connections the topology's fleet may ask PostgreSQL for at most: instances x pool
-	 * directly, or pgbouncer's pool behind pgbouncer. {@code none} asks for one per
-	 * request in flight, which no pool bounds: it is not counted here, and a database at
-	 * its limit answers "too many clients", which the results show as such.
-	 */
-	int connectionsNeeded(Topology topology) {
-		return (topology == Topology.PGBOUNCER) ? largestPoolSize() : instancesOf(topology) * largestPoolSize();
-	}
-
 	int largestPoolSize() {
 		return this.poolSizes.stream().mapToInt(Integer::intValue).max().orElseThrow();
 	}

@@ -35,7 +35,7 @@ class BenchSettingsTests {
 					bench.poolSizes=1.5      | bench.poolSizes=1.5 is not allowed: use comma-separated whole numbers from 1 to 1000
 					bench.rates=-5           | bench.rates=-5 is not allowed: use comma-separated whole numbers from 1 to 100000
 					bench.rates=0            | bench.rates=0 is not allowed: use comma-separated whole numbers from 1 to 100000
-					bench.duration=0s        | bench.duration=PT0S is not allowed: use a duration above 0
+					bench.duration=0s        | bench.duration=0s is not allowed: use a duration above 0
 					bench.duration=soon      | bench.duration=soon is not allowed: use a duration above 0
 					bench.topologies=mesh    | bench.topologies=mesh is not allowed: use single, multi and/or pgbouncer
 					bench.preset=huge        | bench.preset=huge is not allowed: use one of quick, paper, full, blog, pooling

@@ -1,0 +1,87 @@
+package org.poollab.bench;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Each preset is the grid of the seed text it reproduces (../shared/seeds/), and an
+ * explicit setting replaces one value of a preset, not the whole preset.
+ */
+class PresetTests {
+
+	@Test
+	void paperIsTheJoivPapersGridWithItsInstanceLimits() {
+		Grid grid = grid(Map.of("bench.preset", "paper"));
+		assertThat(grid.topologies()).containsExactly(Topology.SINGLE, Topology.MULTI);
+		assertThat(grid.instancesOf(Topology.MULTI)).isEqualTo(3);
+		assertThat(grid.poolSizes()).containsExactly(1, 5, 10);
+		assertThat(grid.rates()).containsExactly(500, 1000, 2000);
+		assertThat(grid.duration()).isEqualTo(Duration.ofSeconds(5));
+		assertThat(grid.limits(0)).isEqualTo(new SweepResults.Limits(1, "128m", 0));
+		assertThat(grid.workload()).isEqualTo(Workload.READ);
+		assertThat(grid.points()).hasSize(2 * 3 * 3);
+	}
+
+	@Test
+	void blogIsOneInstanceWithTomcatsTwoHundredThreadsAndTheBlogsPoolSizes() {
+		Grid grid = grid(Map.of("bench.preset", "blog"));
+		assertThat(grid.topologies()).containsExactly(Topology.SINGLE);
+		assertThat(grid.poolSizes()).containsExactly(5, 10, 12, 16, 32, 200);
+		assertThat(grid.tomcatThreads()).containsExactly(200);
+		assertThat(grid.points()).extracting(Grid.Planned::tomcatThreads).containsOnly(200);
+	}
+
+	@Test
+	void poolingComparesNoPoolWithPoolsOnTheWriteWorkloadAndMeasuresTheAcquireCost() {
+		Grid grid = grid(Map.of("bench.preset", "pooling"));
+		assertThat(grid.poolSizes()).containsExactly(SweepResults.NO_POOL, 5, 10);
+		assertThat(grid.topologies()).containsExactly(Topology.SINGLE, Topology.PGBOUNCER);
+		assertThat(grid.workload()).isEqualTo(Workload.WRITE);
+		assertThat(grid.acquireCost()).isTrue();
+		// pgbouncer always pools: its points are pgbouncer's pool sizes, never none.
+		assertThat(grid.points()).filteredOn((point) -> point.topology() == Topology.PGBOUNCER)
+			.extracting(Grid.Planned::poolSize)
+			.doesNotContain(SweepResults.NO_POOL);
+	}
+
+	@Test
+	void fullIsTheDefault() {
+		Grid grid = grid(Map.of());
+		assertThat(grid.preset()).isEqualTo(Preset.FULL);
+		assertThat(grid.poolSizes()).containsExactly(1, 2, 5, 10, 20, 50);
+		assertThat(grid.rates()).containsExactly(500, 1000, 2000);
+		assertThat(grid.limits(0)).isEqualTo(SweepResults.Limits.DEFAULTS);
+	}
+
+	@Test
+	void anExplicitSettingReplacesOneValueOfThePreset() {
+		Grid grid = grid(Map.of("bench.preset", "paper", "bench.rates", "250", "bench.instanceHeap", "256m"));
+		assertThat(grid.rates()).containsExactly(250);
+		assertThat(grid.limits(0)).isEqualTo(new SweepResults.Limits(1, "256m", 0));
+		assertThat(grid.poolSizes()).containsExactly(1, 5, 10);
+		assertThat(grid.duration()).isEqualTo(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void pointsRunTopologyByTopologyThenPoolSizeThenRate() {
+		Grid grid = grid(Map.of("bench.preset", "quick", "bench.rates", "100,200", "bench.repeats", "2"));
+		assertThat(grid.points()).extracting(Grid.Planned::id)
+			.startsWith("single-pool1-rate100-rep1", "single-pool1-rate100-rep2", "single-pool1-rate200-rep1")
+			.endsWith("multi-pool5-rate200-rep2")
+			.hasSize(2 * 2 * 2 * 2);
+	}
+
+	private static Grid grid(Map<String, String> settings) {
+		Binder binder = new Binder(new MapConfigurationPropertySource(settings));
+		BenchProperties properties = binder.bindOrCreate("bench", BenchProperties.class);
+		return Grid.of(properties);
+	}
+
+}
