@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +43,11 @@ final class LabProcesses implements AutoCloseable {
 
 	Set<Long> seen() {
 		return Set.copyOf(this.seen.keySet());
+	}
+
+	/** The command lines of every process seen, in full. */
+	List<String> commandLines() {
+		return List.copyOf(this.seen.values());
 	}
 
 	/**
