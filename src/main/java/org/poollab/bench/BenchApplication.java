@@ -40,6 +40,7 @@ public class BenchApplication {
 			BenchProperties properties = context.getBean(BenchProperties.class);
 			Grid grid = Grid.of(properties);
 			LabPaths paths = LabPaths.of(properties.buildDirectory());
+			paths.removeStaleJMeterCopies();
 			Sweep sweep = new Sweep(grid, properties, paths, System.out);
 			if (properties.serve() != null) {
 				sweep.serve(properties.serve());

@@ -3,9 +3,14 @@ package org.poollab.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.util.FileSystemUtils;
 
 /**
  * Where the build put what the sweep runs: the service's classes and runtime classpath
@@ -40,6 +45,32 @@ record LabPaths(Path projectDirectory, Path buildDirectory, String serviceClassp
 			throw new LabFailureException("Could not read " + classpathFile + " or " + jmeterConfig, ex);
 		}
 	}
+
+	/**
+	 * The jmeter-maven-plugin lays JMeter out anew (about 80 MB) under a random directory
+	 * name at every build and never removes the old copies; only the one
+	 * {@code config.json} names is used. Removing the others keeps repeated runs from
+	 * filling the disk.
+	 * @return how many old copies were removed
+	 */
+	int removeStaleJMeterCopies() throws IOException {
+		Path current = this.jmeterHome.getParent();
+		List<Path> stale;
+		try (Stream<Path> entries = Files.list(this.buildDirectory)) {
+			stale = entries
+				.filter((entry) -> PLUGIN_COPY.matcher(entry.getFileName().toString()).matches()
+						&& Files.isDirectory(entry.resolve("jmeter")) && !entry.equals(current))
+				.toList();
+		}
+		for (Path copy : stale) {
+			FileSystemUtils.deleteRecursively(copy);
+		}
+		return stale.size();
+	}
+
+	/** The plugin's directory names: random UUIDs. */
+	private static final Pattern PLUGIN_COPY = Pattern
+		.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
 	String java() {
 		return Path.of(System.getProperty("java.home"), "bin", "java").toString();

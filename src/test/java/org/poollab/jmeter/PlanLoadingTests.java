@@ -84,7 +84,8 @@ class PlanLoadingTests {
 		String printed = Files.readString(output);
 		assertThat(process.exitValue()).as("JMeter could not load the plans:%n%s", printed).isZero();
 		plans = Plan.parse(printed);
-		jmeterLog = Files.isRegularFile(log) ? Files.readString(log) : "";
+		assertThat(log).as("JMeter's log, checked for errors below").isRegularFile();
+		jmeterLog = Files.readString(log);
 	}
 
 	@Test
@@ -92,6 +93,10 @@ class PlanLoadingTests {
 		assertThat(plans).extracting(Plan::file)
 			.containsExactlyElementsOf(planFiles.stream().map((file) -> file.toAbsolutePath().toString()).toList());
 		assertThat(plans).allSatisfy((plan) -> assertThat(plan.elements()).as(plan.file()).isNotEmpty());
+		assertThat(plans)
+			.allSatisfy((plan) -> assertThat(plan.elements()).as("%s: elements the GUI could not open", plan.file())
+				.filteredOn((element) -> !element.guiClassLoads())
+				.isEmpty());
 		assertThat(jmeterLog.lines().filter((line) -> line.contains(" ERROR ") || line.contains(" FATAL ")))
 			.as("errors in JMeter's log:%n%s", jmeterLog)
 			.isEmpty();
@@ -156,7 +161,7 @@ class PlanLoadingTests {
 					case "element" -> {
 						properties = new LinkedHashMap<>();
 						elements.add(new Element(Integer.parseInt(fields[1]), fields[2],
-								Boolean.parseBoolean(fields[3]), properties));
+								Boolean.parseBoolean(fields[3]), Boolean.parseBoolean(fields[4]), properties));
 					}
 					case "property" -> properties.put(fields[1], unescape(fields[2]));
 					default -> {
@@ -189,7 +194,7 @@ class PlanLoadingTests {
 
 	}
 
-	record Element(int depth, String type, boolean listener, Map<String, String> properties) {
+	record Element(int depth, String type, boolean listener, boolean guiClassLoads, Map<String, String> properties) {
 
 	}
 
