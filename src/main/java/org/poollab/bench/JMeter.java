@@ -61,6 +61,29 @@ final class JMeter {
 		}
 	}
 
+	/**
+	 * The lab's deployments listen on 127.0.0.1 only, and the plan sends its load to the
+	 * targets' 127.0.0.1: an engine on another machine would load whatever listens on its
+	 * own loopback, not this lab.
+	 */
+	static void requireLoopback(List<String> remoteEngines) {
+		for (String engine : remoteEngines) {
+			String host = engine.substring(0, engine.lastIndexOf(':'));
+			boolean loopback;
+			try {
+				loopback = java.net.InetAddress.getByName(host).isLoopbackAddress();
+			}
+			catch (java.net.UnknownHostException ex) {
+				loopback = false;
+			}
+			if (!loopback) {
+				throw new BenchSettingException(
+						"bench.remoteEngines=%s is not allowed: %s is not this machine's loopback, and the lab's deployment listens on 127.0.0.1 only (an engine elsewhere would send its load to its own 127.0.0.1). Use JMeter servers on this machine, e.g. 127.0.0.1:1099"
+							.formatted(String.join(",", remoteEngines), host));
+			}
+		}
+	}
+
 	/** The sampler's response timeout; a request unanswered by then fails. */
 	static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(10);
 

@@ -76,6 +76,7 @@ final class Sweep {
 				: Database.embeddedSettings();
 		requireBudget(settings);
 		JMeter.requireEvenSplit(this.grid.rates(), remoteEngines());
+		JMeter.requireLoopback(remoteEngines());
 		CpuPinning pinning = pinning();
 
 		Instant startedAt = Instant.now();

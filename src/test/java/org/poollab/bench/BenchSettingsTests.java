@@ -72,6 +72,18 @@ class BenchSettingsTests {
 	}
 
 	@Test
+	void remoteEngineOnAnotherMachineIsRefusedBecauseItWouldLoadItsOwnLoopback() throws Exception {
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException()
+			.isThrownBy(() -> run("--bench.remoteEngines=127.0.0.1:1099,192.0.2.7:1099",
+					"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4)))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageStartingWith(
+					"bench.remoteEngines=127.0.0.1:1099,192.0.2.7:1099 is not allowed: 192.0.2.7 is not this machine's loopback");
+		assertNothingStarted(childrenBefore);
+	}
+
+	@Test
 	void moreCpusPerInstanceThanThisHostHasAreRefusedNamingTheLimit() throws Exception {
 		int processors = Runtime.getRuntime().availableProcessors();
 		long childrenBefore = ProcessHandle.current().children().count();
