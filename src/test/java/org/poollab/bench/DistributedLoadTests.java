@@ -57,6 +57,11 @@ class DistributedLoadTests {
 				assertThat(point.pool().observedMax()).containsExactly(2);
 			});
 			assertThat(server.isAlive()).as("the remote engine is not the lab's to stop").isTrue();
+			// The engine, not a local JMeter, ran the plan: once per point (warm-up and
+			// window).
+			assertThat(this.output.resolve("jmeter-server.out")).content()
+				.contains("Starting the test on host 127.0.0.1:" + ports[0])
+				.contains("Finished the test on host 127.0.0.1:" + ports[0]);
 		}
 		finally {
 			server.destroy();
