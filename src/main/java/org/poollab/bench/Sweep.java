@@ -102,7 +102,12 @@ final class Sweep {
 									new JMeter(this.paths, remoteEngines(), this.grid.workload()).description()),
 							database.describe(), this.properties.p99Objective().toMillis(),
 							this.grid.workload().label(), points);
-					Progress progress = new Progress(planned.size(), this.out);
+					Progress progress = new Progress(planned.size(),
+							(int) planned.stream()
+								.map((p) -> List.of(p.topology(), p.tomcatThreads(), p.pooled()))
+								.distinct()
+								.count(),
+							this.out);
 					for (Topology topology : this.grid.topologies()) {
 						// Tomcat fixes its thread count at start, and a service either
 						// has a pool or not: fresh instances for each.
@@ -218,8 +223,11 @@ final class Sweep {
 					deployment.close();
 					if (point != mine.get(mine.size() - 1)) {
 						this.out.println("  Starting the topology again for the next point.");
+						progress.redeploying();
+						long redeployStarted = System.nanoTime();
 						deployment = deploy(first, largestPool, currentPool, ports, nginx, pgbouncer, pinning, database,
 								store, jmeter, processes);
+						progress.deployed(System.nanoTime() - redeployStarted);
 					}
 				}
 			}
@@ -489,7 +497,9 @@ final class Sweep {
 	}
 
 	/**
-	 * Point i of N, what it is, and when the sweep will be done.
+	 * Point i of N, what it is, and when the sweep will be done: the points left at the
+	 * mean time a point has taken, plus the deployments left at the mean time one has
+	 * taken (starting instances and warming them up costs more than a point).
 	 */
 	static final class Progress {
 
@@ -497,16 +507,37 @@ final class Sweep {
 
 		private final PrintStream out;
 
-		private final long startedNanos = System.nanoTime();
+		private int deploymentsLeft;
 
 		private int done;
 
-		Progress(int total, PrintStream out) {
+		private long pointNanos;
+
+		private long deployNanos;
+
+		private int deployments;
+
+		private long pointStartedNanos;
+
+		Progress(int total, int deployments, PrintStream out) {
 			this.total = total;
+			this.deploymentsLeft = deployments;
 			this.out = out;
 		}
 
+		void deployed(long nanos) {
+			this.deployNanos += nanos;
+			this.deployments++;
+			this.deploymentsLeft = Math.max(0, this.deploymentsLeft - 1);
+		}
+
+		/** A deployment that was not planned: instances started again after one died. */
+		void redeploying() {
+			this.deploymentsLeft++;
+		}
+
 		void starting(Planned point, String loadBalancer, Limits limits) {
+			this.pointStartedNanos = System.nanoTime();
 			this.out.printf(Locale.ROOT, "[%2d/%d] %-9s x%d %-18s (%s)  pool %4s  %5d rps  ", this.done + 1, this.total,
 					point.topology().label(), point.instances(), "(" + loadBalancer + ")", limits.describe(),
 					SweepResults.poolLabel(point.poolSize()), point.rateRps());
@@ -515,8 +546,10 @@ final class Sweep {
 
 		void finished(Point point) {
 			this.done++;
-			long elapsedNanos = System.nanoTime() - this.startedNanos;
-			Duration eta = Duration.ofNanos(elapsedNanos / this.done * (this.total - this.done));
+			this.pointNanos += System.nanoTime() - this.pointStartedNanos;
+			long etaNanos = this.pointNanos / this.done * (this.total - this.done)
+					+ ((this.deployments > 0) ? this.deployNanos / this.deployments * this.deploymentsLeft : 0);
+			Duration eta = Duration.ofNanos(etaNanos);
 			String refused = point.refusals()
 				.entrySet()
 				.stream()
