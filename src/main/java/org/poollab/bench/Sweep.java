@@ -35,6 +35,9 @@ final class Sweep {
 
 	private final PrintStream out;
 
+	/** HikariCP's {@code maximumPoolSize} when none is configured. */
+	static final int HIKARI_DEFAULT_POOL_SIZE = 10;
+
 	/** Topology warm-ups run so far, for the time account. */
 	private int topologyWarmups;
 
@@ -163,7 +166,10 @@ final class Sweep {
 		Optional<Path> nginx = loadBalancer(instances);
 		Database.Settings settings = this.properties.database().configured() ? externalSettings()
 				: Database.embeddedSettings();
-		int poolSize = this.grid.poolSizesOf(topology).get(0);
+		// Exploring starts from HikariCP's own default unless a size is given: the
+		// preset's smallest (often 1) would look broken under any real load.
+		int poolSize = (this.properties.poolSizes() != null) ? this.grid.poolSizesOf(topology).get(0)
+				: HIKARI_DEFAULT_POOL_SIZE;
 		Database.requireBudget(settings, (topology == Topology.PGBOUNCER) ? 1 : instances, poolSize);
 		CpuPinning pinning = pinning();
 		Limits limits = this.grid.limits(this.grid.tomcatThreads().get(0));
