@@ -204,9 +204,12 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	String insteadReason() {
 		String where = "pool " + poolLabel() + " at " + rateRps() + " rps";
 		if (died()) {
+			boolean allDied = deaths().size() == this.points.size();
 			return where + ": " + deaths().stream()
 				.map((point) -> ((this.points.size() > 1) ? "repeat " + point.repeat() + ": " : "") + point.outcome())
-				.collect(Collectors.joining("; "));
+				.collect(Collectors.joining("; "))
+					+ (allDied ? ". Its figures in the detail table cover the window up to the death."
+							: ". Its figures are those of the repeats that ran to the end.");
 		}
 		List<String> outcomes = this.points.stream().filter((point) -> !point.ok()).map(Point::outcome).toList();
 		return where + ": "

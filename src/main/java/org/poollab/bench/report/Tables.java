@@ -90,7 +90,11 @@ final class Tables {
 			header.addAll(List.of("pgbouncer peak busy", "pgbouncer peak waiting", "pgbouncer max wait (ms)"));
 		}
 		int numericTo = header.size();
-		header.addAll(List.of("503s by reason", "pool verified", "load balancer", "repeats"));
+		header.addAll(List.of("503s by reason", "pool verified"));
+		// Columns that would say the same in every row go into the caption.
+		if (grid.hasRepeats()) {
+			header.add("repeats");
+		}
 		if (dashboards) {
 			header.add("dashboard");
 		}
@@ -127,15 +131,17 @@ final class Tables {
 							: (cell.pgbouncer() != null)
 									? "pgbouncer's pool_size or the instances' connections.max did not match"
 									: "HikariCP's connections.max gauge did not match the pool size"));
-			entries.add(Entry.of(cell.loadBalancer()));
-			entries.add(Entry.of(String.valueOf(cell.repeats().size())));
+			if (grid.hasRepeats()) {
+				entries.add(Entry.of(String.valueOf(cell.repeats().size())));
+			}
 			if (dashboards) {
 				entries.add(dashboard(cell, runDir).orElse(Entry.of("–")));
 			}
 			entries.add(outcome(cell));
 			rows.add(new Row(entries, isRecommended(recommendation, cell.poolSize())));
 		}
-		String caption = "Per point" + (grid.hasRepeats()
+		String loadBalancer = grid.cells().isEmpty() ? "none" : grid.cells().get(0).loadBalancer();
+		String caption = "Per point, load balancer: " + loadBalancer + (grid.hasRepeats()
 				? " (medians across repeats; errors, timeouts and refusals summed; late starts: the worst repeat)"
 				: "");
 		return new Table(caption, header, rows, 0, numericTo,
@@ -149,8 +155,7 @@ final class Tables {
 		if (!cell.verified()) {
 			return Entry.warned("pool not verified", cell.shortfall()).withFootnote(cell.insteadReason());
 		}
-		return cell.sustained() ? Entry.of("ok")
-				: Entry.warned("ok, not sustained: " + cell.shortfall(), cell.shortfall());
+		return cell.sustained() ? Entry.of("ok") : Entry.warned("not sustained: " + cell.shortfall(), cell.shortfall());
 	}
 
 	private static Entry lateStarts(Cell cell) {

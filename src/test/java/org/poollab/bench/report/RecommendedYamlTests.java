@@ -139,7 +139,7 @@ class RecommendedYamlTests {
 		Report.write(results(points), this.runDir);
 
 		assertThat(Files.readString(this.runDir.resolve("report.md"))).contains(Section.REPEATS_NOTE,
-				"Per point (medians across repeats");
+				"Per point, load balancer: none (medians across repeats");
 		assertThat(Files.readString(this.runDir.resolve("report.html"))).contains("the median across the repeats");
 	}
 
