@@ -37,6 +37,9 @@ final class HtmlReport {
 	private static final List<String> PALETTE = List.of("#0969da", "#e16f24", "#1a7f37", "#8250df", "#bf3989",
 			"#6e7781", "#0a8a8a", "#9a6700");
 
+	/** Said in provisional verdicts; kept whole when a line wraps. */
+	private static final String REPEATS_OPTION = "-Dbench.repeats=3";
+
 	private static List<ChartSpec> charts(AcquireBuckets buckets) {
 		return List.of(new ChartSpec("p99", "p99 latency vs pool size", "p99 latency (ms)", Cell::p99Ms,
 				(cell) -> Recommender.ms(cell.p99Ms()) + " ms", true,
@@ -176,7 +179,7 @@ final class HtmlReport {
 				.append(escape(Header.headline(recommendation)))
 				.append("</span>");
 		}
-		html.append("</div>\n<p>").append(escape(recommendation.summary())).append("</p>\n");
+		html.append("</div>\n<p>").append(commands(escape(recommendation.summary()))).append("</p>\n");
 		if (!brief && !recommendation.caveats().isEmpty()) {
 			html.append("<ul class=\"caveats\">\n");
 			for (String caveat : recommendation.caveats()) {
@@ -339,6 +342,13 @@ final class HtmlReport {
 			html.append("</div>\n");
 		}
 		html.append("</div>\n");
+	}
+
+	/**
+	 * The command-line option in a sentence as code, so a line never breaks at its "-".
+	 */
+	private static String commands(String escaped) {
+		return escaped.replace(REPEATS_OPTION, "<code>" + REPEATS_OPTION + "</code>");
 	}
 
 	/** The colour of the series at this index, the same in the legend and the chart. */

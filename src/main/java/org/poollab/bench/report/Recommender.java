@@ -148,15 +148,14 @@ final class Recommender {
 			String spread = (worstP99Ms == best.p99Ms()) ? "a p99 of " + ms(best.p99Ms()) + " ms at every size"
 					: "p99 between " + ms(best.p99Ms()) + " and " + ms(worstP99Ms) + " ms";
 			summary = String.format(Locale.ROOT,
-					"No knee was found: pool sizes %s to %s (%s) are equal within noise at %d rps, with %s, "
-							+ "within the %s ms margin%s. Pool size %d is derived, not measured: %s",
-					candidates.get(0).poolLabel(), candidates.get(candidates.size() - 1).poolLabel(), pools(candidates),
-					decidingRateRps, spread, ms(margin.ms()), margin.why(), noKnee.poolSize(), noKnee.why());
+					"No knee was found: pool sizes %s are equal within noise at %d rps, with %s, within the %s ms "
+							+ "margin%s. Pool size %d is derived, not measured: %s",
+					pools(candidates), decidingRateRps, spread, ms(margin.ms()), margin.why(), noKnee.poolSize(),
+					noKnee.why());
 			caveats.addAll(noKnee.caveats());
 			summary += withoutPool(unpooled, decidingRateRps) + (provisional ? " " + Recommendation.PROVISIONAL : "");
-			String basis = "NOT a measured knee: pool sizes " + candidates.get(0).poolLabel() + " to "
-					+ candidates.get(candidates.size() - 1).poolLabel() + " equal within noise at " + decidingRateRps
-					+ " rps; derived: " + noKnee.why();
+			String basis = "NOT a measured knee: pool sizes " + pools(candidates) + " equal within noise at "
+					+ decidingRateRps + " rps; derived: " + noKnee.why();
 			recommendation = answer(grid, Verdict.FLAT, OptionalInt.of(noKnee.poolSize()), summary, caveats, busiest,
 					host, database, provisional, basis);
 		}
@@ -302,8 +301,11 @@ final class Recommender {
 			.collect(Collectors.joining(", "));
 	}
 
+	/** E.g. {@code 1, 2 and 5}. */
 	private static String pools(List<Cell> cells) {
-		return cells.stream().map(Cell::poolLabel).collect(Collectors.joining(", "));
+		List<String> labels = cells.stream().map(Cell::poolLabel).toList();
+		return (labels.size() == 1) ? labels.get(0)
+				: String.join(", ", labels.subList(0, labels.size() - 1)) + " and " + labels.get(labels.size() - 1);
 	}
 
 	/**

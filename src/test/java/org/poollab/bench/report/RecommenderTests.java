@@ -210,7 +210,7 @@ class RecommenderTests {
 		// 3 up is 5
 		assertThat(recommendation.poolSize()).hasValue(5);
 		assertThat(recommendation.summary()).contains(
-				"No knee was found: pool sizes 1 to 20 (1, 2, 5, 10, 20) are equal within noise at 1000 rps",
+				"No knee was found: pool sizes 1, 2, 5, 10 and 20 are equal within noise at 1000 rps",
 				"Pool size 5 is derived, not measured",
 				"twice the 1.50 connections Little's law finds busy per instance (rounded up: 3)");
 		assertThat(Header.headline(recommendation)).startsWith("no knee found: 5 suggested, not measured");
