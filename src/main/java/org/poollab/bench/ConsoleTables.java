@@ -1,40 +1,41 @@
 package org.poollab.bench;
 
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.report.Cell;
 
 /**
  * The paper's Tables I-IV on the console: per topology, rows are pool sizes, columns are
- * rates, each cell "max / p99" latency in ms of the first repeat (the report has
- * medians).
+ * rates, each cell "max / p99" latency in ms. The cells are the report's own
+ * ({@link org.poollab.bench.report.Grid}): medians across repeats, and "died" or
+ * "unverified" where the report says so, so the console and the report cannot disagree.
  */
 final class ConsoleTables {
+
+	private static final int WIDTH = 16;
 
 	private ConsoleTables() {
 	}
 
 	static String render(SweepResults results) {
 		StringBuilder out = new StringBuilder();
-		// One table per deployment: topology and Tomcat thread count.
-		List<List<Object>> deployments = results.points().stream().map(ConsoleTables::deployment).distinct().toList();
-		for (List<Object> deployment : deployments) {
-			List<Point> points = results.points().stream().filter((p) -> deployment(p).equals(deployment)).toList();
-			List<Integer> pools = points.stream().map(Point::poolSize).distinct().sorted().toList();
-			List<Integer> rates = points.stream().map(Point::rateRps).distinct().sorted().toList();
-			Point any = points.get(0);
+		for (org.poollab.bench.report.Grid grid : org.poollab.bench.report.Grid.of(results)) {
+			String loadBalancer = grid.cells().isEmpty() ? "-" : grid.cells().get(0).loadBalancer();
+			boolean repeats = grid.cells().stream().anyMatch((cell) -> cell.points().size() > 1);
 			out.append(String.format(Locale.ROOT,
-					"%n%s: %d instance(s), load balancer %s, %s. Cells: max / p99 latency (ms); * = errors or unverified%n",
-					any.topology(), any.instances(), any.loadBalancer(), any.limits().describe()));
+					"%n%s: %d instance(s), load balancer %s, %s. Cells: max / p99 latency (ms)%s; * = not sustained%n",
+					grid.name(), grid.instances(), loadBalancer, grid.limits().describe(),
+					repeats ? ", medians across repeats" : ""));
 			out.append(String.format("%6s", "pool"));
-			rates.forEach((rate) -> out.append(String.format(Locale.ROOT, " | %16s", rate + " rps")));
+			for (int rate : grid.ratesRps()) {
+				out.append(String.format(Locale.ROOT, " | %" + WIDTH + "s", rate + " rps"));
+			}
 			out.append(System.lineSeparator());
-			for (int pool : pools) {
+			for (int pool : grid.poolSizes()) {
 				out.append(String.format("%6s", SweepResults.poolLabel(pool)));
-				for (int rate : rates) {
-					out.append(" | ").append(cell(points, pool, rate));
+				for (int rate : grid.ratesRps()) {
+					out.append(" | ").append(cell(grid.cell(pool, rate)));
 				}
 				out.append(System.lineSeparator());
 			}
@@ -42,18 +43,15 @@ final class ConsoleTables {
 		return out.toString();
 	}
 
-	private static List<Object> deployment(Point point) {
-		return List.of(point.topology(), point.limits());
-	}
-
-	private static String cell(List<Point> points, int pool, int rate) {
-		Optional<Point> point = points.stream().filter((p) -> p.poolSize() == pool && p.rateRps() == rate).findFirst();
-		if (point.isEmpty()) {
-			return String.format("%16s", "-");
+	private static String cell(Optional<Cell> measured) {
+		if (measured.isEmpty()) {
+			return String.format("%" + WIDTH + "s", "-");
 		}
-		Point p = point.get();
-		String flag = (p.errors() > 0 || !p.ok()) ? "*" : " ";
-		return String.format(Locale.ROOT, "%7.0f / %5.0f%s", p.latency().maxMs(), p.latency().p99Ms(), flag);
+		Cell cell = measured.get();
+		if (cell.instead().isPresent()) {
+			return String.format("%" + WIDTH + "s", cell.instead().get() + "*");
+		}
+		return String.format(Locale.ROOT, "%7.0f / %5.0f%s", cell.maxMs(), cell.p99Ms(), cell.sustained() ? " " : "*");
 	}
 
 }

@@ -8,7 +8,11 @@ import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
@@ -21,7 +25,9 @@ import org.poollab.bench.report.Report;
 /**
  * A run's directory, {@code <outputDirectory>/<start time>}, with {@code latest} pointing
  * at it. {@code results.json} and its CSV twin are rewritten after every point, each
- * atomically, so an interrupted sweep leaves every finished point on disk.
+ * atomically, so an interrupted sweep leaves every finished point on disk. The CSV leaves
+ * a figure empty where the JSON says it is unknown (late starts -1, refusals not
+ * counted), so a spreadsheet does not average an "unknown" in.
  */
 final class ResultsStore {
 
@@ -74,28 +80,42 @@ final class ResultsStore {
 				StandardCopyOption.REPLACE_EXISTING);
 	}
 
-	private static final String[] HEADER = { "topology", "instances", "loadBalancer", "poolSize", "rateRps", "arrivals",
-			"repeat", "warmupSeconds", "durationSeconds", "achievedRps", "samples", "errors", "errorPercent", "meanMs",
-			"p50Ms", "p95Ms", "p99Ms", "p999Ms", "maxMs", "failedMaxMs", "observedPoolMax", "poolVerified",
-			"peakActive", "peakPending", "acquireP99Ms", "usageMeanMs", "timeouts", "telemetrySamples",
-			"loadGeneratorCpuCores", "outcome", "instanceCpus", "instanceHeap", "tomcatThreads", "pgbouncerPoolSize",
-			"pgbouncerClientPoolSize", "pgbouncerPeakServerConnections", "pgbouncerPeakServerActive",
-			"pgbouncerPeakClientsWaiting", "pgbouncerMaxWaitMs" };
+	/** The instances' refusal reasons, each a column of its own. */
+	static final List<String> REFUSAL_REASONS = List.of("too-many-clients", "pool-timeout", "database-unavailable");
+
+	private static final String[] HEADER = Stream.of(
+			List.of("topology", "instances", "loadBalancer", "poolSize", "rateRps", "arrivals", "repeat",
+					"warmupSeconds", "durationSeconds", "achievedRps", "throughputRps", "samples", "errors",
+					"errorPercent"),
+			REFUSAL_REASONS.stream().map((reason) -> "refused_" + reason.replace('-', '_')).toList(),
+			List.of("meanMs", "p50Ms", "p95Ms", "p99Ms", "p999Ms", "maxMs", "failedMaxMs", "observedPoolMax",
+					"poolVerified", "peakActive", "peakPending", "acquireP99Ms", "usageMeanMs", "timeouts",
+					"telemetrySamples", "loadGeneratorCpuCores", "startLagP99Ms", "outcome", "instanceCpus",
+					"instanceHeap", "tomcatThreads", "pgbouncerPoolSize", "pgbouncerClientPoolSize",
+					"pgbouncerPeakServerConnections", "pgbouncerPeakServerActive", "pgbouncerPeakClientsWaiting",
+					"pgbouncerMaxWaitMs"))
+		.flatMap(List::stream)
+		.toArray(String[]::new);
 
 	private static Object[] row(Point p) {
 		SweepResults.PgBouncer b = p.pgbouncer();
-		return new Object[] { p.topology(), p.instances(), p.loadBalancer(), SweepResults.poolLabel(p.poolSize()),
-				p.rateRps(), p.arrivals(), p.repeat(), p.warmupSeconds(), p.durationSeconds(), round(p.achievedRps()),
-				p.samples(), p.errors(), round(p.errorPercent()), round(p.latency().meanMs()), p.latency().p50Ms(),
-				p.latency().p95Ms(), p.latency().p99Ms(), p.latency().p999Ms(), p.latency().maxMs(), p.failedMaxMs(),
+		List<Object> row = new ArrayList<>(List.of(p.topology(), p.instances(), p.loadBalancer(),
+				SweepResults.poolLabel(p.poolSize()), p.rateRps(), p.arrivals(), p.repeat(), p.warmupSeconds(),
+				p.durationSeconds(), round(p.achievedRps()), round(p.throughputRps()), p.samples(), p.errors(),
+				round(p.errorPercent())));
+		// Empty, not 0, when the instances did not count refusals (older results).
+		REFUSAL_REASONS.forEach((reason) -> row.add(p.refusals().isEmpty() ? "" : p.refused(reason)));
+		row.addAll(Arrays.asList(round(p.latency().meanMs()), p.latency().p50Ms(), p.latency().p95Ms(),
+				p.latency().p99Ms(), p.latency().p999Ms(), p.latency().maxMs(), p.failedMaxMs(),
 				String.join(" ", p.pool().observedMax().stream().map(String::valueOf).toList()), p.verified(),
 				p.pool().peakActive(), p.pool().peakPending(), round(p.pool().acquireP99Ms()),
 				round(p.pool().usageMeanMs()), p.pool().timeouts(), p.pool().telemetrySamples(),
-				round(p.loadGeneratorCpuCores()), p.outcome(), p.limits().cpus(), p.limits().heap(),
-				p.limits().tomcatThreads(), (b != null) ? b.observedPoolSize() : "",
-				(b != null) ? b.clientPoolSize() : "", (b != null) ? b.peakServerConnections() : "",
-				(b != null) ? b.peakServerActive() : "", (b != null) ? b.peakClientsWaiting() : "",
-				(b != null) ? round(b.maxWaitMs()) : "" };
+				round(p.loadGeneratorCpuCores()), (p.startLagP99Ms() >= 0) ? round(p.startLagP99Ms()) : "", p.outcome(),
+				p.limits().cpus(), p.limits().heap(), p.limits().tomcatThreads(),
+				(b != null) ? b.observedPoolSize() : "", (b != null) ? b.clientPoolSize() : "",
+				(b != null) ? b.peakServerConnections() : "", (b != null) ? b.peakServerActive() : "",
+				(b != null) ? b.peakClientsWaiting() : "", (b != null) ? round(b.maxWaitMs()) : ""));
+		return row.toArray();
 	}
 
 	private static String round(double value) {

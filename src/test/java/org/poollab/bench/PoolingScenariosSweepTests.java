@@ -58,7 +58,9 @@ class PoolingScenariosSweepTests {
 			Path run = outcome.directory();
 			assertThat(run.resolve("results.csv")).content().contains("\nsingle,1,none,none,40,");
 			assertThat(run.resolve("report.md")).content()
-				.containsPattern("\\| none \\| [0-9.]+ \\|\\n")
+				// a figure, possibly with a footnote mark (e.g. late starts on a busy
+				// machine)
+				.containsPattern("\\| none \\| [0-9.]+( [⁰¹²³⁴⁵⁶⁷⁸⁹]+)? \\|\\n")
 				.contains("Without a pool (a new connection per request) at 40 rps: ");
 			assertThat(run.resolve("acquire-cost.json")).isNotEmptyFile();
 		}

@@ -5,21 +5,49 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToIntFunction;
+import java.util.stream.Collectors;
 
+import org.poollab.bench.SweepResults;
 import org.poollab.bench.SweepResults.Point;
 
 /**
  * One grid cell (topology, pool size, rate) with its repeats folded together. Figures are
- * medians across repeats, so one noisy repeat cannot move the verdict; errors and
- * timeouts are summed instead, because a single failing repeat is enough to say the cell
- * did not sustain its rate.
+ * medians across the repeats that ran to the end of their window, so one noisy repeat
+ * cannot move the verdict; errors and timeouts are summed instead, and one repeat whose
+ * instance died is enough, because each says the pool size did not sustain its rate. When
+ * every repeat died, the figures are those of the window up to the death.
+ *
+ * @param points the repeats, in the order they ran
+ * @param p50Ms median p50 latency of successful requests
+ * @param p95Ms median p95
+ * @param p99Ms median p99
+ * @param p999Ms median p99.9
+ * @param maxMs median max
+ * @param achievedRps median rate sent (the offered load JMeter really sent)
+ * @param throughputRps median successful responses per second
+ * @param samples requests of all repeats
+ * @param errors failed requests of all repeats
+ * @param acquireP99Ms median HikariCP acquire p99 (a histogram bucket's upper bound)
+ * @param usageMeanMs median mean connection hold
+ * @param peakPending median of the peak pending seen in 500 ms samples
+ * @param peakActive median of the peak active seen in 500 ms samples
+ * @param timeouts connection-acquire timeouts of all repeats
+ * @param startLagP99Ms the worst repeat's late-start p99; -1 when no repeat knew it
+ * @param loadGeneratorCpuCores median CPU of the load generator, in cores
+ * @param p99SpreadMs highest minus lowest p99 of the repeats that ran to the end; 0 for
+ * one
+ * @param p99ObjectiveMs the sweep's p99 objective (0: none)
+ * @param pgbouncer pgbouncer's figures, for the pgbouncer topology; null otherwise
  */
-record Cell(String topology, int instances, String loadBalancer, int poolSize, int rateRps, List<Integer> repeats,
-		double p50Ms, double p95Ms, double p99Ms, double p999Ms, double maxMs, double achievedRps, long samples,
-		long errors, double acquireP99Ms, double usageMeanMs, int peakPending, int peakActive, long timeouts,
-		boolean verified, double p99ObjectiveMs, PgBouncerFigures pgbouncer) {
+public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms, double p999Ms, double maxMs,
+		double achievedRps, double throughputRps, long samples, long errors, double acquireP99Ms, double usageMeanMs,
+		int peakPending, int peakActive, long timeouts, double startLagP99Ms, double loadGeneratorCpuCores,
+		double p99SpreadMs, double p99ObjectiveMs, PgBouncerFigures pgbouncer) {
 
 	/**
 	 * pgbouncer's figures of a pgbouncer-topology cell (medians across repeats).
@@ -38,24 +66,44 @@ record Cell(String topology, int instances, String loadBalancer, int poolSize, i
 	/** Lowest share of the target rate that still counts as sustained. */
 	static final double MIN_ACHIEVED_SHARE = 0.95;
 
+	/**
+	 * More than this share of the target rate sent in the window means the generator had
+	 * fallen behind before it and was catching up: requests went out late, and their
+	 * latency does not include the wait.
+	 */
+	static final double CATCH_UP_SHARE = 1.05;
+
+	/**
+	 * Late starts from which latency visibly understates what a client on schedule would
+	 * have seen: about the p99 of a healthy point here.
+	 */
+	static final double LATE_START_CAVEAT_MS = 10;
+
+	/** The instances' 503 reason when PostgreSQL refused a new connection. */
+	static final String TOO_MANY_CLIENTS = "too-many-clients";
+
 	static Cell of(List<Point> repeats, double p99ObjectiveMs) {
-		Point first = repeats.get(0);
-		List<Integer> repeatNumbers = repeats.stream().map(Point::repeat).sorted().toList();
-		long samples = repeats.stream().mapToLong(Point::samples).sum();
-		long errors = repeats.stream().mapToLong(Point::errors).sum();
-		long timeouts = repeats.stream().mapToLong((point) -> point.pool().timeouts()).sum();
-		boolean verified = repeats.stream().allMatch(Point::verified);
-		return new Cell(first.topology(), first.instances(), first.loadBalancer(), first.poolSize(), first.rateRps(),
-				repeatNumbers, median(repeats, (point) -> point.latency().p50Ms()),
-				median(repeats, (point) -> point.latency().p95Ms()),
-				median(repeats, (point) -> point.latency().p99Ms()),
-				median(repeats, (point) -> point.latency().p999Ms()),
-				median(repeats, (point) -> point.latency().maxMs()), median(repeats, Point::achievedRps), samples,
-				errors, median(repeats, (point) -> point.pool().acquireP99Ms()),
-				median(repeats, (point) -> point.pool().usageMeanMs()),
-				(int) Math.round(median(repeats, (point) -> point.pool().peakPending())),
-				(int) Math.round(median(repeats, (point) -> point.pool().peakActive())), timeouts, verified,
-				p99ObjectiveMs, pgbouncer(repeats));
+		List<Point> completed = repeats.stream().filter((point) -> Fate.of(point) != Fate.DIED).toList();
+		// When every repeat died, the part of the window before the death is all there
+		// is.
+		List<Point> figures = completed.isEmpty() ? repeats : completed;
+		double[] p99s = figures.stream().mapToDouble((point) -> point.latency().p99Ms()).toArray();
+		double spreadMs = completed.isEmpty() ? 0
+				: Arrays.stream(p99s).max().getAsDouble() - Arrays.stream(p99s).min().getAsDouble();
+		return new Cell(List.copyOf(repeats), median(figures, (point) -> point.latency().p50Ms()),
+				median(figures, (point) -> point.latency().p95Ms()),
+				median(figures, (point) -> point.latency().p99Ms()),
+				median(figures, (point) -> point.latency().p999Ms()),
+				median(figures, (point) -> point.latency().maxMs()), median(figures, Point::achievedRps),
+				median(figures, Point::throughputRps), repeats.stream().mapToLong(Point::samples).sum(),
+				repeats.stream().mapToLong(Point::errors).sum(),
+				median(figures, (point) -> point.pool().acquireP99Ms()),
+				median(figures, (point) -> point.pool().usageMeanMs()),
+				(int) Math.round(median(figures, (point) -> point.pool().peakPending())),
+				(int) Math.round(median(figures, (point) -> point.pool().peakActive())),
+				repeats.stream().mapToLong((point) -> point.pool().timeouts()).sum(),
+				repeats.stream().mapToDouble(Point::startLagP99Ms).max().orElse(-1),
+				median(figures, Point::loadGeneratorCpuCores), spreadMs, p99ObjectiveMs, pgbouncer(figures));
 	}
 
 	private static PgBouncerFigures pgbouncer(List<Point> repeats) {
@@ -68,19 +116,145 @@ record Cell(String topology, int instances, String loadBalancer, int poolSize, i
 				median(repeats, (point) -> point.pgbouncer().maxWaitMs()));
 	}
 
-	/** {@code none} for no pool, else the pool size. */
-	String poolLabel() {
-		return org.poollab.bench.SweepResults.poolLabel(this.poolSize);
-	}
-
-	boolean pooled() {
-		return this.poolSize != org.poollab.bench.SweepResults.NO_POOL;
-	}
-
 	private static double median(List<Point> points, ToDoubleFunction<Point> metric) {
 		double[] values = points.stream().mapToDouble(metric).sorted().toArray();
 		int middle = values.length / 2;
 		return (values.length % 2 == 1) ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+	}
+
+	private Point first() {
+		return this.points.get(0);
+	}
+
+	public String topology() {
+		return first().topology();
+	}
+
+	public int instances() {
+		return first().instances();
+	}
+
+	public String loadBalancer() {
+		return first().loadBalancer();
+	}
+
+	public int poolSize() {
+		return first().poolSize();
+	}
+
+	public int rateRps() {
+		return first().rateRps();
+	}
+
+	/** The repeat numbers, in order. */
+	List<Integer> repeats() {
+		return this.points.stream().map(Point::repeat).sorted().toList();
+	}
+
+	/** {@code none} for no pool, else the pool size. */
+	String poolLabel() {
+		return SweepResults.poolLabel(poolSize());
+	}
+
+	boolean pooled() {
+		return poolSize() != SweepResults.NO_POOL;
+	}
+
+	/** Every repeat proved its pool size (see {@link Point#verified()}). */
+	public boolean verified() {
+		return this.points.stream().allMatch(Point::verified);
+	}
+
+	/** The repeats whose instance died during the point. */
+	List<Point> deaths() {
+		return this.points.stream().filter((point) -> Fate.of(point) == Fate.DIED).toList();
+	}
+
+	/**
+	 * An instance died in at least one repeat: the pool size did not sustain the rate.
+	 */
+	public boolean died() {
+		return !deaths().isEmpty();
+	}
+
+	/**
+	 * Whether the cell takes part in the decision: a death is a result even when the dead
+	 * instance could no longer prove its pool size (the pool had been resized and checked
+	 * before the load began); otherwise only a verified pool size counts.
+	 */
+	boolean considered() {
+		return died() || verified();
+	}
+
+	/**
+	 * What the paper-shaped tables show instead of this cell's figures, when they are not
+	 * the pool size's: {@code died} or {@code unverified}; empty when the figures stand.
+	 */
+	public Optional<String> instead() {
+		if (died()) {
+			return Optional.of("died");
+		}
+		return verified() ? Optional.empty() : Optional.of("unverified");
+	}
+
+	/**
+	 * Why the cell shows {@link #instead()}, in full: each dead repeat's outcome, or what
+	 * failed to prove the pool size.
+	 */
+	String insteadReason() {
+		String where = "pool " + poolLabel() + " at " + rateRps() + " rps";
+		if (died()) {
+			boolean allDied = deaths().size() == this.points.size();
+			return where + ": " + deaths().stream()
+				.map((point) -> ((this.points.size() > 1) ? "repeat " + point.repeat() + ": " : "") + point.outcome())
+				.collect(Collectors.joining("; "))
+					+ (allDied ? ". Its figures in the detail table cover the window up to the death."
+							: ". Its figures are those of the repeats that ran to the end.");
+		}
+		List<String> outcomes = this.points.stream().filter((point) -> !point.ok()).map(Point::outcome).toList();
+		return where + ": "
+				+ (outcomes.isEmpty() ? "HikariCP's connections.max gauge did not match the pool size"
+						: String.join("; ", outcomes))
+				+ "; the figures are in the detail table, but cannot be attributed to this pool size";
+	}
+
+	/**
+	 * Short form for sentences, e.g. {@code died (OutOfMemoryError: Java heap space)}.
+	 */
+	String deathSummary() {
+		List<Point> deaths = deaths();
+		String causes = deaths.stream()
+			.map((point) -> Fate.causeOfDeath(point.outcome()))
+			.distinct()
+			.collect(Collectors.joining("; "));
+		String repeats = (this.points.size() > 1) ? " in " + deaths.size() + " of " + this.points.size() + " repeats"
+				: "";
+		return "died" + repeats + " (" + causes + ")";
+	}
+
+	/** Refusals (503s) by reason the instances counted, all repeats together. */
+	Map<String, Long> refusals() {
+		Map<String, Long> refused = new TreeMap<>();
+		this.points
+			.forEach((point) -> point.refusals().forEach((reason, count) -> refused.merge(reason, count, Long::sum)));
+		refused.values().removeIf((count) -> count == 0);
+		return refused;
+	}
+
+	long refused(String reason) {
+		return refusals().getOrDefault(reason, 0L);
+	}
+
+	/** Responses with status 503, all repeats together, as JMeter saw them. */
+	long status503() {
+		return this.points.stream().mapToLong((point) -> point.statusCounts().getOrDefault("503", 0L)).sum();
+	}
+
+	/**
+	 * Whether the instances counted their refusals by reason (results since 2026-11-23).
+	 */
+	boolean refusalsRecorded() {
+		return this.points.stream().anyMatch((point) -> !point.refusals().isEmpty());
 	}
 
 	double errorPercent() {
@@ -88,7 +262,34 @@ record Cell(String topology, int instances, String loadBalancer, int poolSize, i
 	}
 
 	boolean achievedTheRate() {
-		return this.achievedRps >= MIN_ACHIEVED_SHARE * this.rateRps;
+		return this.achievedRps >= MIN_ACHIEVED_SHARE * rateRps();
+	}
+
+	/** More than 105 % of the target sent: the generator was catching up. */
+	boolean caughtUp() {
+		return this.achievedRps > CATCH_UP_SHARE * rateRps();
+	}
+
+	/**
+	 * Why this cell's latency is understated, if it is: late starts, else catching up.
+	 */
+	Optional<String> latencyCaveat() {
+		return lateStartCaveat().or(this::catchUpCaveat);
+	}
+
+	/** Late starts long enough to understate the latency; empty when not. */
+	Optional<String> lateStartCaveat() {
+		return (this.startLagP99Ms >= LATE_START_CAVEAT_MS) ? Optional.of(String.format(Locale.ROOT,
+				"the load generator fell behind by up to %s ms (late starts p99): latency understated",
+				Recommender.ms(this.startLagP99Ms))) : Optional.empty();
+	}
+
+	/** More than 105 % of the target sent; empty when not. */
+	Optional<String> catchUpCaveat() {
+		return caughtUp() ? Optional.of(String.format(Locale.ROOT,
+				"%.0f rps sent for %d offered: the load generator fell behind and caught up, so requests went out "
+						+ "late and their latency is understated",
+				this.achievedRps, rateRps())) : Optional.empty();
 	}
 
 	/**
@@ -99,19 +300,22 @@ record Cell(String topology, int instances, String loadBalancer, int poolSize, i
 	}
 
 	/**
-	 * Whether this cell carried its rate cleanly: few enough errors, the rate achieved
-	 * within the p99 objective, no request gave up waiting for a connection, and the pool
-	 * proved it had the size the cell claims.
+	 * Whether this cell carried its rate cleanly: no instance died, few enough errors,
+	 * the rate achieved within the p99 objective, no request gave up waiting for a
+	 * connection, and the pool proved it had the size the cell claims.
 	 */
-	boolean sustained() {
-		return this.verified && this.timeouts == 0 && errorPercent() <= MAX_ERROR_PERCENT && achievedTheRate()
+	public boolean sustained() {
+		return !died() && verified() && this.timeouts == 0 && errorPercent() <= MAX_ERROR_PERCENT && achievedTheRate()
 				&& metTheObjective();
 	}
 
 	/** Why the cell did not sustain its rate, for the tables; empty when it did. */
 	String shortfall() {
 		List<String> reasons = new ArrayList<>();
-		if (!this.verified) {
+		if (died()) {
+			reasons.add("instance " + deathSummary());
+		}
+		else if (!verified()) {
 			reasons.add("pool not verified");
 		}
 		if (this.timeouts > 0) {
@@ -125,7 +329,7 @@ record Cell(String topology, int instances, String loadBalancer, int poolSize, i
 					this.p99ObjectiveMs));
 		}
 		if (!achievedTheRate()) {
-			reasons.add(String.format(Locale.ROOT, "achieved %.0f of %d rps", this.achievedRps, this.rateRps));
+			reasons.add(String.format(Locale.ROOT, "achieved %.0f of %d rps", this.achievedRps, rateRps()));
 		}
 		return String.join(", ", reasons);
 	}

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.poollab.bench.SweepResults;
 import org.poollab.bench.SweepResults.Limits;
@@ -13,21 +14,24 @@ import org.poollab.bench.SweepResults.Point;
 
 /**
  * The points of one topology arranged as the paper's grid: pool sizes down, rates across.
- * Points whose outcome is not {@code ok} never enter a cell; they are kept apart so the
- * report can list them. A sweep over Tomcat thread counts has one grid per topology and
- * thread count.
+ * Points whose instance died and points whose pool size was not verified are cells like
+ * the others (see {@link Fate}); points the lab failed to measure never enter a cell and
+ * are kept apart so the report can list them. A sweep over Tomcat thread counts has one
+ * grid per topology and thread count. Public for the console, which shows the same cells.
  *
  * @param topology the topology name
  * @param limits what each instance was limited to (CPUs, heap, Tomcat threads)
  * @param cells one cell per measured (pool size, rate), repeats folded together
- * @param excluded points left out because their outcome was not {@code ok}
+ * @param excluded points the lab failed to measure ({@link Fate#NOT_MEASURED})
  */
-record Grid(String topology, Limits limits, List<Cell> cells, List<Point> excluded) {
+public record Grid(String topology, Limits limits, List<Cell> cells, List<Point> excluded) {
 
 	/**
 	 * One grid per topology and limits, in the order they first ran.
+	 * @param results a sweep's results
+	 * @return the grids
 	 */
-	static List<Grid> of(SweepResults results) {
+	public static List<Grid> of(SweepResults results) {
 		Map<List<Object>, List<Point>> byDeployment = results.points()
 			.stream()
 			.collect(Collectors.groupingBy((point) -> List.<Object>of(point.topology(), point.limits()),
@@ -40,7 +44,7 @@ record Grid(String topology, Limits limits, List<Cell> cells, List<Point> exclud
 
 	static Grid of(String topology, Limits limits, List<Point> points, double p99ObjectiveMs) {
 		Map<List<Integer>, List<Point>> byCell = points.stream()
-			.filter(Point::ok)
+			.filter((point) -> Fate.of(point) != Fate.NOT_MEASURED)
 			.collect(Collectors.groupingBy((point) -> List.of(point.poolSize(), point.rateRps()), LinkedHashMap::new,
 					Collectors.toList()));
 		List<Cell> cells = byCell.values()
@@ -48,7 +52,7 @@ record Grid(String topology, Limits limits, List<Cell> cells, List<Point> exclud
 			.map((repeats) -> Cell.of(repeats, p99ObjectiveMs))
 			.sorted(Cell.byPoolThenRate())
 			.toList();
-		List<Point> excluded = points.stream().filter((point) -> !point.ok()).toList();
+		List<Point> excluded = points.stream().filter((point) -> Fate.of(point) == Fate.NOT_MEASURED).toList();
 		return new Grid(topology, limits, cells, excluded);
 	}
 
@@ -56,7 +60,7 @@ record Grid(String topology, Limits limits, List<Cell> cells, List<Point> exclud
 	 * The topology, with the Tomcat thread count when the sweep varied it, e.g.
 	 * {@code single} or {@code single (20 Tomcat threads)}.
 	 */
-	String name() {
+	public String name() {
 		return this.topology
 				+ ((this.limits.tomcatThreads() > 0) ? " (" + this.limits.tomcatThreads() + " Tomcat threads)" : "");
 	}
@@ -66,18 +70,38 @@ record Grid(String topology, Limits limits, List<Cell> cells, List<Point> exclud
 		return this.topology + ((this.limits.tomcatThreads() > 0) ? "-tomcat" + this.limits.tomcatThreads() : "");
 	}
 
-	int[] poolSizes() {
-		return Cell.distinct(this.cells, Cell::poolSize);
+	/**
+	 * The rows: every pool size tried, including one the lab failed to measure, so the
+	 * tables show the gap instead of hiding it.
+	 */
+	public int[] poolSizes() {
+		return IntStream
+			.concat(this.cells.stream().mapToInt(Cell::poolSize), this.excluded.stream().mapToInt(Point::poolSize))
+			.distinct()
+			.sorted()
+			.toArray();
 	}
 
-	int[] ratesRps() {
-		return Cell.distinct(this.cells, Cell::rateRps);
+	/** The columns: every rate tried. */
+	public int[] ratesRps() {
+		return IntStream
+			.concat(this.cells.stream().mapToInt(Cell::rateRps), this.excluded.stream().mapToInt(Point::rateRps))
+			.distinct()
+			.sorted()
+			.toArray();
 	}
 
-	Optional<Cell> cell(int poolSize, int rateRps) {
+	public Optional<Cell> cell(int poolSize, int rateRps) {
 		return this.cells.stream()
 			.filter((cell) -> cell.poolSize() == poolSize && cell.rateRps() == rateRps)
 			.findFirst();
+	}
+
+	/** The points the lab failed to measure at this pool size and rate. */
+	List<Point> excludedAt(int poolSize, int rateRps) {
+		return this.excluded.stream()
+			.filter((point) -> point.poolSize() == poolSize && point.rateRps() == rateRps)
+			.toList();
 	}
 
 	/** Whether the swept pool was pgbouncer's (the pgbouncer topology). */
@@ -90,8 +114,9 @@ record Grid(String topology, Limits limits, List<Cell> cells, List<Point> exclud
 	}
 
 	/** Instances behind the load balancer; the same for every point of a topology. */
-	int instances() {
-		return this.cells.isEmpty() ? 1 : this.cells.get(0).instances();
+	public int instances() {
+		return this.cells.isEmpty() ? (this.excluded.isEmpty() ? 1 : this.excluded.get(0).instances())
+				: this.cells.get(0).instances();
 	}
 
 }

@@ -1,11 +1,21 @@
 package org.poollab.bench.report;
 
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import org.poollab.bench.SweepResults;
+import org.poollab.bench.SweepResults.Point;
 
 /** The lines both reports open with: what ran where, and the one-line answer. */
 final class Header {
+
+	/** To the second: a reader compares runs by their start, not by nanoseconds. */
+	private static final DateTimeFormatter STARTED = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+		.withZone(ZoneOffset.UTC);
 
 	private Header() {
 	}
@@ -13,22 +23,63 @@ final class Header {
 	static String describe(SweepResults results) {
 		SweepResults.Host host = results.host();
 		SweepResults.Database database = results.database();
-		long points = results.points().size();
+		List<Point> points = results.points();
+		int repeats = points.stream().mapToInt(Point::repeat).max().orElse(1);
 		return String.format(Locale.ROOT,
-				"Preset `%s`, started %s, %d points. Workload: %s. Host: %d cores, load from %s. Database: %s "
-						+ "PostgreSQL %s (max_connections %d, %d reserved), on the same host.",
-				results.preset(), results.startedAt(), points,
+				"Preset `%s`, started %s, %d points (%s).%s Arrivals: %s. Each point: %s of warm-up, then a %s "
+						+ "measured window. Workload: %s. Host: %d cores, load from %s. Database: %s "
+						+ "PostgreSQL %s (max_connections %d, %d reserved), %s.",
+				results.preset(), STARTED.format(results.startedAt()), points.size(),
+				(repeats > 1) ? repeats + " runs of each" : "one run of each", timing(results.timing()),
+				distinct(points, Header::arrivals), distinct(points, (point) -> seconds(point.warmupSeconds())),
+				distinct(points, (point) -> seconds(point.durationSeconds())),
 				(results.workload() != null) ? results.workload() : "read (GET /roles)", host.cpuCores(),
 				host.loadGenerator(), database.kind(), database.version(), database.maxConnections(),
-				database.reservedConnections());
+				database.reservedConnections(), DatabaseHost.of(database).describe());
+	}
+
+	private static String arrivals(Point point) {
+		if (point.arrivals() == null) {
+			return "not recorded";
+		}
+		return switch (point.arrivals()) {
+			case "even" -> "even (evenly spaced, like the paper's Vegeta)";
+			case "random" -> "random (Poisson: expect a higher p99 than with even arrivals)";
+			default -> point.arrivals();
+		};
+	}
+
+	/** Where the run's time went, when it was recorded (results since 2026-11-23). */
+	private static String timing(SweepResults.Timing timing) {
+		if (timing == null) {
+			return "";
+		}
+		return String.format(Locale.ROOT, " The run took %s; %.0f %% of it in measured windows, %.0f %% under load.",
+				human(timing.wallSeconds()), timing.measuredPercent(), timing.loadPercent());
+	}
+
+	/** E.g. {@code 4m01s}, {@code 55s}. */
+	static String human(double seconds) {
+		long whole = Math.round(seconds);
+		return (whole >= 60) ? String.format(Locale.ROOT, "%dm%02ds", whole / 60, whole % 60) : whole + "s";
+	}
+
+	private static String seconds(double seconds) {
+		return Recommender.ms(seconds) + " s";
+	}
+
+	private static String distinct(List<Point> points, Function<Point, String> value) {
+		return points.stream().map(value).distinct().collect(Collectors.joining(" / "));
 	}
 
 	/** The answer in a few words: a pool size, or why there is none. */
 	static String headline(Recommendation recommendation) {
+		String provisional = recommendation.provisional() ? " (provisional)" : "";
 		return switch (recommendation.verdict()) {
 			case CHOSEN -> (recommendation.topology().startsWith("pgbouncer") ? "pgbouncer default_pool_size "
-					: "maximum-pool-size ") + recommendation.poolSize().getAsInt();
-			case FLAT -> "pool size does not matter here (smallest: " + recommendation.poolSize().getAsInt() + ")";
+					: "maximum-pool-size ") + recommendation.poolSize().getAsInt() + provisional;
+			case FLAT ->
+				"no knee found: " + recommendation.poolSize().getAsInt() + " suggested, not measured" + provisional;
 			case SATURATED -> "no conclusion: every pool size saturated";
 			case SINGLE_POOL_SIZE -> "no conclusion: one pool size measured";
 			case UNVERIFIED -> "no conclusion: pool sizes not verified";

@@ -7,11 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
+import org.springframework.web.util.HtmlUtils;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.poollab.bench.SweepResults;
@@ -27,23 +30,40 @@ final class HtmlReport {
 
 	private static final String CHARTIST = "META-INF/resources/webjars/chartist/%s/dist/%s";
 
-	private static final List<ChartSpec> CHARTS = List.of(
-			new ChartSpec("p99", "p99 latency vs pool size", "p99 latency (ms)", Cell::p99Ms, true,
-					"Lower is better. Where a line flattens, more connections stop helping: the recommended pool is "
-							+ "where the line for the highest sustained rate stops falling."),
-			new ChartSpec("throughput", "Achieved throughput vs pool size", "achieved throughput (rps)",
-					Cell::achievedRps, false,
-					"A line level with its own target rate means the rate was achieved; a line that sags below it "
-							+ "means the service fell behind at that pool size."),
-			new ChartSpec("acquire", "Connection acquire time (p99) vs pool size", "HikariCP acquire p99 (ms)",
-					Cell::acquireP99Ms, true,
-					"How long the slowest 1 % of requests waited for a connection (upper bound of the histogram "
-							+ "bucket). Near zero: connections were free on arrival; rising: requests queue for "
-							+ "the pool."),
-			new ChartSpec("pending", "Peak pending requests vs pool size", "peak pending (requests, one instance)",
-					(cell) -> cell.peakPending(), false,
-					"Most requests seen waiting for a connection at once on any one instance. Zero means the pool "
-							+ "never ran dry during the window."));
+	/**
+	 * One colour per rate, distinguishable (Chartist's defaults start with two reds);
+	 * past these, hues a golden angle apart, so any number of rates stays apart.
+	 */
+	private static final List<String> PALETTE = List.of("#0969da", "#e16f24", "#1a7f37", "#8250df", "#bf3989",
+			"#6e7781", "#0a8a8a", "#9a6700");
+
+	/** Said in provisional verdicts; kept whole when a line wraps. */
+	private static final String REPEATS_OPTION = "-Dbench.repeats=3";
+
+	private static List<ChartSpec> charts(AcquireBuckets buckets) {
+		return List.of(new ChartSpec("p99", "p99 latency vs pool size", "p99 latency (ms)", Cell::p99Ms,
+				(cell) -> Recommender.ms(cell.p99Ms()) + " ms", true,
+				"Lower is better. Where a line flattens, more connections stop helping: the recommended pool is "
+						+ "where the line for the highest sustained rate stops falling."),
+				new ChartSpec("throughput", "Throughput vs pool size", "throughput (successful responses/s)",
+						Cell::throughputRps,
+						(cell) -> String
+							.format(Locale.ROOT, "%.0f ok/s (%.0f rps sent)", cell.throughputRps(), cell.achievedRps()),
+						false,
+						"Successful responses per second. Level with its own rate: the service delivered it; "
+								+ "below: requests failed, were refused (503) or the instance died."),
+				new ChartSpec("acquire", "Connection acquire time (p99) vs pool size", "HikariCP acquire p99 (ms)",
+						Cell::acquireP99Ms, (cell) -> buckets.format(cell) + " ms", true,
+						"How long the slowest 1 % of requests waited for a connection: the upper bound of the "
+								+ "histogram bucket (" + Recommender.ms(buckets.lowestBucketMs())
+								+ " ms is the lowest bucket: a connection was free on arrival); rising: requests "
+								+ "queue for the pool."),
+				new ChartSpec("pending", "Peak pending requests vs pool size", "peak pending (requests, one instance)",
+						(cell) -> cell.peakPending(), (cell) -> cell.peakPending() + " pending", false,
+						"Most requests seen waiting for a connection at once on any one instance, in samples "
+								+ "taken every 500 ms: a burst between samples is missed, so 0 means none was "
+								+ "seen waiting, not that the pool never ran dry."));
+	}
 
 	private HtmlReport() {
 	}
@@ -57,7 +77,7 @@ final class HtmlReport {
 		html.append("<style>\n").append(resource("report.css")).append("</style>\n");
 		html.append("</head>\n<body>\n<main>\n");
 		html.append("<header>\n<h1>HikariCP pool-sizing report</h1>\n<p class=\"meta\">")
-			.append(escape(Header.describe(results)).replace("`", ""))
+			.append(escape(Header.describe(results).replace("`", "")))
 			.append("</p>\n</header>\n");
 
 		html.append("<section class=\"verdicts\" aria-label=\"Recommendation\">\n");
@@ -80,6 +100,8 @@ final class HtmlReport {
 		html.append("</nav>\n");
 
 		List<Map<String, Object>> charts = new ArrayList<>();
+		List<ChartSpec> specs = charts(AcquireBuckets.ofService());
+		PublishedFigures.Placement published = PublishedFigures.place(results.preset(), sections);
 		for (Section section : sections) {
 			html.append("<section class=\"topology\" id=\"topology-")
 				.append(escape(section.grid().key()))
@@ -89,20 +111,22 @@ final class HtmlReport {
 			verdictCard(html, section, false);
 			table(html, section.crossChecks(), "cross-checks");
 			html.append("<div class=\"charts\">\n");
-			for (ChartSpec spec : CHARTS) {
+			for (ChartSpec spec : specs) {
 				String id = "chart-" + section.grid().key() + "-" + spec.key();
 				chartFigure(html, section.grid(), spec, id);
 				charts.add(chartData(section.grid(), spec, id));
 			}
 			html.append("</div>\n");
 			html.append("<p class=\"note\">Shaded cells (†) did not sustain their rate; hover them for the reason. "
-					+ "The highlighted row is the recommended pool size. Latencies cover successful requests only.")
+					+ "Numbered marks refer to the notes under each table. The highlighted row is the recommended "
+					+ "pool size. Latencies cover successful requests only.")
 				.append(section.grid().hasRepeats() ? " " + escape(Section.REPEATS_NOTE) : "")
 				.append("</p>\n");
 			html.append("<div class=\"paper-tables\">\n");
 			table(html, section.maxLatency(), "grid");
 			table(html, section.p99Latency(), "grid");
 			html.append("</div>\n");
+			published.after(section).forEach((block) -> PublishedFigures.html(html, block));
 			table(html, section.detail(), "detail");
 			if (!section.excluded().rows().isEmpty()) {
 				table(html, section.excluded(), "excluded");
@@ -110,7 +134,7 @@ final class HtmlReport {
 			html.append("</section>\n");
 		}
 		acquireCost.ifPresent((cost) -> cost.html(html, results.preset()));
-		PublishedFigures.html(html, results);
+		published.atEnd().forEach((block) -> PublishedFigures.html(html, block));
 		html.append("</main>\n");
 		html.append("<script>\n").append(chartist("chartist.min.js")).append("\n</script>\n");
 		// "</" would end the script element early if a topology name or outcome carried
@@ -146,13 +170,16 @@ final class HtmlReport {
 			if (recommendation.verdict() == Recommendation.Verdict.FLAT) {
 				html.append(" <span class=\"flag\">not a measured knee</span>");
 			}
+			if (recommendation.provisional()) {
+				html.append(" <span class=\"flag\">provisional: one run per point</span>");
+			}
 		}
 		else {
 			html.append("<span class=\"verdict-none\">")
 				.append(escape(Header.headline(recommendation)))
 				.append("</span>");
 		}
-		html.append("</div>\n<p>").append(escape(recommendation.summary())).append("</p>\n");
+		html.append("</div>\n<p>").append(commands(escape(recommendation.summary()))).append("</p>\n");
 		if (!brief && !recommendation.caveats().isEmpty()) {
 			html.append("<ul class=\"caveats\">\n");
 			for (String caveat : recommendation.caveats()) {
@@ -170,13 +197,15 @@ final class HtmlReport {
 		html.append("<ul class=\"legend\">");
 		int[] rates = grid.ratesRps();
 		for (int i = 0; i < rates.length; i++) {
-			html.append("<li><span class=\"swatch swatch-")
-				.append(seriesLetter(i))
+			html.append("<li><span class=\"swatch\" style=\"background: ")
+				.append(seriesColour(i))
 				.append("\"></span>")
 				.append(rates[i])
 				.append(" rps</li>");
 		}
-		html.append("<li><span class=\"swatch swatch-hollow\"></span>did not sustain its rate</li></ul>\n");
+		html.append("<li><span class=\"swatch swatch-hollow\"></span>did not sustain its rate")
+			.append(grid.cells().stream().anyMatch(Cell::died) ? " (incl. instance died)" : "")
+			.append("</li></ul>\n");
 		html.append("<div class=\"plot\"><div class=\"y-title\">")
 			.append(escape(spec.yTitle()))
 			.append("<span class=\"scale\"></span></div><div class=\"ct-chart\" id=\"")
@@ -189,8 +218,10 @@ final class HtmlReport {
 	}
 
 	/**
-	 * What Chartist gets: one series per rate, one value per pool size (null when
-	 * unmeasured).
+	 * What Chartist gets: one series per rate, one value per pool size: null when
+	 * unmeasured, and when unverified (a figure of an unknown pool size has no place on a
+	 * pool-size axis); a dead instance's point is drawn as failed, at the figure of its
+	 * window up to the death.
 	 */
 	private static Map<String, Object> chartData(Grid grid, ChartSpec spec, String id) {
 		List<String> labels = new ArrayList<>();
@@ -198,16 +229,21 @@ final class HtmlReport {
 			labels.add(org.poollab.bench.SweepResults.poolLabel(poolSize));
 		}
 		List<Map<String, Object>> series = new ArrayList<>();
-		for (int rateRps : grid.ratesRps()) {
+		int[] rates = grid.ratesRps();
+		for (int i = 0; i < rates.length; i++) {
+			int rateRps = rates[i];
 			List<Object> data = new ArrayList<>();
 			List<Boolean> failed = new ArrayList<>();
 			for (int poolSize : grid.poolSizes()) {
-				Optional<Cell> cell = grid.cell(poolSize, rateRps);
+				Optional<Cell> cell = grid.cell(poolSize, rateRps).filter(Cell::considered);
 				if (cell.isPresent()) {
 					double value = spec.metric().applyAsDouble(cell.get());
 					String meta = "pool " + org.poollab.bench.SweepResults.poolLabel(poolSize) + " · " + rateRps
-							+ " rps: " + Recommender.ms(value)
-							+ (cell.get().sustained() ? "" : " (not sustained: " + cell.get().shortfall() + ")");
+							+ " rps: " + spec.label().apply(cell.get())
+							+ (cell.get().died()
+									? " (instance " + cell.get().deathSummary()
+											+ "; the figure covers the window up to the death)"
+									: cell.get().sustained() ? "" : " (not sustained: " + cell.get().shortfall() + ")");
 					data.add(Map.of("value", value, "meta", meta));
 				}
 				else {
@@ -217,6 +253,7 @@ final class HtmlReport {
 			}
 			Map<String, Object> one = new LinkedHashMap<>();
 			one.put("name", rateRps + " rps");
+			one.put("colour", seriesColour(i));
 			one.put("data", data);
 			one.put("failed", failed);
 			series.add(one);
@@ -276,20 +313,55 @@ final class HtmlReport {
 				if (entry.warning() != null) {
 					html.append(" †");
 				}
+				int footnote = table.footnoteNumber(entry);
+				if (footnote > 0) {
+					html.append("<sup class=\"fn\" title=\"")
+						.append(escape(entry.footnote()))
+						.append("\">")
+						.append(footnote)
+						.append("</sup>");
+				}
 				html.append("</td>");
 			}
 			html.append("</tr>\n");
 		}
-		html.append("</tbody>\n</table>\n</div>\n");
+		html.append("</tbody>\n</table>\n");
+		List<String> footnotes = table.footnotes();
+		if (!footnotes.isEmpty() || !table.notes().isEmpty()) {
+			html.append("<div class=\"table-notes\">\n");
+			for (int i = 0; i < footnotes.size(); i++) {
+				html.append("<p class=\"footnote\"><sup>")
+					.append(i + 1)
+					.append("</sup> ")
+					.append(escape(footnotes.get(i)))
+					.append("</p>\n");
+			}
+			for (String note : table.notes()) {
+				html.append("<p class=\"column-note\">").append(escape(note)).append("</p>\n");
+			}
+			html.append("</div>\n");
+		}
+		html.append("</div>\n");
 	}
 
-	/** Chartist names its series classes a, b, c, ... in series order. */
-	static char seriesLetter(int index) {
-		return (char) ('a' + (index % 15));
+	/**
+	 * The command-line option in a sentence as code, so a line never breaks at its "-".
+	 */
+	private static String commands(String escaped) {
+		return escaped.replace(REPEATS_OPTION, "<code>" + REPEATS_OPTION + "</code>");
+	}
+
+	/** The colour of the series at this index, the same in the legend and the chart. */
+	static String seriesColour(int index) {
+		if (index < PALETTE.size()) {
+			return PALETTE.get(index);
+		}
+		int hue = (int) Math.round((index - PALETTE.size()) * 137.508 + 15) % 360;
+		return String.format(Locale.ROOT, "hsl(%d, 70%%, 38%%)", hue);
 	}
 
 	static String escape(String text) {
-		return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+		return HtmlUtils.htmlEscape(text, StandardCharsets.UTF_8.name());
 	}
 
 	private static String chartist(String file) {
@@ -330,12 +402,13 @@ final class HtmlReport {
 	 * @param title chart title
 	 * @param yTitle y axis title with its unit
 	 * @param metric what is plotted
+	 * @param label the plotted figure as the tooltip says it, with its unit
 	 * @param logScaleAllowed whether a log scale may be used when values span a wide
 	 * range (latencies: saturated points are orders of magnitude above healthy ones)
 	 * @param howToRead one line for the reader
 	 */
 	private record ChartSpec(String key, String title, String yTitle, ToDoubleFunction<Cell> metric,
-			boolean logScaleAllowed, String howToRead) {
+			Function<Cell, String> label, boolean logScaleAllowed, String howToRead) {
 
 	}
 

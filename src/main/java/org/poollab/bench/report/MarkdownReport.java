@@ -31,7 +31,9 @@ final class MarkdownReport {
 		}
 		md.append("\n**Rule.** ").append(Recommendation.RULE).append(objective(results)).append("\n\n");
 		md.append("Cells marked † did not sustain their rate; the detail table says why. ")
+			.append("Numbered marks (¹ ²) refer to the notes under each table. ")
 			.append("Rows in **bold** are the recommended pool size. Latencies cover successful requests only.\n");
+		PublishedFigures.Placement published = PublishedFigures.place(results.preset(), sections);
 		for (Section section : sections) {
 			md.append("\n## ").append(section.title()).append("\n\n");
 			Recommendation recommendation = section.recommendation();
@@ -49,13 +51,14 @@ final class MarkdownReport {
 			}
 			table(md, section.maxLatency());
 			table(md, section.p99Latency());
+			published.after(section).forEach((block) -> PublishedFigures.markdown(md, block));
 			table(md, section.detail());
 			if (!section.excluded().rows().isEmpty()) {
 				table(md, section.excluded());
 			}
 		}
 		acquireCost.ifPresent((cost) -> cost.markdown(md, results.preset()));
-		PublishedFigures.markdown(md, results);
+		published.atEnd().forEach((block) -> PublishedFigures.markdown(md, block));
 		return md.toString();
 	}
 
@@ -71,14 +74,24 @@ final class MarkdownReport {
 			md.append("| ")
 				.append(row.entries()
 					.stream()
-					.map((entry) -> entry(entry, row.highlighted()))
+					.map((entry) -> entry(table, entry, row.highlighted()))
 					.collect(Collectors.joining(" | ")))
 				.append(" |\n");
 		}
 		md.append('\n');
+		List<String> footnotes = table.footnotes();
+		for (int i = 0; i < footnotes.size(); i++) {
+			md.append("- ").append(superscript(i + 1)).append(' ').append(footnotes.get(i)).append('\n');
+		}
+		for (String note : table.notes()) {
+			md.append("- ").append(note).append('\n');
+		}
+		if (!footnotes.isEmpty() || !table.notes().isEmpty()) {
+			md.append('\n');
+		}
 	}
 
-	private static String entry(Entry entry, boolean highlighted) {
+	private static String entry(Table table, Entry entry, boolean highlighted) {
 		String text = entry.text().replace("|", "\\|");
 		if (entry.href() != null) {
 			text = "[" + text + "](" + entry.href() + ")";
@@ -86,7 +99,19 @@ final class MarkdownReport {
 		if (entry.warning() != null) {
 			text += " †";
 		}
+		int footnote = table.footnoteNumber(entry);
+		if (footnote > 0) {
+			text += " " + superscript(footnote);
+		}
 		return highlighted ? "**" + text + "**" : text;
+	}
+
+	/** Footnote marks that read in a terminal as well as rendered: ¹, ², ..., ¹². */
+	static String superscript(int number) {
+		return String.valueOf(number)
+			.chars()
+			.mapToObj((digit) -> String.valueOf("⁰¹²³⁴⁵⁶⁷⁸⁹".charAt(digit - '0')))
+			.collect(Collectors.joining());
 	}
 
 	static String objective(SweepResults results) {

@@ -2,27 +2,39 @@ package org.poollab.bench.report;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
-import org.poollab.bench.SweepResults;
 import org.poollab.bench.acquire.AcquireCostBenchmark.Timing;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 
 /**
- * The figures the seed texts (../shared/seeds/) published, shown after our own sections
- * when a run's preset reproduces a seed's experiment. They were measured by others on
- * other set-ups, so they sit in tables of their own, labelled with their source, and
- * never reach our tables or the recommendation. Every number is copied from the seed text
- * (not from the README) and rendered as published.
+ * The figures the seed texts (../shared/seeds/) published, shown when a run's preset
+ * reproduces a seed's experiment: each table right after our own tables of the topology
+ * it matches (the paper's Tables I–II after our single instance, III–IV after our three
+ * instances), or at the end when it matches none we measured. They were measured by
+ * others on other set-ups, so they sit in tables of their own, labelled with their
+ * source, and never reach our tables or the recommendation. Every number is copied from
+ * the seed text (not from the README) and rendered as published.
  */
 final class PublishedFigures {
 
 	/** Said with every source, so no one mistakes its figures for ours. */
 	static final String LABEL = "Published figures from this source, measured on its set-up, not by this lab: "
 			+ "for comparison only, they take no part in the recommendation.";
+
+	private static final String SINGLE = "single";
+
+	private static final String MULTI = "multi";
+
+	private static final String PGBOUNCER_TOPOLOGY = "pgbouncer";
 
 	/** The rates of the JOIV paper's Tables I–IV, in their column order. */
 	static final List<Integer> PAPER_RATES_RPS = List.of(500, 1000, 2000);
@@ -102,14 +114,18 @@ final class PublishedFigures {
 					+ "service and load generator (Vegeta vs JMeter) mean the milliseconds cannot match ours; compare "
 					+ "where each pool size starts to queue. Where the paper's prose and tables disagree (Table II, "
 					+ "pool 10 at 1000 rps: 33.356 vs 35.356), the table is shown.",
-			List.of(paperTable("Published by the paper, Table I: max latency (ms), single instance",
-					PAPER_SINGLE_MAX_MS),
-					paperTable("Published by the paper, Table II: p99 latency (ms), single instance",
-							PAPER_SINGLE_P99_MS),
-					paperTable("Published by the paper, Table III: max latency (ms), three instances",
-							PAPER_MULTI_MAX_MS),
-					paperTable("Published by the paper, Table IV: p99 latency (ms), three instances",
-							PAPER_MULTI_P99_MS)));
+			List.of(new Published(SINGLE,
+					paperTable("Published by the paper, Table I: max latency (ms), single instance",
+							PAPER_SINGLE_MAX_MS)),
+					new Published(SINGLE,
+							paperTable("Published by the paper, Table II: p99 latency (ms), single instance",
+									PAPER_SINGLE_P99_MS)),
+					new Published(MULTI,
+							paperTable("Published by the paper, Table III: max latency (ms), three instances",
+									PAPER_MULTI_MAX_MS)),
+					new Published(MULTI,
+							paperTable("Published by the paper, Table IV: p99 latency (ms), three instances",
+									PAPER_MULTI_P99_MS))));
 
 	/** Seed 004. */
 	static final Source BLOG = new Source("004", "Sizing connection pool",
@@ -123,7 +139,7 @@ final class PublishedFigures {
 					+ "only a trend. MySQL vs PostgreSQL, one row vs our 20-role join, a closed model vs our fixed "
 					+ "rates and other hardware: compare where throughput stops rising with the pool, not the "
 					+ "figures. The text publishes no latency figures (its JMeter result tables are screenshots).",
-			List.of(blogTable()));
+			List.of(new Published(SINGLE, blogTable())));
 
 	/** Seed 003. */
 	static final Source R2DBC = new Source("003", "Configuring Connection Pooling with Spring R2DBC",
@@ -135,7 +151,7 @@ final class PublishedFigures {
 					+ "against our requests per second; it does not describe its hardware. It calls the gain "
 					+ "\"almost 3.5x\" in throughput and \"almost 4x\" in latency; its own figures give 480 / 140 "
 					+ "≈ 3.4 and 2.33 s / 668 ms ≈ 3.5.",
-			List.of(r2dbcTable()));
+			List.of(new Published(SINGLE, r2dbcTable())));
 
 	/**
 	 * Seed 002, 002_26abfe8d1a0ff30d.txt, "Scaling database performance with pgbouncer":
@@ -151,7 +167,7 @@ final class PublishedFigures {
 					+ "\"approximately 60%\"; the figures give about 16 %. Its pgpool-II run is reported only as "
 					+ "\"75%\" better, with no figure. The lab's pgbouncer topology puts pgbouncer under a web "
 					+ "service's own pools instead of pgbench's clients, so only the direction compares.",
-			List.of(pgbouncerTable()));
+			List.of(new Published(PGBOUNCER_TOPOLOGY, pgbouncerTable())));
 
 	/** Seed 001. */
 	static final Source ANATOMY = new Source("001", "The anatomy of Connection Pooling",
@@ -163,9 +179,10 @@ final class PublishedFigures {
 					+ "pooled mean rests on one slow acquisition (its max, 125.5 of the 128.9 ms that all 1000 "
 					+ "took). Opening a connection costs what the database, its host and the network make it cost, "
 					+ "none of which the article describes, so a ratio measured here need not match its own.",
-			List.of(AcquireCost.timings("Published by the article: time per connection open + close (ms)",
-					List.of("statistic", "no pooling (ms)", "connection pooling (ms)"), ANATOMY_NO_POOLING,
-					ANATOMY_POOLING, PublishedFigures::figure, false)));
+			List.of(new Published(null,
+					AcquireCost.timings("Published by the article: time per connection open + close (ms)",
+							List.of("statistic", "no pooling (ms)", "connection pooling (ms)"), ANATOMY_NO_POOLING,
+							ANATOMY_POOLING, PublishedFigures::figure, false))));
 
 	private PublishedFigures() {
 	}
@@ -189,33 +206,80 @@ final class PublishedFigures {
 		};
 	}
 
-	static void markdown(StringBuilder md, SweepResults results) {
-		for (Source source : forPreset(results.preset())) {
-			md.append("\n## Published figures: ").append(source.title()).append("\n\n");
-			md.append('*').append(source.byline()).append(".* ").append(LABEL).append("\n\n");
-			md.append(source.note()).append("\n\n");
-			for (Table table : source.tables()) {
-				MarkdownReport.table(md, table);
+	/**
+	 * Where each published table goes: after the first section of the topology it
+	 * matches, else at the end. Sources keep the order of {@link #forPreset(String)}.
+	 * @param preset the run's preset
+	 * @param sections our sections, in report order
+	 * @return the placement
+	 */
+	static Placement place(String preset, List<Section> sections) {
+		Map<Section, List<Block>> bySection = new LinkedHashMap<>();
+		Map<Source, List<Table>> atEnd = new LinkedHashMap<>();
+		for (Source source : forPreset(preset)) {
+			Map<Section, List<Table>> mine = new LinkedHashMap<>();
+			for (Published published : source.tables()) {
+				Optional<Section> section = sections.stream()
+					.filter((candidate) -> candidate.grid().topology().equals(published.topology()))
+					.findFirst();
+				if (section.isPresent()) {
+					mine.computeIfAbsent(section.get(), (key) -> new ArrayList<>()).add(published.table());
+				}
+				else {
+					atEnd.computeIfAbsent(source, (key) -> new ArrayList<>()).add(published.table());
+				}
 			}
+			mine.forEach((section, tables) -> bySection.computeIfAbsent(section, (key) -> new ArrayList<>())
+				.add(new Block(source, tables, section.grid().key())));
+		}
+		// The source's set-up is told once, where a reader meets it first.
+		Set<Source> told = new HashSet<>();
+		Map<Section, List<Block>> placed = new LinkedHashMap<>();
+		for (Section section : sections) {
+			List<Block> blocks = bySection.getOrDefault(section, List.of())
+				.stream()
+				.map((block) -> block.told(!told.add(block.source())))
+				.toList();
+			placed.put(section, blocks);
+		}
+		List<Block> end = new ArrayList<>();
+		atEnd.forEach((source, tables) -> end.add(new Block(source, tables, null).told(!told.add(source))));
+		return new Placement(placed, end);
+	}
+
+	static void markdown(StringBuilder md, Block block) {
+		Source source = block.source();
+		md.append((block.topologyKey() != null) ? "### " : "\n## ")
+			.append("Published figures: ")
+			.append(source.title())
+			.append("\n\n");
+		md.append('*').append(source.byline()).append(".* ").append(LABEL).append("\n\n");
+		md.append(block.toldAbove() ? SEE_ABOVE : source.note()).append("\n\n");
+		for (Table table : block.tables()) {
+			MarkdownReport.table(md, table);
 		}
 	}
 
-	static void html(StringBuilder html, SweepResults results) {
-		for (Source source : forPreset(results.preset())) {
-			html.append("<section class=\"published\" id=\"published-")
-				.append(source.seed())
-				.append("\">\n<h2>Published figures: ")
-				.append(HtmlReport.escape(source.title()))
-				.append("</h2>\n<p class=\"meta\">")
-				.append(HtmlReport.escape(source.byline()))
-				.append(" <span class=\"flag\">published figures, for comparison only</span></p>\n<p class=\"note\">")
-				.append(HtmlReport.escape(LABEL + " " + source.note()))
-				.append("</p>\n<div class=\"paper-tables\">\n");
-			for (Table table : source.tables()) {
-				HtmlReport.table(html, table, "grid");
-			}
-			html.append("</div>\n</section>\n");
+	static void html(StringBuilder html, Block block) {
+		Source source = block.source();
+		boolean inSection = block.topologyKey() != null;
+		html.append("<section class=\"published\" id=\"published-")
+			.append(source.seed())
+			.append(inSection ? "-" + HtmlReport.escape(block.topologyKey()) : "")
+			.append("\">\n")
+			.append(inSection ? "<h3>" : "<h2>")
+			.append("Published figures: ")
+			.append(HtmlReport.escape(source.title()))
+			.append(inSection ? "</h3>" : "</h2>")
+			.append("\n<p class=\"meta\">")
+			.append(HtmlReport.escape(source.byline()))
+			.append(" <span class=\"flag\">published figures, for comparison only</span></p>\n<p class=\"note\">")
+			.append(HtmlReport.escape(LABEL + " " + (block.toldAbove() ? SEE_ABOVE : source.note())))
+			.append("</p>\n<div class=\"paper-tables\">\n");
+		for (Table table : block.tables()) {
+			HtmlReport.table(html, table, "grid published-table");
 		}
+		html.append("</div>\n</section>\n");
 	}
 
 	/** A figure as the seed printed it: no rounding, no padding. */
@@ -272,6 +336,10 @@ final class PublishedFigures {
 				List.of("pool", "completed iterations", "p95 latency (ms)", "p95 as published"), rows, 1, 3);
 	}
 
+	/** Said where a source's set-up was told with its earlier tables. */
+	static final String SEE_ABOVE = "Its set-up, and why its milliseconds cannot match ours, are described with "
+			+ "its first tables above.";
+
 	/**
 	 * One seed text and its figures.
 	 *
@@ -282,7 +350,49 @@ final class PublishedFigures {
 	 * why ours differ
 	 * @param tables its figures
 	 */
-	record Source(String seed, String title, String byline, String note, List<Table> tables) {
+	record Source(String seed, String title, String byline, String note, List<Published> tables) {
+	}
+
+	/**
+	 * One published table and the topology of ours it compares with.
+	 *
+	 * @param topology {@code single}, {@code multi} or {@code pgbouncer}; null for none
+	 * (shown at the end)
+	 * @param table the figures
+	 */
+	record Published(String topology, Table table) {
+	}
+
+	/**
+	 * A source's tables in one place of the report.
+	 *
+	 * @param source the source
+	 * @param tables its tables placed here
+	 * @param topologyKey the section they follow ({@link Grid#key()}); null at the end
+	 * @param toldAbove whether the source's set-up was already described above
+	 */
+	record Block(Source source, List<Table> tables, String topologyKey, boolean toldAbove) {
+
+		Block(Source source, List<Table> tables, String topologyKey) {
+			this(source, tables, topologyKey, false);
+		}
+
+		Block told(boolean above) {
+			return new Block(this.source, this.tables, this.topologyKey, above);
+		}
+
+	}
+
+	/**
+	 * @param bySection the blocks after each of our sections (possibly none)
+	 * @param atEnd the blocks whose topology we did not measure, or that match none
+	 */
+	record Placement(Map<Section, List<Block>> bySection, List<Block> atEnd) {
+
+		List<Block> after(Section section) {
+			return this.bySection.getOrDefault(section, List.of());
+		}
+
 	}
 
 	/**

@@ -16,21 +16,32 @@ import java.util.OptionalInt;
  * @param summary one or two sentences stating the answer and why
  * @param caveats what a careful reader should know before trusting it
  * @param crossChecks the textbook estimates to hold the measured answer against
+ * @param provisional whether the answer rests on one run per point
+ * @param basis how the pool size was arrived at, in a line (for the YAML's comment);
+ * empty when the grid supports no pool size
  */
 public record Recommendation(String topology, Verdict verdict, OptionalInt poolSize, OptionalInt decidingRateRps,
-		String summary, List<String> caveats, CrossChecks crossChecks) {
+		String summary, List<String> caveats, CrossChecks crossChecks, boolean provisional, String basis) {
 
 	/** The rule, as the report states it. */
 	public static final String RULE = "Take the highest rate that at least one pool size sustains "
-			+ "(errors \u2264 0.1 %, achieved \u2265 95 % of the target rate, p99 at or below the sweep's p99 "
-			+ "objective (bench.p99Objective), no connection-acquire timeouts, "
-			+ "pool size verified from HikariCP's own gauge). At that rate, among the pool sizes that sustain it, "
-			+ "recommend the smallest whose p99 is within 10 % or 1 ms (whichever is larger) of the best p99. "
-			+ "Medians across repeats; points whose outcome is not ok are left out.";
+			+ "(no instance died, errors \u2264 0.1 %, achieved \u2265 95 % of the target rate, p99 at or below "
+			+ "the sweep's p99 objective (bench.p99Objective), no connection-acquire timeouts, pool size verified "
+			+ "from HikariCP's own gauge). At that rate, among the pool sizes that sustain it, recommend the "
+			+ "smallest whose p99 is within the noise margin of the best p99: 10 % or 1 ms, whichever is larger, "
+			+ "or with repeats the largest spread of p99 between repeats at that rate when it is wider. "
+			+ "Figures are medians across repeats; one repeat whose instance died means the pool size did not "
+			+ "sustain that rate. Points whose pool size was not verified are shown but not considered; points "
+			+ "the lab failed to measure are left out. When every pool size sustaining that rate is equal within "
+			+ "the margin there is no knee, and the size named is derived, not measured: " + Recommender.NO_KNEE_RULE
+			+ " A verdict resting on one run per point is provisional.";
+
+	/** Said wherever a verdict rests on one run per point. */
+	public static final String PROVISIONAL = "Provisional: one run per point; confirm with -Dbench.repeats=3.";
 
 	Recommendation withDecidingRate(int rateRps) {
 		return new Recommendation(this.topology, this.verdict, this.poolSize, OptionalInt.of(rateRps), this.summary,
-				this.caveats, this.crossChecks);
+				this.caveats, this.crossChecks, this.provisional, this.basis);
 	}
 
 	/** What kind of answer the grid supports. */
@@ -41,8 +52,8 @@ public record Recommendation(String topology, Verdict verdict, OptionalInt poolS
 
 		/**
 		 * Every pool size sustained the deciding rate with the same p99 within the
-		 * margin: the size does not matter in this range, and the smallest is named only
-		 * as a floor.
+		 * margin: no knee was found, and the size named is derived by
+		 * {@link Recommender#NO_KNEE_RULE}, not measured.
 		 */
 		FLAT(true),
 
@@ -81,9 +92,13 @@ public record Recommendation(String topology, Verdict verdict, OptionalInt poolS
 	 * @param littleBusyFleet connections busy on average across the fleet:
 	 * {@code achievedRps × usageMeanMs / 1000}; NaN when there was no point
 	 * @param littleBusyPerInstance the same per instance
-	 * @param cpuCores cores of the host (which also ran the database)
+	 * @param cpuCores cores of the host the lab ran on
+	 * @param databaseHost where the database ran when that was not the lab's host (an
+	 * external database on another machine); null when it shared the lab's host
 	 * @param hikariStartingPoolSize {@code core_count × 2 + effective_spindle_count} with
-	 * spindles 0
+	 * the database host's cores and spindles 0; empty when the database ran on another
+	 * host, whose cores the lab cannot see
+	 * @param requestThreads Tn, the request threads of each instance (Tomcat's)
 	 * @param deadlockFloor {@code Tn × (Cm − 1) + 1} with Cm = 1 connection per request
 	 * @param instances service instances sharing the database
 	 * @param maxConnections the database's {@code max_connections}
@@ -92,8 +107,9 @@ public record Recommendation(String topology, Verdict verdict, OptionalInt poolS
 	 * {@code instances × pool ≤ max_connections − reserved}
 	 */
 	public record CrossChecks(double littleRateRps, double littleUsageMeanMs, double littleBusyFleet,
-			double littleBusyPerInstance, int cpuCores, int hikariStartingPoolSize, int deadlockFloor, int instances,
-			int maxConnections, int reservedConnections, int fleetBudgetPerInstance) {
+			double littleBusyPerInstance, int cpuCores, String databaseHost, OptionalInt hikariStartingPoolSize,
+			int requestThreads, int deadlockFloor, int instances, int maxConnections, int reservedConnections,
+			int fleetBudgetPerInstance) {
 
 	}
 

@@ -82,6 +82,9 @@ final class RecommendedYaml {
 
 	private static void block(StringBuilder yaml, Section section, String prefix) {
 		Recommendation recommendation = section.recommendation();
+		if (recommendation.provisional()) {
+			yaml.append(prefix.isEmpty() ? "# " : prefix).append(Recommendation.PROVISIONAL).append('\n');
+		}
 		if (behindPgBouncer(section)) {
 			// Settings of two programs, not one YAML document: always as comments.
 			prefix = "# ";
@@ -133,26 +136,28 @@ final class RecommendedYaml {
 				: "ms; no sustained point to derive it from: a generous minute, still well under max-lifetime");
 	}
 
+	/** HikariCP's own default maximum-pool-size. */
+	static final int HIKARI_DEFAULT_POOL_SIZE = 10;
+
 	private static long poolSize(Recommendation recommendation) {
 		if (recommendation.poolSize().isPresent()) {
 			return recommendation.poolSize().getAsInt();
 		}
 		Recommendation.CrossChecks checks = recommendation.crossChecks();
-		return Math.max(checks.deadlockFloor(),
-				Math.min(checks.hikariStartingPoolSize(), Math.max(1, checks.fleetBudgetPerInstance())));
+		int start = checks.hikariStartingPoolSize().orElse(HIKARI_DEFAULT_POOL_SIZE);
+		return Math.max(checks.deadlockFloor(), Math.min(start, Math.max(1, checks.fleetBudgetPerInstance())));
 	}
 
 	private static String poolSizeWhy(Recommendation recommendation) {
 		Recommendation.CrossChecks checks = recommendation.crossChecks();
 		String budget = "; fleet budget " + checks.fleetBudgetPerInstance() + " per instance";
 		return switch (recommendation.verdict()) {
-			case CHOSEN -> "per instance; measured: the smallest pool within the p99 margin of the best at "
-					+ recommendation.decidingRateRps().getAsInt() + " rps, the highest rate sustained" + budget;
-			case FLAT -> "per instance; NOT a measured knee: every pool size performed the same within noise at "
-					+ recommendation.decidingRateRps().getAsInt() + " rps, so the smallest was taken" + budget;
-			default -> "per instance; NOT MEASURED (" + Header.headline(recommendation)
-					+ "): HikariCP's starting formula cores x 2 + 0 spindles, capped by the fleet budget; "
-					+ "verify with a new sweep";
+			case CHOSEN, FLAT -> "per instance; " + recommendation.basis() + budget;
+			default -> "per instance; NOT MEASURED (" + Header.headline(recommendation) + "): "
+					+ (checks.hikariStartingPoolSize().isPresent()
+							? "HikariCP's starting formula cores x 2 + 0 spindles"
+							: "HikariCP's default (its starting formula needs the database host's cores, unknown here)")
+					+ ", capped by the fleet budget; verify with a new sweep";
 		};
 	}
 

@@ -1,5 +1,7 @@
 package org.poollab.bench.report;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -36,11 +38,26 @@ final class Recommender {
 	static final int CONNECTIONS_PER_REQUEST = 1;
 
 	/**
-	 * Tn in HikariCP's deadlock formula: Tomcat's default
-	 * {@code server.tomcat.threads.max}. It drops out while a request holds one
-	 * connection.
+	 * Tn in HikariCP's deadlock formula when the sweep did not set Tomcat's threads:
+	 * Tomcat's default {@code server.tomcat.threads.max}. It drops out while a request
+	 * holds one connection.
 	 */
-	static final int REQUEST_THREADS = 200;
+	static final int DEFAULT_REQUEST_THREADS = 200;
+
+	/**
+	 * Without a knee, the smallest pool worth naming: with one connection every request
+	 * queues behind the slowest one in flight.
+	 */
+	static final int NO_KNEE_MIN_POOL_SIZE = 2;
+
+	/** Headroom over the connections Little's law finds busy on average. */
+	static final int NO_KNEE_LITTLE_FACTOR = 2;
+
+	/** How the size is derived when the grid shows no knee. */
+	static final String NO_KNEE_RULE = "the smallest measured pool size that sustained the rate and is at least "
+			+ NO_KNEE_MIN_POOL_SIZE + " (with one connection every request queues behind the slowest), at least "
+			+ "ceil(" + NO_KNEE_LITTLE_FACTOR + " \u00d7 the connections Little's law finds busy per instance) "
+			+ "(room for bursts) and at least the deadlock floor, capped by the fleet budget.";
 
 	private Recommender() {
 	}
@@ -52,105 +69,166 @@ final class Recommender {
 	static Recommendation recommend(Grid grid, Host host, Database database) {
 		List<String> caveats = new ArrayList<>();
 		if (!grid.excluded().isEmpty()) {
-			caveats.add(grid.excluded().size() + " point(s) left out because their outcome was not ok (listed below).");
+			caveats.add(grid.excluded().size() + " point(s) left out because the lab failed to measure them "
+					+ "(listed below).");
 		}
 		// No pool ("none") is the baseline the pool sizes are compared with, never a
 		// candidate: there is no maximum-pool-size to paste for it.
 		List<Cell> cells = grid.cells().stream().filter(Cell::pooled).toList();
 		List<Cell> unpooled = grid.cells().stream().filter((cell) -> !cell.pooled()).toList();
+		tooManyClients(grid, database).ifPresent(caveats::add);
 		if (cells.isEmpty()) {
-			return answer(grid, Verdict.NO_DATA, null,
+			return answer(grid, Verdict.NO_DATA, OptionalInt.empty(),
 					"The grid cannot support a conclusion for " + grid.name() + ": no point of this topology "
-							+ (unpooled.isEmpty() ? "finished with outcome ok."
-									: "with a pool finished with outcome ok (only 'none' was measured)."),
+							+ (unpooled.isEmpty() ? "was measured."
+									: "with a pool was measured (only 'none' was measured)."),
 					caveats, null, host, database);
 		}
-		List<Cell> verified = cells.stream().filter(Cell::verified).toList();
-		if (verified.size() < cells.size()) {
-			caveats.add((cells.size() - verified.size()) + " cell(s) did not prove their pool size (HikariCP's "
-					+ "connections.max gauge disagreed or was missing) and were not considered: "
-					+ describe(cells.stream().filter((cell) -> !cell.verified()).toList()) + ".");
+		List<Cell> considered = cells.stream().filter(Cell::considered).toList();
+		if (considered.size() < cells.size()) {
+			caveats.add((cells.size() - considered.size()) + " cell(s) did not prove their pool size (HikariCP's "
+					+ "connections.max gauge disagreed or was missing), are shown as 'unverified' and were not "
+					+ "considered: " + describe(cells.stream().filter((cell) -> !cell.considered()).toList()) + ".");
 		}
-		if (verified.isEmpty()) {
-			return answer(grid, Verdict.UNVERIFIED, null,
+		for (Cell cell : considered.stream().filter(Cell::died).toList()) {
+			caveats
+				.add("Pool " + cell.poolLabel() + " at " + cell.rateRps() + " rps: the instance " + cell.deathSummary()
+						+ ". A result of the load, not missing data: it counts as not " + "sustaining that rate.");
+		}
+		if (considered.isEmpty()) {
+			return answer(grid, Verdict.UNVERIFIED, OptionalInt.empty(),
 					"The grid cannot support a conclusion: no point proved that its pool had the size it claims, "
 							+ "so no measurement can be attributed to a pool size.",
 					caveats, busiest(cells), host, database);
 		}
-		int[] poolSizes = Cell.distinct(verified, Cell::poolSize);
+		int[] poolSizes = Cell.distinct(considered, Cell::poolSize);
 		if (poolSizes.length == 1) {
-			int highestRateRps = verified.stream().mapToInt(Cell::rateRps).max().getAsInt();
-			return answer(grid, Verdict.SINGLE_POOL_SIZE, null,
+			int highestRateRps = considered.stream().mapToInt(Cell::rateRps).max().getAsInt();
+			return answer(grid, Verdict.SINGLE_POOL_SIZE, OptionalInt.empty(),
 					"The grid cannot support a conclusion about pool size: only pool size " + poolSizes[0]
 							+ " was measured, so there is nothing to compare it with."
 							+ withoutPool(unpooled, highestRateRps).replace("that rate", highestRateRps + " rps"),
-					caveats, busiest(verified), host, database);
+					caveats, busiest(considered), host, database);
 		}
-		List<Cell> sustained = verified.stream().filter(Cell::sustained).toList();
+		List<Cell> sustained = considered.stream().filter(Cell::sustained).toList();
 		if (sustained.isEmpty()) {
-			return answer(grid, Verdict.SATURATED, null,
+			return answer(grid, Verdict.SATURATED, OptionalInt.empty(),
 					"The grid cannot support a conclusion: every pool size saturated at every measured rate "
-							+ "(errors, connection timeouts or an under-achieved rate). Measure lower rates, "
-							+ "or look for the bottleneck outside the pool.",
-					caveats, busiest(verified), host, database);
+							+ "(errors, connection timeouts, a dead instance or an under-achieved rate). Measure "
+							+ "lower rates, or look for the bottleneck outside the pool.",
+					caveats, busiest(considered), host, database);
 		}
 		int decidingRateRps = sustained.stream().mapToInt(Cell::rateRps).max().getAsInt();
-		List<Cell> atRate = verified.stream().filter((cell) -> cell.rateRps() == decidingRateRps).toList();
+		List<Cell> atRate = considered.stream().filter((cell) -> cell.rateRps() == decidingRateRps).toList();
 		List<Cell> candidates = sustained.stream()
 			.filter((cell) -> cell.rateRps() == decidingRateRps)
 			.sorted(Comparator.comparingInt(Cell::poolSize))
 			.toList();
 		Cell best = candidates.stream().min(Comparator.comparingDouble(Cell::p99Ms)).get();
-		double marginMs = marginMs(best.p99Ms());
-		Cell chosen = candidates.stream().filter((cell) -> cell.p99Ms() <= best.p99Ms() + marginMs).findFirst().get();
+		Margin margin = Margin.of(best, candidates);
+		Cell chosen = candidates.stream()
+			.filter((cell) -> cell.p99Ms() <= best.p99Ms() + margin.ms())
+			.findFirst()
+			.get();
 		double worstP99Ms = candidates.stream().mapToDouble(Cell::p99Ms).max().getAsDouble();
 		boolean flat = candidates.size() == atRate.size() && candidates.size() > 1
-				&& worstP99Ms - best.p99Ms() <= marginMs;
+				&& worstP99Ms - best.p99Ms() <= margin.ms();
+		boolean provisional = candidates.stream().anyMatch((cell) -> cell.repeats().size() < 2);
 
 		if (decidingRateRps == grid.ratesRps()[grid.ratesRps().length - 1]) {
 			caveats.add("Some pool size sustained every measured rate, so the ceiling was not found: above "
 					+ decidingRateRps + " rps the pool size may matter more than it does here.");
 		}
-		if (!grid.hasRepeats()) {
-			caveats.add("Each point ran once: p99 differences of a millisecond or two may be noise; "
-					+ "repeats would tell.");
-		}
 		String summary;
-		Verdict verdict;
+		Recommendation recommendation;
 		if (flat) {
-			verdict = Verdict.FLAT;
+			Cell busiest = busiest(candidates);
+			CrossChecks checks = crossChecks(grid, busiest, host, database);
+			NoKnee noKnee = NoKnee.of(candidates, checks);
 			String spread = (worstP99Ms == best.p99Ms()) ? "a p99 of " + ms(best.p99Ms()) + " ms at every size"
 					: "p99 between " + ms(best.p99Ms()) + " and " + ms(worstP99Ms) + " ms";
 			summary = String.format(Locale.ROOT,
-					"Pool size does not matter in this range: at %d rps every pool size measured (%s) sustained "
-							+ "the rate with %s, within the %s ms margin. Pool size %d is named only because it is "
-							+ "the smallest measured, not because a knee was found.",
-					decidingRateRps, pools(candidates), spread, ms(marginMs), chosen.poolSize());
+					"No knee was found: pool sizes %s are equal within noise at %d rps, with %s, within the %s ms "
+							+ "margin%s. Pool size %d is derived, not measured: %s",
+					pools(candidates), decidingRateRps, spread, ms(margin.ms()), margin.why(), noKnee.poolSize(),
+					noKnee.why());
+			caveats.addAll(noKnee.caveats());
+			summary += withoutPool(unpooled, decidingRateRps) + (provisional ? " " + Recommendation.PROVISIONAL : "");
+			String basis = "NOT a measured knee: pool sizes " + pools(candidates) + " equal within noise at "
+					+ decidingRateRps + " rps; derived: " + noKnee.why();
+			recommendation = answer(grid, Verdict.FLAT, OptionalInt.of(noKnee.poolSize()), summary, caveats, busiest,
+					host, database, provisional, basis);
 		}
 		else {
-			verdict = Verdict.CHOSEN;
-			summary = String.format(Locale.ROOT,
-					"At %d rps, the highest rate any pool size sustained, pool %d is the smallest whose p99 "
-							+ "(%s ms) is within %s ms of the best (%s ms at pool %d).",
-					decidingRateRps, chosen.poolSize(), ms(chosen.p99Ms()), ms(marginMs), ms(best.p99Ms()),
-					best.poolSize());
+			summary = String.format(Locale.ROOT, "At %d rps, the highest rate any pool size sustained, ",
+					decidingRateRps) + chosenBecause(chosen, best, candidates, margin);
 			List<Cell> smaller = atRate.stream().filter((cell) -> cell.poolSize() < chosen.poolSize()).toList();
 			if (!smaller.isEmpty()) {
-				summary += " Smaller pools at that rate: " + smaller.stream()
-					.map((cell) -> "pool " + cell.poolSize() + " "
-							+ (cell.sustained() ? "p99 " + ms(cell.p99Ms()) + " ms"
-									: "failed (" + cell.shortfall() + ")"))
-					.collect(Collectors.joining("; ")) + ".";
+				summary += " Smaller pools at that rate: "
+						+ smaller.stream().map(Recommender::fate).collect(Collectors.joining("; ")) + ".";
+			}
+			List<Cell> larger = atRate.stream().filter((cell) -> cell.poolSize() > chosen.poolSize()).toList();
+			if (!larger.isEmpty()) {
+				summary += " Larger: " + larger.stream().map(Recommender::fate).collect(Collectors.joining("; ")) + ".";
 			}
 			int largestPool = poolSizes[poolSizes.length - 1];
 			if (chosen.poolSize() == largestPool) {
 				caveats.add("The chosen pool is the largest measured: p99 may still fall above pool " + largestPool
 						+ "; extend the grid upwards to find the knee.");
 			}
+			summary += withoutPool(unpooled, decidingRateRps) + (provisional ? " " + Recommendation.PROVISIONAL : "");
+			String basis = "measured: the smallest pool within the p99 margin (" + ms(margin.ms()) + " ms) of the "
+					+ "best at " + decidingRateRps + " rps, the highest rate sustained";
+			recommendation = answer(grid, Verdict.CHOSEN, OptionalInt.of(chosen.poolSize()), summary, caveats, chosen,
+					host, database, provisional, basis);
 		}
-		summary += withoutPool(unpooled, decidingRateRps);
-		return answer(grid, verdict, chosen, summary, caveats, chosen, host, database)
-			.withDecidingRate(decidingRateRps);
+		return recommendation.withDecidingRate(decidingRateRps);
+	}
+
+	/** Why the chosen pool, without comparing it with itself. */
+	private static String chosenBecause(Cell chosen, Cell best, List<Cell> candidates, Margin margin) {
+		if (candidates.size() == 1) {
+			return "pool " + chosen.poolLabel() + " is the only pool size that sustained it (p99 " + ms(chosen.p99Ms())
+					+ " ms).";
+		}
+		if (chosen == best) {
+			boolean tied = candidates.stream().anyMatch((cell) -> cell != chosen && cell.p99Ms() == chosen.p99Ms());
+			return "pool " + chosen.poolLabel()
+					+ (tied ? " is the smallest with the best p99 (" : " has the best p99 (") + ms(chosen.p99Ms())
+					+ " ms)" + margin.why() + ".";
+		}
+		return "pool " + chosen.poolLabel() + " is the smallest whose p99 (" + ms(chosen.p99Ms()) + " ms) is within "
+				+ ms(margin.ms()) + " ms" + margin.why() + " of the best (" + ms(best.p99Ms()) + " ms at pool "
+				+ best.poolLabel() + ").";
+	}
+
+	/** One other pool size at the deciding rate, for the summary. */
+	private static String fate(Cell cell) {
+		if (cell.died()) {
+			return "pool " + cell.poolLabel() + " " + cell.deathSummary();
+		}
+		return "pool " + cell.poolLabel() + " "
+				+ (cell.sustained() ? "p99 " + ms(cell.p99Ms()) + " ms" : "failed (" + cell.shortfall() + ")");
+	}
+
+	/**
+	 * The sentence a refused connection calls for: PostgreSQL at max_connections is the
+	 * database's limit, not the pool's.
+	 */
+	private static java.util.Optional<String> tooManyClients(Grid grid, Database database) {
+		List<Cell> refused = grid.cells().stream().filter((cell) -> cell.refused(Cell.TOO_MANY_CLIENTS) > 0).toList();
+		if (refused.isEmpty()) {
+			return java.util.Optional.empty();
+		}
+		return java.util.Optional.of(String.format(Locale.ROOT,
+				"The database was at its connection limit (max_connections %d, %d reserved): PostgreSQL refused "
+						+ "new connections ('too many clients') at %s. There the pool could not reach its size, "
+						+ "so those points measured the database's limit, not the pool's.",
+				database.maxConnections(), database.reservedConnections(),
+				refused.stream()
+					.map((cell) -> "pool " + cell.poolLabel() + " @ " + cell.rateRps() + " rps ("
+							+ cell.refused(Cell.TOO_MANY_CLIENTS) + " refusals)")
+					.collect(Collectors.joining(", "))));
 	}
 
 	/**
@@ -166,23 +244,27 @@ final class Recommender {
 			.orElse("");
 	}
 
-	private static Recommendation answer(Grid grid, Verdict verdict, Cell chosen, String summary, List<String> caveats,
-			Cell littleCell, Host host, Database database) {
+	private static Recommendation answer(Grid grid, Verdict verdict, OptionalInt poolSize, String summary,
+			List<String> caveats, Cell littleCell, Host host, Database database) {
+		return answer(grid, verdict, poolSize, summary, caveats, littleCell, host, database, false, "");
+	}
+
+	private static Recommendation answer(Grid grid, Verdict verdict, OptionalInt poolSize, String summary,
+			List<String> caveats, Cell littleCell, Host host, Database database, boolean provisional, String basis) {
 		CrossChecks crossChecks = crossChecks(grid, littleCell, host, database);
-		if (chosen != null && chosen.poolSize() > crossChecks.fleetBudgetPerInstance()) {
-			caveats.add("Pool " + chosen.poolSize() + " × " + crossChecks.instances()
+		if (poolSize.isPresent() && poolSize.getAsInt() > crossChecks.fleetBudgetPerInstance()) {
+			caveats.add("Pool " + poolSize.getAsInt() + " × " + crossChecks.instances()
 					+ " instance(s) exceeds the database's connection budget (" + crossChecks.fleetBudgetPerInstance()
 					+ " per instance).");
 		}
-		if (chosen != null && Math.ceil(crossChecks.littleBusyPerInstance()) > chosen.poolSize()) {
+		if (poolSize.isPresent() && Math.ceil(crossChecks.littleBusyPerInstance()) > poolSize.getAsInt()) {
 			caveats.add(String.format(Locale.ROOT,
 					"Little's law puts %.1f connections busy per instance, more than the pool of %d: "
 							+ "the usage figure and the latency disagree; check the telemetry.",
-					crossChecks.littleBusyPerInstance(), chosen.poolSize()));
+					crossChecks.littleBusyPerInstance(), poolSize.getAsInt()));
 		}
-		return new Recommendation(grid.name(), verdict,
-				(chosen != null) ? OptionalInt.of(chosen.poolSize()) : OptionalInt.empty(), OptionalInt.empty(),
-				summary, List.copyOf(caveats), crossChecks);
+		return new Recommendation(grid.name(), verdict, poolSize, OptionalInt.empty(), summary, List.copyOf(caveats),
+				crossChecks, provisional, basis);
 	}
 
 	static CrossChecks crossChecks(Grid grid, Cell littleCell, Host host, Database database) {
@@ -193,11 +275,19 @@ final class Recommender {
 		int poolsReachingTheDatabase = grid.behindPgBouncer() ? 1 : instances;
 		int budgetPerInstance = Math.max(0, database.maxConnections() - database.reservedConnections())
 				/ poolsReachingTheDatabase;
-		int deadlockFloor = REQUEST_THREADS * (CONNECTIONS_PER_REQUEST - 1) + 1;
+		int requestThreads = (grid.limits().tomcatThreads() > 0) ? grid.limits().tomcatThreads()
+				: DEFAULT_REQUEST_THREADS;
+		int deadlockFloor = requestThreads * (CONNECTIONS_PER_REQUEST - 1) + 1;
+		DatabaseHost databaseHost = DatabaseHost.of(database);
+		// HikariCP's formula counts the database host's cores; this machine's say nothing
+		// about another host's.
+		OptionalInt hikariStartingPoolSize = databaseHost.sameHost()
+				? OptionalInt.of(host.cpuCores() * 2 + EFFECTIVE_SPINDLE_COUNT) : OptionalInt.empty();
 		return new CrossChecks((littleCell != null) ? littleCell.achievedRps() : 0,
 				(littleCell != null) ? littleCell.usageMeanMs() : Double.NaN, busyFleet, busyFleet / instances,
-				host.cpuCores(), host.cpuCores() * 2 + EFFECTIVE_SPINDLE_COUNT, deadlockFloor, instances,
-				database.maxConnections(), database.reservedConnections(), budgetPerInstance);
+				host.cpuCores(), databaseHost.sameHost() ? null : databaseHost.hosts(), hikariStartingPoolSize,
+				requestThreads, deadlockFloor, instances, database.maxConnections(), database.reservedConnections(),
+				budgetPerInstance);
 	}
 
 	/** The cell that moved the most requests: where Little's law says the most. */
@@ -207,17 +297,101 @@ final class Recommender {
 
 	private static String describe(List<Cell> cells) {
 		return cells.stream()
-			.map((cell) -> "pool " + cell.poolSize() + " @ " + cell.rateRps() + " rps")
+			.map((cell) -> "pool " + cell.poolLabel() + " @ " + cell.rateRps() + " rps")
 			.collect(Collectors.joining(", "));
 	}
 
+	/** E.g. {@code 1, 2 and 5}. */
 	private static String pools(List<Cell> cells) {
-		return cells.stream().map((cell) -> String.valueOf(cell.poolSize())).collect(Collectors.joining(", "));
+		List<String> labels = cells.stream().map(Cell::poolLabel).toList();
+		return (labels.size() == 1) ? labels.get(0)
+				: String.join(", ", labels.subList(0, labels.size() - 1)) + " and " + labels.get(labels.size() - 1);
 	}
 
+	/**
+	 * A figure in milliseconds as the report prints it: whole numbers as they are, one
+	 * decimal from 1 ms up, and below 1 ms two significant digits, so 0.01 and 0.0030 do
+	 * not collapse into 0.0.
+	 */
 	static String ms(double valueMs) {
-		return (valueMs == Math.rint(valueMs)) ? String.valueOf((long) valueMs)
-				: String.format(Locale.ROOT, "%.1f", valueMs);
+		if (valueMs == Math.rint(valueMs)) {
+			return String.valueOf((long) valueMs);
+		}
+		if (Math.abs(valueMs) >= 1) {
+			return String.format(Locale.ROOT, "%.1f", valueMs);
+		}
+		return new BigDecimal(valueMs).round(new MathContext(2)).stripTrailingZeros().toPlainString();
+	}
+
+	/**
+	 * How far from the best p99 still counts as as good: the fixed margin, or with
+	 * repeats the widest spread between repeats at the deciding rate when that is wider,
+	 * since the repeats show the noise is at least that large.
+	 *
+	 * @param ms the margin
+	 * @param why empty for the fixed margin; else what widened it, for the summary
+	 */
+	record Margin(double ms, String why) {
+
+		static Margin of(Cell best, List<Cell> candidates) {
+			double fixedMs = marginMs(best.p99Ms());
+			Cell noisiest = candidates.stream().max(Comparator.comparingDouble(Cell::p99SpreadMs)).get();
+			if (noisiest.p99SpreadMs() <= fixedMs) {
+				return new Margin(fixedMs, "");
+			}
+			double[] p99s = noisiest.points()
+				.stream()
+				.filter((point) -> Fate.of(point) != Fate.DIED)
+				.mapToDouble((point) -> point.latency().p99Ms())
+				.sorted()
+				.toArray();
+			return new Margin(noisiest.p99SpreadMs(),
+					String.format(Locale.ROOT,
+							" (the noise margin is the widest spread between repeats at this rate, pool %s's "
+									+ "p99 %s to %s ms, wider than the fixed %s ms)",
+							noisiest.poolLabel(), Recommender.ms(p99s[0]), Recommender.ms(p99s[p99s.length - 1]),
+							Recommender.ms(fixedMs)));
+		}
+
+	}
+
+	/**
+	 * The size named when the grid shows no knee, by {@link #NO_KNEE_RULE}.
+	 *
+	 * @param poolSize the size
+	 * @param why the rule applied to this grid's figures
+	 * @param caveats where the rule had to bend
+	 */
+	record NoKnee(int poolSize, String why, List<String> caveats) {
+
+		static NoKnee of(List<Cell> candidates, CrossChecks checks) {
+			boolean littleKnown = !Double.isNaN(checks.littleBusyPerInstance());
+			int littleFloor = littleKnown
+					? (int) Math.ceil(NO_KNEE_LITTLE_FACTOR * checks.littleBusyPerInstance() - 1e-9) : 0;
+			int floor = Math.max(NO_KNEE_MIN_POOL_SIZE, Math.max(checks.deadlockFloor(), littleFloor));
+			List<String> caveats = new ArrayList<>();
+			Cell pick = candidates.stream().filter((cell) -> cell.poolSize() >= floor).findFirst().orElse(null);
+			if (pick == null) {
+				pick = candidates.get(candidates.size() - 1);
+				caveats.add("Every pool size measured is below the no-knee floor of " + floor
+						+ "; the largest measured is named. Measure larger pools.");
+			}
+			int poolSize = Math.min(pick.poolSize(), checks.fleetBudgetPerInstance());
+			if (poolSize < pick.poolSize()) {
+				caveats.add("The fleet budget (" + checks.fleetBudgetPerInstance() + " per instance) caps the "
+						+ "derived pool size below pool " + pick.poolSize() + ", which was measured.");
+			}
+			String why = String.format(Locale.ROOT,
+					"the smallest of them that is at least %d, at least twice the %s connections Little's law finds "
+							+ "busy per instance (rounded up: %s) and at least the deadlock floor (%d), within the "
+							+ "fleet budget (%d per instance).",
+					NO_KNEE_MIN_POOL_SIZE,
+					littleKnown ? String.format(Locale.ROOT, "%.2f", checks.littleBusyPerInstance()) : "(unknown)",
+					littleKnown ? String.valueOf(littleFloor) : "none", checks.deadlockFloor(),
+					checks.fleetBudgetPerInstance());
+			return new NoKnee(poolSize, why, caveats);
+		}
+
 	}
 
 }

@@ -21,6 +21,12 @@ public final class Report {
 	/** What the sweep writes and {@link #regenerate(Path)} reads. */
 	public static final String RESULTS_FILE = "results.json";
 
+	static final String MARKDOWN = "report.md";
+
+	static final String HTML = "report.html";
+
+	static final String RECOMMENDED_YAML = "recommended-application.yml";
+
 	private Report() {
 	}
 
@@ -45,12 +51,11 @@ public final class Report {
 			throw new IllegalArgumentException("results hold no points: nothing to report in " + runDir);
 		}
 		Optional<AcquireCost> acquireCost = AcquireCost.read(runDir);
-		Files.writeString(runDir.resolve("report.md"), MarkdownReport.render(results, sections, acquireCost),
+		Files.writeString(runDir.resolve(MARKDOWN), MarkdownReport.render(results, sections, acquireCost),
 				StandardCharsets.UTF_8);
-		Files.writeString(runDir.resolve("report.html"), HtmlReport.render(results, sections, acquireCost),
+		Files.writeString(runDir.resolve(HTML), HtmlReport.render(results, sections, acquireCost),
 				StandardCharsets.UTF_8);
-		Files.writeString(runDir.resolve("recommended-application.yml"), RecommendedYaml.render(sections),
-				StandardCharsets.UTF_8);
+		Files.writeString(runDir.resolve(RECOMMENDED_YAML), RecommendedYaml.render(sections), StandardCharsets.UTF_8);
 		return recommendations;
 	}
 

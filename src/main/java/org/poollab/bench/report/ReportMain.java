@@ -1,11 +1,15 @@
 package org.poollab.bench.report;
 
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
  * Regenerates a run's report from its {@code results.json}, e.g.
- * {@code ./mvnw -q exec:java -Dexec.mainClass=org.poollab.bench.report.ReportMain -Dexec.args=target/bench/latest}.
+ * {@code ./mvnw -q exec:java -Dexec.mainClass=org.poollab.bench.report.ReportMain -Dexec.args=target/bench/latest},
+ * and ends like the sweep's console: the answer per topology, where the report is, and
+ * the recommended block to paste.
  */
 public final class ReportMain {
 
@@ -16,11 +20,17 @@ public final class ReportMain {
 	}
 
 	public static void main(String[] args) throws IOException {
-		Path runDir = Path.of((args.length > 0) ? args[0] : DEFAULT_RUN_DIR);
+		run(Path.of((args.length > 0) ? args[0] : DEFAULT_RUN_DIR), System.out);
+	}
+
+	static void run(Path runDir, PrintStream out) throws IOException {
 		for (Recommendation recommendation : Report.regenerate(runDir)) {
-			System.out.println(recommendation.topology() + ": " + Header.headline(recommendation));
+			out.println(recommendation.topology() + ": " + Header.headline(recommendation) + ". "
+					+ recommendation.summary());
 		}
-		System.out.println("Wrote " + runDir.resolve("report.html").toAbsolutePath());
+		Path yaml = runDir.resolve(Report.RECOMMENDED_YAML);
+		out.printf("%nReport: %s%nRecommended configuration (%s):%n%s%n", runDir.resolve(Report.HTML).toAbsolutePath(),
+				yaml.toAbsolutePath(), Files.readString(yaml));
 	}
 
 }

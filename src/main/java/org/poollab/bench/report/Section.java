@@ -20,16 +20,17 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 		Table crossChecks, Table excluded) {
 
 	/** Said wherever figures rest on more than one repeat. */
-	static final String REPEATS_NOTE = "Points ran more than once: every figure is the median across repeats, "
-			+ "except errors and connection timeouts, which are summed (one failing repeat is enough to say a "
-			+ "pool size did not sustain its rate).";
+	static final String REPEATS_NOTE = "Points ran more than once: every figure is the median across the "
+			+ "repeats that ran to the end, except errors, connection timeouts and refusals, which are summed, and "
+			+ "a dead instance, which marks the cell (one failing repeat is enough to say a pool size did not "
+			+ "sustain its rate).";
 
-	static Section of(Grid grid, Recommendation recommendation, Path runDir) {
+	static Section of(Grid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets) {
 		return new Section(grid, recommendation,
 				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
 				Tables.latencyGrid(grid, recommendation, "p99 latency (ms)", Cell::p99Ms),
-				Tables.detail(grid, recommendation, runDir), Tables.crossChecks(recommendation, grid.behindPgBouncer()),
-				Tables.excluded(grid));
+				Tables.detail(grid, recommendation, runDir, buckets),
+				Tables.crossChecks(recommendation, grid.behindPgBouncer()), Tables.excluded(grid));
 	}
 
 	String title() {
@@ -49,8 +50,9 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 	}
 
 	static List<Section> all(List<Grid> grids, List<Recommendation> recommendations, Path runDir) {
+		AcquireBuckets buckets = AcquireBuckets.ofService();
 		return IntStream.range(0, grids.size())
-			.mapToObj((i) -> of(grids.get(i), recommendations.get(i), runDir))
+			.mapToObj((i) -> of(grids.get(i), recommendations.get(i), runDir, buckets))
 			.toList();
 	}
 

@@ -1,6 +1,7 @@
 package org.poollab.bench.report;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A table defined once and rendered twice, as Markdown and as HTML, so the two reports
@@ -11,11 +12,34 @@ import java.util.List;
  * @param rows the rows
  * @param numericFrom index of the first column holding numbers (right-aligned)
  * @param numericTo index after the last such column
+ * @param notes what some columns mean, said under the table
  */
-record Table(String caption, List<String> header, List<Row> rows, int numericFrom, int numericTo) {
+record Table(String caption, List<String> header, List<Row> rows, int numericFrom, int numericTo, List<String> notes) {
+
+	Table(String caption, List<String> header, List<Row> rows, int numericFrom, int numericTo) {
+		this(caption, header, rows, numericFrom, numericTo, List.of());
+	}
 
 	boolean numeric(int column) {
 		return column >= this.numericFrom && column < this.numericTo;
+	}
+
+	/**
+	 * The entries' footnotes, each once, in reading order; an entry's mark is its
+	 * footnote's position here, counting from 1.
+	 */
+	List<String> footnotes() {
+		return this.rows.stream()
+			.flatMap((row) -> row.entries().stream())
+			.map(Entry::footnote)
+			.filter(Objects::nonNull)
+			.distinct()
+			.toList();
+	}
+
+	/** The entry's footnote number, 0 when it has none. */
+	int footnoteNumber(Entry entry) {
+		return (entry.footnote() != null) ? footnotes().indexOf(entry.footnote()) + 1 : 0;
 	}
 
 	/**
@@ -29,13 +53,23 @@ record Table(String caption, List<String> header, List<Row> rows, int numericFro
 	/**
 	 * @param text what the cell says
 	 * @param href where it links to, relative to the run directory; null for none
-	 * @param warning why the figure should not be taken at face value (the point did not
-	 * sustain its rate); null when it should
+	 * @param warning why the point did not sustain its rate (the cell is marked); null
+	 * when it did
+	 * @param footnote what the reader must know to read the figure (e.g. why an instance
+	 * died, or that the latency is understated), said under the table; null for none
 	 */
-	record Entry(String text, String href, String warning) {
+	record Entry(String text, String href, String warning, String footnote) {
 
 		static Entry of(String text) {
-			return new Entry(text, null, null);
+			return new Entry(text, null, null, null);
+		}
+
+		static Entry warned(String text, String warning) {
+			return new Entry(text, null, warning, null);
+		}
+
+		Entry withFootnote(String note) {
+			return new Entry(this.text, this.href, this.warning, note);
 		}
 
 	}

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 import org.poollab.bench.SweepResults;
 import org.poollab.bench.SweepResults.Point;
@@ -16,6 +17,20 @@ import org.poollab.bench.report.Table.Row;
 
 /** The tables both reports show, built from a topology's grid. */
 final class Tables {
+
+	/** Said under every table with peak pending or peak active. */
+	static final String PEAKS_NOTE = "peak pending / peak active: the highest value in samples of "
+			+ "/actuator/prometheus taken every 500 ms on each instance; a burst between two samples is not seen, "
+			+ "so 0 pending means none was seen waiting, not that the pool never ran dry.";
+
+	static final String RATES_NOTE = "sent (rps): the offered load JMeter really sent in the window; "
+			+ "throughput (ok/s): successful responses per second. Sent above 105 % of the target means the "
+			+ "generator had fallen behind and was catching up.";
+
+	static final String LATE_STARTS_NOTE = "late starts p99: how late JMeter sent the 99th percentile request "
+			+ "against its even schedule (the worst repeat); a wait before sending is invisible in latency, so "
+			+ "from " + Recommender.ms(Cell.LATE_START_CAVEAT_MS) + " ms the latency is marked as understated. "
+			+ "–: not measured (random arrivals, remote engines, results before 2026-11-23).";
 
 	private Tables() {
 	}
@@ -34,26 +49,57 @@ final class Tables {
 			entries.add(Entry.of(SweepResults.poolLabel(poolSize)));
 			for (int rateRps : grid.ratesRps()) {
 				Optional<Cell> cell = grid.cell(poolSize, rateRps);
-				entries.add(cell.map((measured) -> new Entry(Recommender.ms(latencyMs.applyAsDouble(measured)), null,
-						measured.sustained() ? null : measured.shortfall()))
-					.orElse(Entry.of("–")));
+				entries.add(cell.map((measured) -> latencyEntry(measured, latencyMs))
+					.orElseGet(() -> notMeasured(grid.excludedAt(poolSize, rateRps))));
 			}
 			rows.add(new Row(entries, isRecommended(recommendation, poolSize)));
 		}
 		return new Table(caption, header, rows, 1, header.size());
 	}
 
+	private static Entry latencyEntry(Cell cell, ToDoubleFunction<Cell> latencyMs) {
+		Optional<String> instead = cell.instead();
+		if (instead.isPresent()) {
+			return new Entry(instead.get(), null, cell.died() ? cell.shortfall() : null, cell.insteadReason());
+		}
+		return new Entry(Recommender.ms(latencyMs.applyAsDouble(cell)), null,
+				cell.sustained() ? null : cell.shortfall(), cell.latencyCaveat().orElse(null));
+	}
+
+	/** A gap in the grid: what the lab failed to do there, when it tried. */
+	private static Entry notMeasured(List<Point> failed) {
+		if (failed.isEmpty()) {
+			return Entry.of("–");
+		}
+		return Entry.of("–")
+			.withFootnote("not measured: " + failed.stream()
+				.map((point) -> "repeat " + point.repeat() + ": " + point.outcome())
+				.collect(Collectors.joining("; ")));
+	}
+
 	/** Everything measured per cell, one row per (pool size, rate). */
-	static Table detail(Grid grid, Recommendation recommendation, Path runDir) {
+	static Table detail(Grid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets) {
 		boolean pgbouncer = grid.cells().stream().anyMatch((cell) -> cell.pgbouncer() != null);
+		boolean dashboards = grid.cells().stream().anyMatch((cell) -> dashboard(cell, runDir).isPresent());
 		List<String> header = new ArrayList<>(List.of("pool", "rate (rps)", "p50 (ms)", "p95 (ms)", "p99.9 (ms)",
-				"achieved (rps)", "errors (%)", "acquire p99 (ms)", "peak pending", "peak active", "pool verified",
-				"load balancer", "repeats", "outcome", "dashboard"));
+				"sent (rps)", "throughput (ok/s)", "errors (%)", "acquire p99 (ms)", "peak pending", "peak active",
+				"late starts p99 (ms)", "JMeter CPU (cores)"));
 		if (pgbouncer) {
 			// After the HikariCP figures (of the instances' client pools): pgbouncer's
 			// own.
-			header.addAll(10, List.of("pgbouncer peak busy", "pgbouncer peak waiting", "pgbouncer max wait (ms)"));
+			header.addAll(List.of("pgbouncer peak busy", "pgbouncer peak waiting", "pgbouncer max wait (ms)"));
 		}
+		int numericTo = header.size();
+		header.addAll(List.of("503s by reason", "pool verified"));
+		// Columns that would say the same in every row go into the caption.
+		if (grid.hasRepeats()) {
+			header.add("repeats");
+		}
+		if (dashboards) {
+			header.add("dashboard");
+		}
+		// Last, where a long reason has the room it needs.
+		header.add("outcome");
 		List<Row> rows = new ArrayList<>();
 		for (Cell cell : grid.cells()) {
 			List<Entry> entries = new ArrayList<>();
@@ -62,34 +108,74 @@ final class Tables {
 			entries.add(Entry.of(Recommender.ms(cell.p50Ms())));
 			entries.add(Entry.of(Recommender.ms(cell.p95Ms())));
 			entries.add(Entry.of(Recommender.ms(cell.p999Ms())));
-			entries.add(new Entry(String.format(Locale.ROOT, "%.0f", cell.achievedRps()), null,
-					cell.achievedTheRate() ? null : "below 95 % of the target rate"));
-			entries.add(new Entry(String.format(Locale.ROOT, "%.2f", cell.errorPercent()), null,
+			Entry sent = Entry.warned(String.format(Locale.ROOT, "%.0f", cell.achievedRps()),
+					cell.achievedTheRate() ? null : "below 95 % of the target rate");
+			entries.add(sent.withFootnote(cell.catchUpCaveat().orElse(null)));
+			entries.add(Entry.of(String.format(Locale.ROOT, "%.0f", cell.throughputRps())));
+			entries.add(Entry.warned(String.format(Locale.ROOT, "%.2f", cell.errorPercent()),
 					(cell.errorPercent() > Cell.MAX_ERROR_PERCENT) ? "above 0.1 %" : null));
-			entries.add(Entry.of(Recommender.ms(cell.acquireP99Ms())));
+			entries.add(Entry.of(buckets.format(cell)));
 			entries.add(Entry.of(String.valueOf(cell.peakPending())));
 			entries.add(Entry.of(String.valueOf(cell.peakActive())));
+			entries.add(lateStarts(cell));
+			entries.add(Entry.of(String.format(Locale.ROOT, "%.2f", cell.loadGeneratorCpuCores())));
 			if (pgbouncer) {
 				Cell.PgBouncerFigures figures = cell.pgbouncer();
 				entries.add(Entry.of((figures != null) ? String.valueOf(figures.peakServerActive()) : "–"));
 				entries.add(Entry.of((figures != null) ? String.valueOf(figures.peakClientsWaiting()) : "–"));
 				entries.add(Entry.of((figures != null) ? Recommender.ms(figures.maxWaitMs()) : "–"));
 			}
-			entries.add(new Entry(cell.verified() ? "yes" : "no", null,
+			entries.add(Entry.of(refusals(cell)));
+			entries.add(Entry.warned(cell.verified() ? "yes" : "no",
 					cell.verified() ? null
 							: (cell.pgbouncer() != null)
 									? "pgbouncer's pool_size or the instances' connections.max did not match"
 									: "HikariCP's connections.max gauge did not match the pool size"));
-			entries.add(Entry.of(cell.loadBalancer()));
-			entries.add(Entry.of(String.valueOf(cell.repeats().size())));
-			entries.add(cell.sustained() ? Entry.of("ok")
-					: new Entry("ok, not sustained: " + cell.shortfall(), null, cell.shortfall()));
-			entries.add(dashboards(cell, runDir));
+			if (grid.hasRepeats()) {
+				entries.add(Entry.of(String.valueOf(cell.repeats().size())));
+			}
+			if (dashboards) {
+				entries.add(dashboard(cell, runDir).orElse(Entry.of("–")));
+			}
+			entries.add(outcome(cell));
 			rows.add(new Row(entries, isRecommended(recommendation, cell.poolSize())));
 		}
-		String caption = "Per point"
-				+ (grid.hasRepeats() ? " (medians across repeats; errors and timeouts summed)" : "");
-		return new Table(caption, header, rows, 0, pgbouncer ? 13 : 10);
+		String loadBalancer = grid.cells().isEmpty() ? "none" : grid.cells().get(0).loadBalancer();
+		String caption = "Per point, load balancer: " + loadBalancer + (grid.hasRepeats()
+				? " (medians across repeats; errors, timeouts and refusals summed; late starts: the worst repeat)"
+				: "");
+		return new Table(caption, header, rows, 0, numericTo,
+				List.of(RATES_NOTE, buckets.note(), PEAKS_NOTE, LATE_STARTS_NOTE));
+	}
+
+	private static Entry outcome(Cell cell) {
+		if (cell.died()) {
+			return Entry.warned("instance " + cell.deathSummary(), cell.shortfall()).withFootnote(cell.insteadReason());
+		}
+		if (!cell.verified()) {
+			return Entry.warned("pool not verified", cell.shortfall()).withFootnote(cell.insteadReason());
+		}
+		return cell.sustained() ? Entry.of("ok") : Entry.warned("not sustained: " + cell.shortfall(), cell.shortfall());
+	}
+
+	private static Entry lateStarts(Cell cell) {
+		if (cell.startLagP99Ms() < 0) {
+			return Entry.of("–");
+		}
+		return Entry.of(Recommender.ms(cell.startLagP99Ms())).withFootnote(cell.lateStartCaveat().orElse(null));
+	}
+
+	/** E.g. {@code 503: 120 too-many-clients, 4 pool-timeout}. */
+	private static String refusals(Cell cell) {
+		if (cell.refusalsRecorded()) {
+			return "503: " + cell.refusals()
+				.entrySet()
+				.stream()
+				.map((reason) -> reason.getValue() + " " + reason.getKey())
+				.collect(Collectors.joining(", "));
+		}
+		// Older results counted 503s only as JMeter saw them.
+		return (cell.status503() > 0) ? "503: " + cell.status503() + " (reason not recorded)" : "–";
 	}
 
 	/** Little's law and HikariCP's formulas next to the measured answer. */
@@ -105,13 +191,26 @@ final class Tables {
 									+ "; divided by %d instance(s). The pool must exceed this, with room for bursts. A lower bound: HikariCP records each hold in whole milliseconds, so sub-millisecond holds count as 0.",
 							checks.littleRateRps(), checks.littleUsageMeanMs(), checks.instances())));
 		}
-		rows.add(row("HikariCP starting formula", String.valueOf(checks.hikariStartingPoolSize()),
-				"core_count × 2 + effective_spindle_count = " + checks.cpuCores() + " × 2 + 0; the database shares "
-						+ "this host, and spindles count 0 because its data sits on SSD / in memory. A starting "
-						+ "point to test, not an answer."));
-		rows.add(row("Deadlock floor", String.valueOf(checks.deadlockFloor()),
-				"Tn × (Cm − 1) + 1 with Cm = 1 (one connection per request): any pool of at least 1 cannot "
-						+ "deadlock on itself."));
+		if (checks.hikariStartingPoolSize().isPresent()) {
+			rows.add(row("HikariCP starting formula", String.valueOf(checks.hikariStartingPoolSize().getAsInt()),
+					"core_count × 2 + effective_spindle_count = " + checks.cpuCores() + " × 2 + 0; the database "
+							+ "shares this host, and spindles count 0 because its data sits on SSD / in memory. "
+							+ "A starting point to test, not an answer."));
+		}
+		else {
+			rows.add(row("HikariCP starting formula", "unknown",
+					"core_count × 2 + effective_spindle_count counts the database host's cores; the database ran "
+							+ "on " + checks.databaseHost() + ", whose cores the lab cannot see (this machine's "
+							+ checks.cpuCores() + " say nothing about it)."));
+		}
+		rows.add(row("Deadlock floor",
+				checks.deadlockFloor() + " (Tn = " + checks.requestThreads() + ", Cm = "
+						+ Recommender.CONNECTIONS_PER_REQUEST + ")",
+				"Tn × (Cm − 1) + 1 = " + checks.requestThreads() + " × (" + Recommender.CONNECTIONS_PER_REQUEST
+						+ " − 1) + 1, with Tn the request threads of an instance (Tomcat's "
+						+ ((checks.requestThreads() == Recommender.DEFAULT_REQUEST_THREADS) ? "default" : "setting")
+						+ ") and Cm the connections one request holds at once: with Cm = 1 any pool of at least "
+						+ "1 cannot deadlock on itself."));
 		if (behindPgBouncer) {
 			rows.add(row("Fleet budget", "≤ " + checks.fleetBudgetPerInstance() + " for pgbouncer's pool",
 					"pgbouncer's one pool ≤ max_connections " + checks.maxConnections() + " − reserved "
@@ -133,8 +232,8 @@ final class Tables {
 					Entry.of(String.valueOf(point.rateRps())), Entry.of(String.valueOf(point.repeat())),
 					Entry.of(point.outcome())), false));
 		}
-		return new Table("Points left out (outcome not ok)", List.of("pool", "rate (rps)", "repeat", "outcome"), rows,
-				0, 3);
+		return new Table("Points left out (the lab failed to measure them)",
+				List.of("pool", "rate (rps)", "repeat", "outcome"), rows, 0, 3);
 	}
 
 	static boolean isRecommended(Recommendation recommendation, int poolSize) {
@@ -147,17 +246,17 @@ final class Tables {
 				+ "/index.html";
 	}
 
-	private static Entry dashboards(Cell cell, Path runDir) {
+	private static Optional<Entry> dashboard(Cell cell, Path runDir) {
 		// A table cell carries one link: with repeats, the first repeat that has a
-		// dashboard
-		// stands for the cell, and says which repeat it is.
+		// dashboard stands for the cell, and says which repeat it is.
 		for (int repeat : cell.repeats()) {
 			String relative = dashboardDirectory(cell, repeat);
 			if (runDir != null && Files.isRegularFile(runDir.resolve(relative))) {
-				return new Entry((cell.repeats().size() == 1) ? "dashboard" : "repeat " + repeat, relative, null);
+				return Optional.of(new Entry((cell.repeats().size() == 1) ? "dashboard" : "repeat " + repeat, relative,
+						null, null));
 			}
 		}
-		return Entry.of("–");
+		return Optional.empty();
 	}
 
 	private static Row row(String check, String value, String derivation) {

@@ -46,6 +46,7 @@
     var series = chart.series.map(function (series) {
       return {
         name: series.name,
+        colour: series.colour,
         failed: series.failed,
         data: series.data.map(function (point) {
           return (point === null) ? null : { value: log ? Math.log10(point.value) : point.value, meta: point.meta };
@@ -68,7 +69,14 @@
       chartPadding: { top: 15, right: 25, bottom: 5, left: 5 },
       axisY: axisY
     }).on('draw', function (data) {
-      if (data.type !== 'point') {
+      if (data.type !== 'line' && data.type !== 'point') {
+        return;
+      }
+      // The series' colour comes with the data (the legend has the same), so any number
+      // of rates gets distinct colours, not only the ones a stylesheet names.
+      var stroke = 'stroke: ' + data.series.colour;
+      if (data.type === 'line') {
+        data.element.attr({ style: stroke });
         return;
       }
       var point = data.element;
@@ -77,6 +85,7 @@
         point = new Chartist.Svg('circle', { cx: data.x, cy: data.y, r: 5 }, 'ct-point ct-point-failed');
         data.element.replace(point);
       }
+      point.attr({ style: stroke });
       point.elem('title').text(data.meta);
     });
   });

@@ -93,7 +93,7 @@ class AcquireCostReportTests {
 			.isEqualTo(markdown.indexOf("\n## Published figures: The anatomy of Connection Pooling"));
 		assertThat(markdown).contains("published its own table, shown next, for comparison only");
 		// the article's figures stay in their own table
-		String oursOnly = markdown.substring(ours, markdown.indexOf("## Published figures"));
+		String oursOnly = markdown.substring(ours, markdown.indexOf("\n## Published figures"));
 		assertThat(oursOnly).doesNotContain("76.15044", "0.003218");
 
 		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));

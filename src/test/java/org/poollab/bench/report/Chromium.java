@@ -66,7 +66,9 @@ final class Chromium {
 		Process process = new ProcessBuilder(List.of(this.executable.toString(), "--headless", "--no-sandbox",
 				"--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync",
 				"--no-first-run", "--user-data-dir=" + profile, "--virtual-time-budget=5000", "--window-size=1400,3000",
-				"--dump-dom", page.toUri().toString()))
+				// the page's console into the log, so a script error fails the test by
+				// name
+				"--enable-logging=stderr", "--v=0", "--dump-dom", page.toUri().toString()))
 			.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
 			.redirectOutput(dom.toFile())
 			.redirectError(log.toFile())
@@ -79,6 +81,13 @@ final class Chromium {
 		}
 		if (process.exitValue() != 0) {
 			fail("Chromium exited with " + process.exitValue() + "; the end of its log:\n" + tail(log));
+		}
+		List<String> scriptErrors = Files.readAllLines(log, StandardCharsets.UTF_8)
+			.stream()
+			.filter((line) -> line.contains(":CONSOLE") && line.contains("Uncaught"))
+			.toList();
+		if (!scriptErrors.isEmpty()) {
+			fail("The page's scripts failed:\n" + String.join("\n", scriptErrors));
 		}
 		return Files.readString(dom, StandardCharsets.UTF_8);
 	}

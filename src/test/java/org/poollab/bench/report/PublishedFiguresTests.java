@@ -25,47 +25,68 @@ class PublishedFiguresTests {
 	Path runDir;
 
 	@Test
-	void paperReportInMarkdownShowsThePapersFourTablesLabelledAsPublishedAfterOurOwn() throws IOException {
+	void paperReportInMarkdownPutsTablesIAndIIAfterOurSingleInstanceAndIIIAndIVAfterOurThree() throws IOException {
 		render("paper");
 		String markdown = Files.readString(this.runDir.resolve("report.md"));
 
-		String published = "## Published figures: " + PAPER_TITLE;
-		assertThat(markdown).containsOnlyOnce(published);
-		assertThat(markdown.indexOf(published)).isGreaterThan(markdown.lastIndexOf("## Topology "));
-		String section = markdown.substring(markdown.indexOf(published));
-		assertThat(section).contains("International Journal on Informatics Visualization (JOIV), 2022",
+		String published = "### Published figures: " + PAPER_TITLE;
+		assertThat(markdown.split(java.util.regex.Pattern.quote(published), -1)).hasSize(3);
+		String single = between(markdown, "## Topology single", "## Topology multi");
+		String multi = markdown.substring(markdown.indexOf("## Topology multi"));
+		// right after our own tables in the paper's shape, before our detail table
+		assertThat(single.indexOf(published)).isGreaterThan(single.indexOf("### p99 latency (ms)"))
+			.isLessThan(single.indexOf("### Per point"));
+		assertThat(multi.indexOf(published)).isGreaterThan(multi.indexOf("### p99 latency (ms)"))
+			.isLessThan(multi.indexOf("### Per point"));
+		assertThat(single)
+			.contains("Table I: max latency (ms), single instance", "Table II: p99 latency (ms), single instance")
+			.doesNotContain("Table III", "Table IV");
+		assertThat(multi)
+			.contains("Table III: max latency (ms), three instances", "Table IV: p99 latency (ms), three instances")
+			.doesNotContain("Table I:", "Table II:");
+		// labelled as published with their source at both places; the set-up told once
+		assertThat(single).contains("International Journal on Informatics Visualization (JOIV), 2022",
 				PublishedFigures.LABEL, "Vegeta", "Arm64v8", "GOMAXPROCS = 1");
+		assertThat(multi)
+			.contains("International Journal on Informatics Visualization (JOIV), 2022", PublishedFigures.LABEL,
+					PublishedFigures.SEE_ABOVE)
+			.doesNotContain("Arm64v8");
 		// Table I, single instance, pool 1: 438.966 / 9387 / 19433 ms at 500 / 1000 /
-		// 2000
-		// rps
-		assertThat(tableAfter(section, "### Published by the paper, Table I: max latency (ms), single instance"))
+		// 2000 rps
+		assertThat(tableAfter(single, "### Published by the paper, Table I: max latency (ms), single instance"))
 			.contains("| 1 | 438.966 | 9387 | 19433 |", "| 10 | 24.278 | 119.675 | 499.172 |");
-		assertThat(tableAfter(section, "### Published by the paper, Table II: p99 latency (ms), single instance"))
+		assertThat(tableAfter(single, "### Published by the paper, Table II: p99 latency (ms), single instance"))
 			.contains("| 1 | 203.918 | 7442 | 17749 |", "| 5 | 19.166 | 55.95 | 426.78 |",
 					"| 10 | 4.741 | 35.356 | 205.427 |");
-		assertThat(tableAfter(section, "### Published by the paper, Table III: max latency (ms), three instances"))
+		assertThat(tableAfter(multi, "### Published by the paper, Table III: max latency (ms), three instances"))
 			.contains("| 5 | 36.346 | 29.725 | 52.948 |");
-		assertThat(tableAfter(section, "### Published by the paper, Table IV: p99 latency (ms), three instances"))
+		assertThat(tableAfter(multi, "### Published by the paper, Table IV: p99 latency (ms), three instances"))
 			.contains("| 5 | 6.227 | 13.279 | 18.513 |", "| 10 | 7.111 | 18.173 | 55.855 |");
+		assertThat(markdown).doesNotContain("\n## Published figures");
 	}
 
 	@Test
-	void paperReportInHtmlShowsThePapersTablesInAPublishedSection() throws IOException {
+	void paperReportInHtmlShowsThePapersTablesInPublishedBlocksAfterOurPaperTables() throws IOException {
 		render("paper");
 		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
 
-		Element section = page.getElementById("published-000");
-		assertThat(section).isNotNull();
-		assertThat(section.select("h2").text()).isEqualTo("Published figures: " + PAPER_TITLE);
-		assertThat(section.select(".flag").text()).isEqualTo("published figures, for comparison only");
-		assertThat(section.select("table caption").eachText()).hasSize(4)
-			.allMatch((caption) -> caption.startsWith("Published by the paper, Table "));
-		assertThat(row(section, "Table I:", "1")).containsExactly("1", "438.966", "9387", "19433");
-		assertThat(row(section, "Table II:", "1")).containsExactly("1", "203.918", "7442", "17749");
-		assertThat(row(section, "Table IV:", "5")).containsExactly("5", "6.227", "13.279", "18.513");
-		// after every topology of ours
-		assertThat(page.select("main > section").last()).isSameAs(section);
-		assertThat(page.select("section.topology")).hasSize(2);
+		Element single = page.getElementById("published-000-single");
+		Element multi = page.getElementById("published-000-multi");
+		assertThat(single).isNotNull();
+		assertThat(multi).isNotNull();
+		for (Element block : List.of(single, multi)) {
+			assertThat(block.select("h3").text()).isEqualTo("Published figures: " + PAPER_TITLE);
+			assertThat(block.select(".flag").text()).isEqualTo("published figures, for comparison only");
+			assertThat(block.select("table caption").eachText()).hasSize(2)
+				.allMatch((caption) -> caption.startsWith("Published by the paper, Table "));
+		}
+		assertThat(row(single, "Table I:", "1")).containsExactly("1", "438.966", "9387", "19433");
+		assertThat(row(single, "Table II:", "1")).containsExactly("1", "203.918", "7442", "17749");
+		assertThat(row(multi, "Table IV:", "5")).containsExactly("5", "6.227", "13.279", "18.513");
+		// next to our tables in the paper's shape
+		assertThat(page.select("#topology-single > .paper-tables").first().nextElementSibling()).isSameAs(single);
+		assertThat(page.select("#topology-multi > .paper-tables").first().nextElementSibling()).isSameAs(multi);
+		assertThat(page.select("main > section.published")).isEmpty();
 	}
 
 	@Test
@@ -74,6 +95,7 @@ class PublishedFiguresTests {
 		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
 		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
 
+		page.select("section.published").remove();
 		assertThat(page.select("section.topology").text()).doesNotContain("19433", "438.966", "Published");
 		assertThat(yaml).doesNotContain("19433", "Published");
 
@@ -99,14 +121,14 @@ class PublishedFiguresTests {
 		render("blog");
 		String markdown = Files.readString(this.runDir.resolve("report.md"));
 
-		assertThat(markdown).contains("## Published figures: Sizing connection pool",
-				"| pool | throughput (requests/s) | the post's note |", "| 5 | 9751.3 |", "| 10 | 9947.3 |",
-				"| 16 | 9938.4 |", "| 200 | 6147.4 |", "| 12 | – |", "| 32 | – |",
+		assertThat(between(markdown, "## Topology single", "## Topology multi")).contains(
+				"### Published figures: Sizing connection pool", "| pool | throughput (requests/s) | the post's note |",
+				"| 5 | 9751.3 |", "| 10 | 9947.3 |", "| 16 | 9938.4 |", "| 200 | 6147.4 |", "| 12 | – |", "| 32 | – |",
 				"The text publishes no latency figures");
 		assertThat(markdown).doesNotContain(PAPER_TITLE, "The anatomy of Connection Pooling");
 		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
-		assertThat(page.select("#published-004 tbody tr td:first-child").eachText()).containsExactly("5", "10", "12",
-				"16", "32", "200");
+		assertThat(page.select("#published-004-single tbody tr td:first-child").eachText()).containsExactly("5", "10",
+				"12", "16", "32", "200");
 	}
 
 	@Test
@@ -114,20 +136,23 @@ class PublishedFiguresTests {
 		render("pooling");
 		String markdown = Files.readString(this.runDir.resolve("report.md"));
 
-		assertThat(markdown).contains("## Published figures: Configuring Connection Pooling with Spring R2DBC",
-				"Kamal, DEV Community", "| none | 140 | 2330 | 2.33s |",
-				"| R2DBC pool, initial-size 50, max-size 100 | 480 | 668 | 668ms |");
+		// R2DBC's no pool vs pool beside our single instance (with and without a pool);
+		// the others match no topology of this run and close the report
+		assertThat(between(markdown, "## Topology single", "## Topology multi")).contains(
+				"### Published figures: Configuring Connection Pooling with Spring R2DBC", "Kamal, DEV Community",
+				"| none | 140 | 2330 | 2.33s |", "| R2DBC pool, initial-size 50, max-size 100 | 480 | 668 | 668ms |");
 		assertThat(markdown).contains("## Published figures: The anatomy of Connection Pooling", "Vlad Mihalcea",
 				"| min | 74.551414 | 0.002633 |", "| max | 146.69324 | 125.528047 |", "| mean | 78.216549 | 0.1289 |",
 				"| stddev | 5.9438335 | 3.969438 |", "| median | 76.15044 | 0.003218 |");
 		assertThat(markdown).contains("## Published figures: Improve database performance with connection pooling",
 				"| PostgreSQL directly | 10 | 486 |",
 				"| through pgbouncer, transaction pooling, default_pool_size 25 | 10 | 566 |");
-		assertThat(markdown.indexOf("The anatomy of Connection Pooling"))
-			.isLessThan(markdown.indexOf("Configuring Connection Pooling with Spring R2DBC"));
+		assertThat(markdown.indexOf("## Published figures: The anatomy of Connection Pooling"))
+			.isGreaterThan(markdown.lastIndexOf("## Topology "))
+			.isLessThan(markdown.indexOf("## Published figures: Improve database performance"));
 		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
-		assertThat(page.select("section.published").eachAttr("id")).containsExactly("published-001", "published-003",
-				"published-002");
+		assertThat(page.select("section.published").eachAttr("id")).containsExactly("published-003-single",
+				"published-001", "published-002");
 	}
 
 	@Test
@@ -140,6 +165,10 @@ class PublishedFiguresTests {
 	private List<Recommendation> render(String preset) throws IOException {
 		ReportFixture.writeResults(this.runDir, preset);
 		return Report.regenerate(this.runDir);
+	}
+
+	private static String between(String markdown, String from, String to) {
+		return markdown.substring(markdown.indexOf(from), markdown.indexOf(to));
 	}
 
 	/** The Markdown table under a heading: up to the next blank line after it. */

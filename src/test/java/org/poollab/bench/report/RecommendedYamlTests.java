@@ -5,13 +5,17 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.poollab.bench.SweepResults;
 import org.poollab.bench.SweepResults.Database;
 import org.poollab.bench.SweepResults.Host;
 import org.poollab.bench.SweepResults.Point;
+import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,7 +48,7 @@ class RecommendedYamlTests {
 	}
 
 	@Test
-	void flagsTheSmallestPoolWhenPoolSizeDoesNotMatter() throws Exception {
+	void withoutAKneeTheLiveValueIsDerivedNotTheSmallestAndSaysSo() throws Exception {
 		List<Point> points = new ArrayList<>();
 		for (int pool : new int[] { 2, 5, 10 }) {
 			points.add(RecommenderTests.point("multi", pool, 1000, 4));
@@ -52,10 +56,53 @@ class RecommendedYamlTests {
 
 		Report.write(results(points), this.runDir);
 
-		assertThat(Files.readString(this.runDir.resolve("recommended-application.yml")))
-			.contains("maximum-pool-size: 2   # per instance; NOT a measured knee");
+		// 1000 rps x 1.5 ms held = 1.5 busy; twice that is 3, so 5, not the smallest 2
+		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
+		assertThat(yaml).contains("maximum-pool-size: 5   # per instance; NOT a measured knee: pool sizes 2, 5 and 10 "
+				+ "equal within noise at 1000 rps; derived: the smallest of them that is at least 2, at least "
+				+ "twice the 1.50 connections Little's law finds busy per instance (rounded up: 3)");
+		assertThat(hikari(yaml)).containsEntry("maximum-pool-size", 5);
 		assertThat(Files.readString(this.runDir.resolve("report.html"))).contains("not a measured knee");
-		assertThat(Files.readString(this.runDir.resolve("report.md"))).contains("pool size does not matter here");
+		assertThat(Files.readString(this.runDir.resolve("report.md"))).contains(
+				"no knee found: 5 suggested, not measured",
+				"No knee was found: pool sizes 2, 5 and 10 are equal within noise at 1000 rps");
+	}
+
+	@Test
+	void aVerdictOnOneRunPerPointIsMarkedProvisionalInTheYamlAndTheReport() throws Exception {
+		Report.write(results(
+				List.of(RecommenderTests.point("single", 2, 1000, 20), RecommenderTests.point("single", 5, 1000, 4))),
+				this.runDir);
+
+		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
+		assertThat(yaml).contains("# Provisional: one run per point; confirm with -Dbench.repeats=3.\nspring:");
+		assertThat(hikari(yaml)).containsEntry("maximum-pool-size", 5);
+		assertThat(Files.readString(this.runDir.resolve("report.md"))).contains("maximum-pool-size 5 (provisional)",
+				Recommendation.PROVISIONAL);
+		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
+		assertThat(page.select(".verdicts .flag").eachText()).containsExactly("provisional: one run per point");
+	}
+
+	@Test
+	void anExternalDatabaseOnAnotherHostIsNotDescribedAsOnThisOne() throws Exception {
+		Database remote = new Database("external", "jdbc:postgresql://db.example.com:5432/roles", "17.11", 100, 3);
+		List<Point> points = new ArrayList<>();
+		for (int pool : new int[] { 1, 5, 10 }) {
+			points.add(RecommenderTests.point("single", pool, 2000, 1200, 800, 3000));
+		}
+
+		Report.write(new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", HOST, remote, 0, null, points),
+				this.runDir);
+
+		String markdown = Files.readString(this.runDir.resolve("report.md"));
+		assertThat(markdown)
+			.contains("external PostgreSQL 17.11 (max_connections 100, 3 reserved), on "
+					+ "db.example.com, not the lab's host.")
+			.doesNotContain("on the same host", "2 × 2 + 0")
+			.contains("| HikariCP starting formula | unknown |", "whose cores the lab cannot see");
+		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
+		assertThat(yaml).contains("maximum-pool-size: 10   # per instance; NOT MEASURED",
+				"HikariCP's default (its starting formula needs the database host's cores, unknown here)");
 	}
 
 	@Test
@@ -92,8 +139,8 @@ class RecommendedYamlTests {
 		Report.write(results(points), this.runDir);
 
 		assertThat(Files.readString(this.runDir.resolve("report.md"))).contains(Section.REPEATS_NOTE,
-				"Per point (medians across repeats");
-		assertThat(Files.readString(this.runDir.resolve("report.html"))).contains("the median across repeats");
+				"Per point, load balancer: none (medians across repeats");
+		assertThat(Files.readString(this.runDir.resolve("report.html"))).contains("the median across the repeats");
 	}
 
 	@Test
@@ -103,6 +150,13 @@ class RecommendedYamlTests {
 				JsonMapper.builder().build().writeValueAsString(written));
 
 		assertThat(Report.read(this.runDir.resolve(Report.RESULTS_FILE))).isEqualTo(written);
+	}
+
+	@SuppressWarnings("unchecked")
+	static Map<String, Object> hikari(String yaml) {
+		Map<String, Object> document = new Yaml().load(yaml);
+		return (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) document.get("spring"))
+			.get("datasource")).get("hikari");
 	}
 
 	private static SweepResults results(List<Point> points) {

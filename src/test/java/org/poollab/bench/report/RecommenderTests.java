@@ -40,8 +40,102 @@ class RecommenderTests {
 		assertThat(recommendation.verdict()).isEqualTo(Verdict.CHOSEN);
 		assertThat(recommendation.poolSize()).hasValue(5);
 		assertThat(recommendation.decidingRateRps()).hasValue(1000);
-		assertThat(recommendation.summary()).contains("pool 5 is the smallest", "At 1000 rps", "pool 1 p99 40 ms",
-				"pool 2 p99 20 ms");
+		assertThat(recommendation.summary()).contains("At 1000 rps", "pool 5 is the smallest with the best p99 (5 ms)",
+				"pool 1 p99 40 ms", "pool 2 p99 20 ms");
+	}
+
+	@Test
+	void namesADeadInstanceAsASmallerPoolThatFailed() {
+		List<Point> points = new ArrayList<>();
+		// up to its death, pool 1 looked as fast as the others
+		points.add(withOutcome(point("single", 1, 1000, 5), DIED_OF_OOM));
+		points.add(point("single", 5, 1000, 5));
+		points.add(point("single", 10, 1000, 5));
+
+		Recommendation recommendation = recommend(points);
+
+		assertThat(recommendation.verdict()).isEqualTo(Verdict.CHOSEN);
+		assertThat(recommendation.poolSize()).hasValue(5);
+		assertThat(recommendation.summary())
+			.contains("Smaller pools at that rate: pool 1 died (OutOfMemoryError: Java heap space).");
+		assertThat(recommendation.caveats())
+			.anyMatch((caveat) -> caveat.startsWith("Pool 1 at 1000 rps: the instance died")
+					&& caveat.contains("A result of the load, not missing data"))
+			.noneMatch((caveat) -> caveat.contains("left out"));
+	}
+
+	@Test
+	void oneDeadRepeatMeansThePoolSizeDidNotSustainTheRate() {
+		List<Point> points = new ArrayList<>();
+		for (int repeat = 1; repeat <= 3; repeat++) {
+			points.add(repeat(point("single", 2, 1000, 20), repeat));
+			// pool 5 is the fastest in every repeat that ran to the end
+			Point five = repeat(point("single", 5, 1000, 4), repeat);
+			points.add((repeat == 2) ? withOutcome(five, DIED_OF_OOM) : five);
+			points.add(repeat(point("single", 10, 1000, 5), repeat));
+		}
+
+		Recommendation recommendation = recommend(points);
+
+		assertThat(recommendation.verdict()).isEqualTo(Verdict.CHOSEN);
+		assertThat(recommendation.poolSize()).hasValue(10);
+		assertThat(recommendation.summary()).contains("pool 5 died in 1 of 3 repeats (OutOfMemoryError");
+	}
+
+	@Test
+	void aVerdictOnOneRunPerPointIsProvisional() {
+		List<Point> once = List.of(point("single", 2, 1000, 20), point("single", 5, 1000, 5));
+		List<Point> thrice = new ArrayList<>();
+		for (int repeat = 1; repeat <= 3; repeat++) {
+			for (Point point : once) {
+				thrice.add(repeat(point, repeat));
+			}
+		}
+
+		Recommendation provisional = recommend(once);
+		Recommendation confirmed = recommend(thrice);
+
+		assertThat(provisional.poolSize()).hasValue(5);
+		assertThat(provisional.provisional()).isTrue();
+		assertThat(provisional.summary()).endsWith(Recommendation.PROVISIONAL)
+			.contains("one run per point; confirm with -Dbench.repeats=3");
+		assertThat(Header.headline(provisional)).isEqualTo("maximum-pool-size 5 (provisional)");
+		assertThat(confirmed.poolSize()).hasValue(5);
+		assertThat(confirmed.provisional()).isFalse();
+		assertThat(confirmed.summary()).doesNotContain("Provisional");
+	}
+
+	@Test
+	void usesTheSpreadBetweenRepeatsAsTheMarginWhenItIsWider() {
+		List<Point> points = new ArrayList<>();
+		double[] poolTwoP99Ms = { 6, 9, 7 };
+		for (int repeat = 1; repeat <= 3; repeat++) {
+			points.add(repeat(point("single", 1, 1000, 30), repeat));
+			points.add(repeat(point("single", 2, 1000, poolTwoP99Ms[repeat - 1]), repeat));
+			points.add(repeat(point("single", 5, 1000, 5), repeat));
+		}
+
+		Recommendation recommendation = recommend(points);
+
+		// pool 2's median p99 (7 ms) is 2 ms above pool 5's: outside the fixed 1 ms
+		// margin, inside the 3 ms its own repeats spread over
+		assertThat(recommendation.verdict()).isEqualTo(Verdict.CHOSEN);
+		assertThat(recommendation.poolSize()).hasValue(2);
+		assertThat(recommendation.summary()).contains("within 3 ms",
+				"the noise margin is the widest spread between repeats at this rate, pool 2's p99 6 to 9 ms, "
+						+ "wider than the fixed 1 ms");
+	}
+
+	@Test
+	void saysWhenTheChosenPoolIsTheOnlyOneThatSustainedTheRate() {
+		List<Point> points = List.of(point("multi", 1, 1000, 1000, 200, 2500), point("multi", 5, 1000, 735),
+				point("multi", 10, 1000, 10));
+
+		Recommendation recommendation = recommend(points, 100);
+
+		assertThat(recommendation.poolSize()).hasValue(10);
+		assertThat(recommendation.summary()).contains("pool 10 is the only pool size that sustained it (p99 10 ms)")
+			.doesNotContain("within", "the best");
 	}
 
 	@Test
@@ -112,10 +206,40 @@ class RecommenderTests {
 		Recommendation recommendation = recommend(points);
 
 		assertThat(recommendation.verdict()).isEqualTo(Verdict.FLAT);
-		assertThat(recommendation.poolSize()).hasValue(1);
-		assertThat(recommendation.summary()).contains("does not matter in this range",
-				"named only because it is the smallest");
+		// not the smallest measured (1, no headroom): 1000 rps x 1.5 ms held = 1.5
+		// connections busy, twice that rounds up to 3, and the smallest measured from
+		// 3 up is 5
+		assertThat(recommendation.poolSize()).hasValue(5);
+		assertThat(recommendation.summary()).contains(
+				"No knee was found: pool sizes 1, 2, 5, 10 and 20 are equal within noise at 1000 rps",
+				"Pool size 5 is derived, not measured",
+				"twice the 1.50 connections Little's law finds busy per instance (rounded up: 3)");
+		assertThat(Header.headline(recommendation)).startsWith("no knee found: 5 suggested, not measured");
 		assertThat(recommendation.caveats()).anyMatch((caveat) -> caveat.contains("ceiling was not found"));
+	}
+
+	@Test
+	void withoutAKneeNeverNamesAPoolOfOne() {
+		// connections held so briefly that Little's law finds almost none busy
+		List<Point> points = List.of(withUsage(point("single", 1, 200, 6), 0.1),
+				withUsage(point("single", 2, 200, 6), 0.1), withUsage(point("single", 5, 200, 6), 0.1));
+
+		Recommendation recommendation = recommend(points);
+
+		assertThat(recommendation.verdict()).isEqualTo(Verdict.FLAT);
+		assertThat(recommendation.poolSize()).hasValue(2);
+	}
+
+	@Test
+	void withoutAKneeAndEveryPoolBelowTheFloorNamesTheLargestAndSaysSo() {
+		List<Point> points = List.of(point("single", 1, 1000, 4), point("single", 2, 1000, 4));
+
+		Recommendation recommendation = recommend(points);
+
+		assertThat(recommendation.verdict()).isEqualTo(Verdict.FLAT);
+		assertThat(recommendation.poolSize()).hasValue(2);
+		assertThat(recommendation.caveats())
+			.anyMatch((caveat) -> caveat.contains("Every pool size measured is below the no-knee floor of 3"));
 	}
 
 	@Test
@@ -171,8 +295,13 @@ class RecommenderTests {
 
 		Recommendation recommendation = recommend(points);
 
+		// the median keeps the outlier out of pool 1's figure, and the outlier's spread
+		// (4 to 60 ms) becomes the noise margin: no knee between 1 and 5
+		Grid grid = grid(points, 0);
+		assertThat(grid.cell(1, 1000)).get().extracting(Cell::p99Ms).isEqualTo(4.0);
 		assertThat(recommendation.verdict()).isEqualTo(Verdict.FLAT);
-		assertThat(recommendation.poolSize()).hasValue(1);
+		assertThat(recommendation.summary()).contains("pool 1's p99 4 to 60 ms");
+		assertThat(recommendation.poolSize()).hasValue(5);
 	}
 
 	@Test
@@ -188,19 +317,74 @@ class RecommenderTests {
 		// 1000 rps × 1.5 ms held = 1.5 connections busy fleet-wide, 0.75 per instance
 		assertThat(checks.littleBusyFleet()).isEqualTo(1.5);
 		assertThat(checks.littleBusyPerInstance()).isEqualTo(0.75);
-		assertThat(checks.hikariStartingPoolSize()).isEqualTo(4);
+		assertThat(checks.hikariStartingPoolSize()).hasValue(4);
+		assertThat(checks.databaseHost()).isNull();
+		assertThat(checks.requestThreads()).isEqualTo(200);
 		assertThat(checks.deadlockFloor()).isEqualTo(1);
 		assertThat(checks.fleetBudgetPerInstance()).isEqualTo((100 - 3) / 2);
 	}
+
+	@Test
+	void hikarisFormulaNeedsTheDatabaseHostsCoresWhichAreUnknownForAnExternalDatabase() {
+		List<Point> points = List.of(point("single", 2, 1000, 9), point("single", 5, 1000, 5));
+		Database remote = new Database("external", "jdbc:postgresql://db.example.com:5432/roles", "17.11", 100, 3);
+		Database loopback = new Database("external", "jdbc:postgresql://127.0.0.1:5432/postgres", "17.11", 100, 3);
+
+		Recommendation.CrossChecks remoteChecks = Recommender.recommend(grid(points, 0), HOST, remote).crossChecks();
+		Recommendation.CrossChecks loopbackChecks = Recommender.recommend(grid(points, 0), HOST, loopback)
+			.crossChecks();
+
+		assertThat(remoteChecks.hikariStartingPoolSize()).isEmpty();
+		assertThat(remoteChecks.databaseHost()).isEqualTo("db.example.com");
+		assertThat(loopbackChecks.hikariStartingPoolSize()).hasValue(4);
+		assertThat(loopbackChecks.databaseHost()).isNull();
+	}
+
+	@Test
+	void unverifiedPointsAreCellsShownAsUnverifiedButNotConsidered() {
+		Point unverified = withOutcome(withObservedMax(point("single", 1, 1000, 3), List.of(10)),
+				"pool not verified: 1 instance(s) reported maximum-pool-size [10], expected 1 from each of 1");
+		List<Point> points = List.of(unverified, point("single", 5, 1000, 4), point("single", 10, 1000, 4));
+
+		Grid grid = grid(points, 0);
+		Recommendation recommendation = recommend(points);
+
+		assertThat(grid.excluded()).isEmpty();
+		assertThat(grid.cell(1, 1000)).get().satisfies((cell) -> assertThat(cell.instead()).hasValue("unverified"));
+		assertThat(recommendation.summary()).doesNotContain("pool 1");
+		assertThat(recommendation.caveats())
+			.anyMatch((caveat) -> caveat.contains("shown as 'unverified' and were not considered: pool 1 @ 1000 rps"));
+	}
+
+	@Test
+	void tooManyClientsRefusalsSayTheDatabaseWasAtItsConnectionLimit() {
+		List<Point> points = List.of(point("single", 5, 1000, 4),
+				withRefusals(point("single", 50, 1000, 4), Map.of("too-many-clients", 120L)));
+
+		Recommendation recommendation = recommend(points);
+
+		assertThat(recommendation.caveats()).anyMatch((caveat) -> caveat.startsWith(
+				"The database was at its connection limit (max_connections 100, 3 reserved): PostgreSQL refused "
+						+ "new connections ('too many clients') at pool 50 @ 1000 rps (120 refusals)."));
+		assertThat(recommend(List.of(point("single", 5, 1000, 4), point("single", 50, 1000, 4))).caveats())
+			.noneMatch((caveat) -> caveat.contains("connection limit"));
+	}
+
+	static final String DIED_OF_OOM = "instance(s) on port(s) [18081] died during the point (exit code 3: "
+			+ "Terminating due to java.lang.OutOfMemoryError: Java heap space)";
 
 	private static Recommendation recommend(List<Point> points) {
 		return recommend(points, 0);
 	}
 
 	private static Recommendation recommend(List<Point> points, double p99ObjectiveMs) {
+		return Recommender.recommend(grid(points, p99ObjectiveMs), HOST, DATABASE);
+	}
+
+	private static Grid grid(List<Point> points, double p99ObjectiveMs) {
 		SweepResults results = new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", HOST, DATABASE,
 				p99ObjectiveMs, null, points);
-		return Recommender.recommend(Grid.of(results).get(0), HOST, DATABASE);
+		return Grid.of(results).get(0);
 	}
 
 	@Test
@@ -229,7 +413,7 @@ class RecommenderTests {
 				Map.of("200", samples - errors), latency, 0, pool, 0.4, "ok", Limits.DEFAULTS);
 	}
 
-	private static Point withObservedMax(Point p, List<Integer> observedMax) {
+	static Point withObservedMax(Point p, List<Integer> observedMax) {
 		Pool pool = new Pool(observedMax, p.pool().peakActive(), p.pool().peakPending(), p.pool().acquireP99Ms(),
 				p.pool().usageMeanMs(), p.pool().timeouts(), p.pool().telemetrySamples());
 		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
@@ -238,14 +422,37 @@ class RecommenderTests {
 				p.limits());
 	}
 
-	private static Point withOutcome(Point p, String outcome) {
+	static Point withUsage(Point p, double usageMeanMs) {
+		Pool pool = new Pool(p.pool().observedMax(), p.pool().peakActive(), p.pool().peakPending(),
+				p.pool().acquireP99Ms(), usageMeanMs, p.pool().timeouts(), p.pool().telemetrySamples());
+		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
+				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
+				p.statusCounts(), p.latency(), p.failedMaxMs(), pool, p.loadGeneratorCpuCores(), p.outcome(),
+				p.limits());
+	}
+
+	static Point withRefusals(Point p, Map<String, Long> refusals) {
+		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
+				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
+				p.statusCounts(), p.latency(), p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), p.outcome(),
+				p.limits(), p.pgbouncer(), p.startLagP99Ms(), refusals);
+	}
+
+	static Point withStartLag(Point p, double startLagP99Ms, double achievedRps) {
+		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
+				p.repeat(), p.warmupSeconds(), p.durationSeconds(), achievedRps, p.samples(), p.errors(),
+				p.statusCounts(), p.latency(), p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), p.outcome(),
+				p.limits(), p.pgbouncer(), startLagP99Ms, p.refusals());
+	}
+
+	static Point withOutcome(Point p, String outcome) {
 		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
 				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
 				p.statusCounts(), p.latency(), p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), outcome,
 				p.limits());
 	}
 
-	private static Point repeat(Point p, int repeat) {
+	static Point repeat(Point p, int repeat) {
 		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(), repeat,
 				p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(), p.statusCounts(),
 				p.latency(), p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), p.outcome(), p.limits());

@@ -1,0 +1,241 @@
+package org.poollab.bench.report;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.poollab.bench.SweepResults;
+import org.poollab.bench.SweepResults.Database;
+import org.poollab.bench.SweepResults.Host;
+import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.SweepResults.Pool;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The figures each point carries beside its latency (throughput, late starts, refusals,
+ * the generator's CPU, the acquire histogram's bounds) and how the report words them.
+ */
+class ReportFiguresTests {
+
+	private static final Host HOST = new Host(2, "JMeter 5.6.3 OpenModelThreadGroup");
+
+	private static final Database DATABASE = new Database("embedded", "jdbc:postgresql://localhost:5432/roles", "17.11",
+			100, 3);
+
+	@TempDir
+	Path runDir;
+
+	@Test
+	void lateStartsOfTenMillisecondsOrMoreMarkTheLatencyAsUnderstated() throws IOException {
+		render(List.of(RecommenderTests.withStartLag(RecommenderTests.point("single", 2, 1000, 20), 3, 1000),
+				RecommenderTests.withStartLag(RecommenderTests.point("single", 5, 1000, 5), 14, 1000)));
+
+		String markdown = markdown();
+		String note = "the load generator fell behind by up to 14 ms (late starts p99): latency understated";
+		assertThat(table(markdown, "### p99 latency (ms)")).contains("| 2 | 20 |", "| **5** | **5 ¹** |",
+				"- ¹ " + note);
+		String detail = table(markdown, "### Per point");
+		assertThat(detail).contains("late starts p99 (ms)", "- ¹ " + note);
+		assertThat(row(detail, "2")).contains("| 3 |").doesNotContain("¹");
+		assertThat(row(detail, "**5**")).contains("| **14 ¹** |");
+	}
+
+	@Test
+	void refusalsShowByReasonAndTooManyClientsSaysTheDatabaseWasAtItsLimit() throws IOException {
+		render(List.of(RecommenderTests.point("single", 5, 1000, 5), RecommenderTests.withRefusals(
+				RecommenderTests.point("single", 50, 1000, 5), Map.of("too-many-clients", 120L, "pool-timeout", 4L))));
+
+		String markdown = markdown();
+		assertThat(row(table(markdown, "### Per point"), "50"))
+			.contains("| 503: 4 pool-timeout, 120 too-many-clients |");
+		assertThat(row(table(markdown, "### Per point"), "**5**")).contains("| **–** |");
+		assertThat(markdown).contains("The database was at its connection limit (max_connections 100, 3 reserved)");
+	}
+
+	@Test
+	void throughputCountsSuccessfulResponsesAndIsWhatTheThroughputChartPlots() throws IOException {
+		Point failing = RecommenderTests.point("single", 2, 1000, 20);
+		// 30 s at 1000 rps sent, a tenth of it failed: 900 successful responses a second
+		failing = new Point(failing.topology(), failing.instances(), failing.loadBalancer(), failing.poolSize(),
+				failing.rateRps(), failing.arrivals(), failing.repeat(), failing.warmupSeconds(),
+				failing.durationSeconds(), 1000, 30_000, 3_000, Map.of("200", 27_000L, "503", 3_000L),
+				failing.latency(), failing.failedMaxMs(), failing.pool(), 0.61, failing.outcome(), failing.limits());
+		render(List.of(failing, RecommenderTests.point("single", 5, 1000, 5)));
+
+		String detail = table(markdown(), "### Per point");
+		assertThat(detail).contains("| sent (rps) | throughput (ok/s) |", "| JMeter CPU (cores) |");
+		assertThat(row(detail, "2")).contains("| 1000 | 900 | 10.00 † |", "| 0.61 |",
+				"| 503: 3000 (reason not recorded) |");
+		JsonNode throughput = chart("chart-single-throughput");
+		assertThat(throughput.at("/series/0/data/0/value").asDouble()).isEqualTo(900);
+		assertThat(throughput.at("/series/0/data/0/meta").asString()).contains("900 ok/s (1000 rps sent)");
+		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
+		assertThat(page.select("[data-chart=throughput] .y-title").text())
+			.startsWith("throughput (successful responses/s)");
+	}
+
+	@Test
+	void sentAboveTheTargetIsFlaggedAsTheGeneratorCatchingUp() throws IOException {
+		render(List.of(RecommenderTests.point("single", 2, 1000, 20),
+				RecommenderTests.withStartLag(RecommenderTests.point("single", 5, 1000, 5), -1, 1080)));
+
+		String markdown = markdown();
+		String note = "1080 rps sent for 1000 offered: the load generator fell behind and caught up";
+		assertThat(row(table(markdown, "### Per point"), "**5**")).contains("| **1080 ¹** |");
+		assertThat(table(markdown, "### Per point")).contains("- ¹ " + note);
+		assertThat(table(markdown, "### p99 latency (ms)")).contains("| **5** | **5 ¹** |", "- ¹ " + note);
+	}
+
+	@Test
+	void acquireP99PrintsTheLowestBucketAndTheTimeoutAsBoundsNotAsFigures() throws IOException {
+		Point free = withAcquire(RecommenderTests.point("single", 10, 500, 3), 0.01, 0);
+		// 2147.48 ms is the bucket the 2000 ms connection-timeout falls in
+		Point timingOut = withAcquire(RecommenderTests.point("single", 2, 1000, 900, 600, 2100), 2147.483647, 600);
+		Point waiting = withAcquire(RecommenderTests.point("single", 5, 1000, 1500), 2147.483647, 0);
+		render(List.of(free, timingOut, waiting));
+
+		String detail = table(markdown(), "### Per point");
+		// pool 10 is the only one that sustained its rate: the recommended row, in bold
+		assertThat(row(detail, "**10**")).contains("| **≤ 0.01** |");
+		assertThat(row(detail, "2")).contains("| ≥ 2000 |");
+		assertThat(row(detail, "5")).contains("| 1790–2000 |");
+		assertThat(detail).contains("- acquire p99: the upper bound of the HikariCP histogram bucket");
+		assertThat(chart("chart-single-acquire").at("/series/0/data/2/meta").asString()).contains("≤ 0.01 ms");
+	}
+
+	@Test
+	void theDashboardColumnAppearsOnlyWhenADashboardExists() throws IOException {
+		List<Point> points = List.of(RecommenderTests.point("single", 2, 1000, 20),
+				RecommenderTests.point("single", 5, 1000, 5));
+		render(points);
+		assertThat(table(markdown(), "### Per point")).doesNotContain("dashboard");
+
+		Path dashboard = this.runDir.resolve("dashboards/single-pool5-rate1000-rep1/index.html");
+		Files.createDirectories(dashboard.getParent());
+		Files.writeString(dashboard, "<html></html>");
+		render(points);
+		assertThat(table(markdown(), "### Per point")).contains("| dashboard | outcome |",
+				"[dashboard](dashboards/single-pool5-rate1000-rep1/index.html)");
+	}
+
+	@Test
+	void peaksAreSaidToComeFromSamplesNotToProveThePoolNeverRanDry() throws IOException {
+		render(List.of(RecommenderTests.point("single", 2, 1000, 20), RecommenderTests.point("single", 5, 1000, 5)));
+
+		assertThat(table(markdown(), "### Per point")).contains(Tables.PEAKS_NOTE);
+		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
+		assertThat(page.select("[data-chart=pending] .how").text()).contains("every 500 ms")
+			.doesNotContain("never ran dry during the window");
+	}
+
+	@Test
+	void headerSaysTheArrivalsTheWindowsAndWhereTheRunsTimeWent() throws IOException {
+		try (InputStream fixture = getClass().getResourceAsStream("quick-results-new-format.json")) {
+			Files.copy(fixture, this.runDir.resolve(Report.RESULTS_FILE));
+		}
+		Report.regenerate(this.runDir);
+
+		// wall 55.529 s; measured 12 s (22 %); under load 12 + 8 + 10 s (54 %)
+		assertThat(markdown()).contains("Preset `quick`, started 2026-11-23 13:34:39 UTC, 4 points (one run of each). "
+				+ "The run took 56s; 22 % of it in measured windows, 54 % under load. Arrivals: even (evenly spaced",
+				"Each point: 2 s of warm-up, then a 3 s measured window.")
+			.doesNotContain("13:34:39.283472142");
+	}
+
+	@Test
+	void theDeadlockFloorShowsTn() throws IOException {
+		render(List.of(RecommenderTests.point("single", 2, 1000, 20), RecommenderTests.point("single", 5, 1000, 5)));
+
+		assertThat(markdown())
+			.contains("| Deadlock floor | 1 (Tn = 200, Cm = 1) | Tn × (Cm − 1) + 1 = 200 × (1 − 1) + 1");
+	}
+
+	@Test
+	void chartLegendAndLinesShareOneColourPerRateForAnyNumberOfRates() throws Exception {
+		List<Point> points = new ArrayList<>();
+		int rates = 9;
+		for (int rate = 1; rate <= rates; rate++) {
+			points.add(RecommenderTests.point("single", 2, rate * 100, 6));
+			points.add(RecommenderTests.point("single", 5, rate * 100, 5));
+		}
+		render(points);
+
+		Document page = Jsoup.parse(Chromium.require().dumpDom(this.runDir.resolve("report.html"), this.runDir));
+		Element chart = page.getElementById("chart-single-p99");
+		List<String> legend = chart.parent()
+			.parent()
+			.select(".legend .swatch[style]")
+			.eachAttr("style")
+			.stream()
+			.map((style) -> style.replace("background: ", ""))
+			.toList();
+		List<String> lines = chart.select("path.ct-line")
+			.eachAttr("style")
+			.stream()
+			.map((style) -> style.replace("stroke: ", ""))
+			.toList();
+		assertThat(legend).hasSize(rates).doesNotHaveDuplicates();
+		assertThat(lines).containsExactlyElementsOf(legend);
+	}
+
+	private void render(List<Point> points) throws IOException {
+		Report.write(new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", HOST, DATABASE, 100, null, points),
+				this.runDir);
+	}
+
+	private String markdown() throws IOException {
+		return Files.readString(this.runDir.resolve("report.md"));
+	}
+
+	/** One chart's data as the page hands it to Chartist. */
+	private JsonNode chart(String id) throws IOException {
+		String html = Files.readString(this.runDir.resolve("report.html"));
+		int start = html.indexOf("const CHARTS = ") + "const CHARTS = ".length();
+		JsonNode charts = JsonMapper.builder().build().readTree(html.substring(start, html.indexOf(";\n", start)));
+		for (JsonNode chart : charts) {
+			if (chart.get("id").asString().equals(id)) {
+				return chart;
+			}
+		}
+		throw new AssertionError("no chart " + id);
+	}
+
+	/** A Markdown table with its notes: from its heading to the next heading. */
+	static String table(String markdown, String heading) {
+		int start = markdown.indexOf(heading);
+		assertThat(start).as(heading).isNotNegative();
+		int end = markdown.indexOf("\n#", start + heading.length());
+		return markdown.substring(start, (end < 0) ? markdown.length() : end);
+	}
+
+	/** The table row whose first column is {@code first}. */
+	static String row(String table, String first) {
+		return table.lines()
+			.filter((line) -> line.startsWith("| " + first + " |"))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no row " + first + " in\n" + table));
+	}
+
+	private static Point withAcquire(Point p, double acquireP99Ms, long timeouts) {
+		Pool pool = new Pool(p.pool().observedMax(), p.pool().peakActive(), p.pool().peakPending(), acquireP99Ms,
+				p.pool().usageMeanMs(), timeouts, p.pool().telemetrySamples());
+		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
+				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
+				p.statusCounts(), p.latency(), p.failedMaxMs(), pool, p.loadGeneratorCpuCores(), p.outcome(),
+				p.limits());
+	}
+
+}
