@@ -19,6 +19,7 @@ import org.poollab.bench.SweepResults.Pool;
 import org.poollab.bench.acquire.AcquireCostBenchmark;
 import org.poollab.bench.report.Recommendation;
 import org.poollab.bench.report.Report;
+import org.poollab.bench.report.ReportMain;
 
 /**
  * The experiment, one way through: grid, deploy, load, collect, report. Everything it
@@ -483,11 +484,7 @@ final class Sweep {
 
 	private void printRecommendation(Path directory, List<Recommendation> recommendations) throws IOException {
 		this.out.println();
-		recommendations
-			.forEach((recommendation) -> this.out.println(recommendation.topology() + ": " + recommendation.summary()));
-		this.out.printf("%nReport: %s%nRecommended configuration (%s):%n%s%n", directory.resolve("report.html"),
-				directory.resolve("recommended-application.yml"),
-				Files.readString(directory.resolve("recommended-application.yml")));
+		ReportMain.printEnding(recommendations, directory, this.out);
 	}
 
 	private static double seconds(Duration duration) {

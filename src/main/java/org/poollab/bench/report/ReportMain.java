@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Regenerates a run's report from its {@code results.json}, e.g.
@@ -24,7 +25,16 @@ public final class ReportMain {
 	}
 
 	static void run(Path runDir, PrintStream out) throws IOException {
-		for (Recommendation recommendation : Report.regenerate(runDir)) {
+		printEnding(Report.regenerate(runDir), runDir, out);
+	}
+
+	/**
+	 * How a run ends on the console, after a sweep or a regenerated report: each
+	 * topology's answer, where the report is, and the block to paste.
+	 */
+	public static void printEnding(List<Recommendation> recommendations, Path runDir, PrintStream out)
+			throws IOException {
+		for (Recommendation recommendation : recommendations) {
 			out.println(recommendation.topology() + ": " + Header.headline(recommendation) + ". "
 					+ recommendation.summary());
 		}
