@@ -4,11 +4,15 @@ import java.net.URI;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,19 +32,35 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * Turns "no connection in time" and "database unreachable" into {@code 503} with the
  * pool's state, so that load results can tell saturation from bugs (which stay
- * {@code 500}).
+ * {@code 500}). Every refusal counts in {@value #REFUSED_METRIC} by its {@link Kind#tag
+ * reason}, which the sweep scrapes before and after each measured window.
  */
 @RestControllerAdvice
 class DatabaseUnavailableAdvice {
 
 	static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
+	/** {@code roles_requests_refused_total{reason="..."}} in Prometheus. */
+	static final String REFUSED_METRIC = "roles.requests.refused";
+
 	private static final Logger logger = LoggerFactory.getLogger(DatabaseUnavailableAdvice.class);
 
 	private final DataSource dataSource;
 
-	DatabaseUnavailableAdvice(DataSource dataSource) {
+	private final Map<Kind, Counter> refused = new EnumMap<>(Kind.class);
+
+	DatabaseUnavailableAdvice(DataSource dataSource, MeterRegistry registry) {
 		this.dataSource = dataSource;
+		// Registered at start, so every reason is scraped as 0 before its first refusal
+		// (a delta over a window needs both ends), and built once, so a refusal under
+		// overload costs an increment, not a registry lookup.
+		for (Kind kind : Kind.values()) {
+			this.refused.put(kind,
+					Counter.builder(REFUSED_METRIC)
+						.description("Requests answered 503 because no database connection could be had")
+						.tag("reason", kind.tag)
+						.register(registry));
+		}
 	}
 
 	@ExceptionHandler({ CannotGetJdbcConnectionException.class, CannotCreateTransactionException.class,
@@ -48,6 +68,7 @@ class DatabaseUnavailableAdvice {
 	ResponseEntity<ProblemDetail> databaseUnavailable(Exception ex) {
 		Throwable cause = NestedExceptionUtils.getMostSpecificCause(ex);
 		Kind kind = Kind.of(ex);
+		this.refused.get(kind).increment();
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, cause.getMessage());
 		problem.setTitle(kind.title);
 		problem.setType(URI.create(kind.type));
@@ -99,19 +120,24 @@ class DatabaseUnavailableAdvice {
 	 */
 	enum Kind {
 
-		TOO_MANY_CLIENTS("Database at its connection limit (too many clients)", "urn:poollab:too-many-clients"),
+		TOO_MANY_CLIENTS("Database at its connection limit (too many clients)", "too-many-clients"),
 
-		POOL_TIMEOUT("No database connection available in time", "urn:poollab:pool-timeout"),
+		POOL_TIMEOUT("No database connection available in time", "pool-timeout"),
 
-		UNAVAILABLE("Database unavailable", "urn:poollab:database-unavailable");
+		UNAVAILABLE("Database unavailable", "database-unavailable");
 
 		final String title;
 
+		/** The {@code reason} tag of {@link #REFUSED_METRIC}. */
+		final String tag;
+
+		/** The problem's {@code type}. */
 		final String type;
 
-		Kind(String title, String type) {
+		Kind(String title, String tag) {
 			this.title = title;
-			this.type = type;
+			this.tag = tag;
+			this.type = "urn:poollab:" + tag;
 		}
 
 		static Kind of(Throwable ex) {

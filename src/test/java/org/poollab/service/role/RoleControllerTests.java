@@ -6,10 +6,14 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
@@ -20,10 +24,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.BDDMockito.given;
 
 @WebMvcTest(RoleController.class)
+@Import(SimpleMeterRegistry.class) // for the refusal counter; the web slice has no
+									// metrics
 class RoleControllerTests {
 
 	@Autowired
 	private MockMvcTester mvc;
+
+	@Autowired
+	private MeterRegistry registry;
 
 	@MockitoBean
 	private RoleRepository roles;
@@ -75,6 +84,8 @@ class RoleControllerTests {
 
 	@Test
 	void noConnectionInTimeIsServiceUnavailableNotServerError() {
+		Counter refused = this.registry.get("roles.requests.refused").tag("reason", "pool-timeout").counter();
+		double refusedBefore = refused.count();
 		given(this.roles.findAll()).willThrow(new CannotCreateTransactionException("Could not open JDBC Connection",
 				new SQLTransientConnectionException("roles-0 - Connection is not available, request timed out")));
 		assertThat(this.mvc.get().uri("/roles")).hasStatus(HttpStatus.SERVICE_UNAVAILABLE)
@@ -83,6 +94,7 @@ class RoleControllerTests {
 			.bodyJson()
 			.extractingPath("$.title")
 			.isEqualTo("No database connection available in time");
+		assertThat(refused.count() - refusedBefore).isEqualTo(1);
 	}
 
 }

@@ -84,6 +84,16 @@ class RolesEndToEndTests {
 				"hikaricp_connections_timeout_total", "http_server_requests_seconds_count");
 	}
 
+	@Test
+	void refusalCountersExistForEveryReasonBeforeAnyRefusal() throws Exception {
+		// The sweep takes deltas over each window: a counter that only appeared with its
+		// first refusal would have no value to subtract at the window's start.
+		assertThat(get("/actuator/prometheus").body()).contains(
+				"roles_requests_refused_total{reason=\"too-many-clients\"} 0.0",
+				"roles_requests_refused_total{reason=\"pool-timeout\"} 0.0",
+				"roles_requests_refused_total{reason=\"database-unavailable\"} 0.0");
+	}
+
 	private HttpResponse<String> get(String path) throws Exception {
 		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).build(),
 				HttpResponse.BodyHandlers.ofString());
