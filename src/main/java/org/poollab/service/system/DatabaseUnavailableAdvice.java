@@ -43,6 +43,9 @@ class DatabaseUnavailableAdvice {
 	/** {@code roles_requests_refused_total{reason="..."}} in Prometheus. */
 	static final String REFUSED_METRIC = "roles.requests.refused";
 
+	/** HikariCP's message for a call on a connection it has closed (ProxyConnection). */
+	static final String HIKARI_CLOSED_CONNECTION = "Connection is closed";
+
 	private static final Logger logger = LoggerFactory.getLogger(DatabaseUnavailableAdvice.class);
 
 	private final DataSource dataSource;
@@ -85,9 +88,9 @@ class DatabaseUnavailableAdvice {
 	}
 
 	/**
-	 * The database went away inside a transaction: the query failed and so did the
-	 * rollback, whose exception is the one that surfaces. Only a lost connection is a
-	 * 503; anything else stays a server error.
+	 * The database went away inside a transaction: the query or the commit failed and so
+	 * did the rollback, whose exception is the one that surfaces. Only a lost connection
+	 * is a 503; anything else stays a server error.
 	 */
 	@ExceptionHandler(TransactionSystemException.class)
 	ResponseEntity<ProblemDetail> transactionFailed(TransactionSystemException ex) throws TransactionSystemException {
@@ -99,12 +102,30 @@ class DatabaseUnavailableAdvice {
 
 	private static boolean lostConnection(Throwable ex) {
 		for (Throwable t = ex; t != null; t = t.getCause()) {
-			if (t instanceof SQLException sql && sql.getSQLState() != null
-					&& (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
+			if (t instanceof SQLException sql && (lostConnection(sql) || closedByPool(sql))) {
 				return true;
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * HikariCP closes a connection as soon as it sees it break (SQLSTATE 08, 57P01...)
+	 * and answers every later call on it with this, without an SQLSTATE. When the commit
+	 * fails that way, Spring's rollback on the same connection gets this answer and
+	 * reports it instead of the commit's failure.
+	 */
+	private static boolean closedByPool(SQLException ex) {
+		return ex.getSQLState() == null && HIKARI_CLOSED_CONNECTION.equals(ex.getMessage());
+	}
+
+	/**
+	 * SQLSTATE class 08 (connection exception) or 57P (the server shutting down or not
+	 * yet up).
+	 */
+	static boolean lostConnection(SQLException ex) {
+		String state = ex.getSQLState();
+		return state != null && (state.startsWith("08") || state.startsWith("57P"));
 	}
 
 	private ResponseEntity<ProblemDetail> unavailable(ProblemDetail problem) {
@@ -116,7 +137,9 @@ class DatabaseUnavailableAdvice {
 	/**
 	 * Why no connection: the database at its connection limit is named as such (SQLSTATE
 	 * 53300, "too many clients"), apart from a pool that ran dry and a database that is
-	 * down.
+	 * down. HikariCP's timeout carries the pool's last failure to connect, so a wait that
+	 * timed out while the database refused or dropped connections is the database's
+	 * doing, not the pool's size.
 	 */
 	enum Kind {
 
@@ -142,13 +165,15 @@ class DatabaseUnavailableAdvice {
 
 		static Kind of(Throwable ex) {
 			boolean timeout = false;
+			boolean databaseLost = false;
 			for (Throwable t = ex; t != null; t = t.getCause()) {
 				if (t instanceof SQLException sql && "53300".equals(sql.getSQLState())) {
 					return TOO_MANY_CLIENTS;
 				}
 				timeout |= t instanceof SQLTransientConnectionException;
+				databaseLost |= t instanceof SQLException sql && lostConnection(sql);
 			}
-			return timeout ? POOL_TIMEOUT : UNAVAILABLE;
+			return (timeout && !databaseLost) ? POOL_TIMEOUT : UNAVAILABLE;
 		}
 
 	}

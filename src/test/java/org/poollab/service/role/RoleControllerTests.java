@@ -1,5 +1,6 @@
 package org.poollab.service.role;
 
+import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.List;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.BDDMockito.given;
@@ -95,6 +97,44 @@ class RoleControllerTests {
 			.extractingPath("$.title")
 			.isEqualTo("No database connection available in time");
 		assertThat(refused.count() - refusedBefore).isEqualTo(1);
+	}
+
+	@Test
+	void commitLostWithItsConnectionIsServiceUnavailable() {
+		// The commit failed on a terminated backend; HikariCP closed the connection, so
+		// the rollback that followed got HikariCP's "Connection is closed" (no SQLSTATE).
+		given(this.roles.findAll()).willThrow(
+				new TransactionSystemException("JDBC rollback failed", new SQLException("Connection is closed")));
+		assertThat(this.mvc.get().uri("/roles")).hasStatus(HttpStatus.SERVICE_UNAVAILABLE)
+			.hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+			.bodyJson()
+			.extractingPath("$.type")
+			.isEqualTo("urn:poollab:database-unavailable");
+	}
+
+	@Test
+	void transactionFailureOtherThanALostConnectionStaysAServerError() {
+		given(this.roles.findAll()).willThrow(new TransactionSystemException("JDBC commit failed",
+				new SQLException("could not serialize access", "40001")));
+		// Not handled: the servlet container answers 500.
+		assertThat(this.mvc.get().uri("/roles")).hasFailed()
+			.failure()
+			.hasRootCauseMessage("could not serialize access");
+	}
+
+	@Test
+	void timeoutWhileTheDatabaseRefusesConnectionsIsDatabaseUnavailableNotPoolTimeout() {
+		// HikariCP's timeout carries the pool's last failure to connect (and its
+		// SQLSTATE).
+		SQLException refusedConnect = new SQLException("Connection to 127.0.0.1:5432 refused", "08001");
+		given(this.roles.findAll()).willThrow(new CannotCreateTransactionException("Could not open JDBC Connection",
+				new SQLTransientConnectionException("roles-0 - Connection is not available, request timed out", "08001",
+						refusedConnect)));
+		assertThat(this.mvc.get().uri("/roles")).hasStatus(HttpStatus.SERVICE_UNAVAILABLE)
+			.hasContentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+			.bodyJson()
+			.extractingPath("$.type")
+			.isEqualTo("urn:poollab:database-unavailable");
 	}
 
 }
