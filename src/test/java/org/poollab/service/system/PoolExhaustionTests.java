@@ -10,14 +10,11 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.sql.DataSource;
 
@@ -29,6 +26,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.poollab.service.system.RequestLoad.Timed;
 import org.poollab.service.database.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -107,7 +105,7 @@ class PoolExhaustionTests {
 		double refusedBefore = refused("pool-timeout");
 		double otherRefusalsBefore = refused("database-unavailable") + refused("too-many-clients");
 		List<Timed> responses;
-		try (Load load = Load.start(CLIENTS, this::send)) {
+		try (RequestLoad load = RequestLoad.start(CLIENTS, this::send)) {
 			await().atMost(Duration.ofSeconds(20)).until(() -> load.count(200) >= 100);
 			// One connection serves /roles about 2,000 times a second here, faster than
 			// the test's clients can ask on two cores: load alone never waits 250 ms. A
@@ -166,9 +164,9 @@ class PoolExhaustionTests {
 			for (int i = 0; i < requests; i++) {
 				futures.add(threads.submit(() -> {
 					start.await();
-					long startNanos = System.nanoTime();
+					long sentNanos = System.nanoTime();
 					HttpResponse<String> response = send();
-					return new Timed(response, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+					return new Timed(response, sentNanos, System.nanoTime());
 				}));
 			}
 			start.countDown();
@@ -187,73 +185,6 @@ class PoolExhaustionTests {
 		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/roles"))
 			.timeout(Duration.ofSeconds(10))
 			.build(), HttpResponse.BodyHandlers.ofString());
-	}
-
-	record Timed(HttpResponse<String> response, long elapsedMs) {
-	}
-
-	/**
-	 * Clients that each send one request after another, timed from just before it is
-	 * sent, until stopped.
-	 */
-	static final class Load implements AutoCloseable {
-
-		private final ExecutorService clients;
-
-		private final Queue<Timed> responses = new ConcurrentLinkedQueue<>();
-
-		private final AtomicBoolean running = new AtomicBoolean(true);
-
-		private final List<Future<?>> loops = new ArrayList<>();
-
-		private Load(int clients) {
-			this.clients = Executors.newFixedThreadPool(clients);
-		}
-
-		static Load start(int clients, Request request) {
-			Load load = new Load(clients);
-			for (int i = 0; i < clients; i++) {
-				load.loops.add(load.clients.submit(() -> {
-					while (load.running.get()) {
-						long startNanos = System.nanoTime();
-						HttpResponse<String> response = request.send();
-						load.responses
-							.add(new Timed(response, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos)));
-					}
-					return null;
-				}));
-			}
-			return load;
-		}
-
-		long count(int status) {
-			return this.responses.stream().filter((timed) -> timed.response().statusCode() == status).count();
-		}
-
-		/**
-		 * Lets every client finish its request in flight.
-		 * @return every response, also those of requests in flight when stopped
-		 */
-		List<Timed> stop() throws Exception {
-			this.running.set(false);
-			for (Future<?> loop : this.loops) {
-				loop.get(30, TimeUnit.SECONDS);
-			}
-			return List.copyOf(this.responses);
-		}
-
-		@Override
-		public void close() {
-			this.running.set(false);
-			this.clients.shutdownNow();
-		}
-
-	}
-
-	interface Request {
-
-		HttpResponse<String> send() throws Exception;
-
 	}
 
 }
