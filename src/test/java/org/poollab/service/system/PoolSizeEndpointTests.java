@@ -6,8 +6,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 
+import com.jayway.jsonpath.JsonPath;
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringApplication;
@@ -23,7 +28,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The opt-in resize endpoint changes the live pool: the new size shows in HikariCP's
- * metric and in the number of PostgreSQL backends the instance holds.
+ * metric and in the number of PostgreSQL backends the instance holds; growing keeps the
+ * connections the pool has.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "lab.pool-resize.enabled=true", "spring.datasource.hikari.maximum-pool-size=2",
@@ -38,26 +44,43 @@ class PoolSizeEndpointTests {
 	@Autowired
 	private JdbcClient jdbc;
 
+	@Autowired
+	private HikariDataSource dataSource;
+
 	@Test
-	void growingAndShrinkingShowsInMetricsAndBackends() throws Exception {
-		assertThat(send(post(6)).statusCode()).isEqualTo(200);
-		assertThat(backends()).as("filled before the resize returned").isEqualTo(6);
+	void growingKeepsTheConnectionsAndShrinkingShowsInMetricsAndBackends() throws Exception {
+		int sizeBefore = this.dataSource.getHikariConfigMXBean().getMaximumPoolSize();
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(backends()).hasSize(sizeBefore));
+		List<Integer> backendsBefore = backends();
+
+		HttpResponse<String> grown = send(post(this.port, 6));
+		assertThat(grown.statusCode()).isEqualTo(200);
+		assertThat(grown.body()).as("returned once the pool holds the new size")
+			.contains("\"maximumPoolSize\":6", "\"minimumIdle\":6", "\"total\":6");
+		// A closed connection's backend may take a moment to leave pg_stat_activity.
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(backends()).hasSize(6));
+		assertThat(backends()).as("growing evicted nothing").containsAll(backendsBefore);
 		// HikariCP refreshes the statistics behind its gauges at most once a second.
 		await().atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertThat(prometheus()).contains("hikaricp_connections_max{pool=\"roles-0\"} 6.0"));
 
-		HttpResponse<String> shrunk = send(post(3));
-		assertThat(shrunk.body()).contains("\"maximumPoolSize\":3", "\"minimumIdle\":3");
+		HttpResponse<String> shrunk = send(post(this.port, 3));
+		assertThat(shrunk.statusCode()).isEqualTo(200);
+		assertThat(shrunk.body()).contains("\"maximumPoolSize\":3", "\"minimumIdle\":3", "\"total\":3");
 		await().atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertThat(prometheus()).contains("hikaricp_connections_max{pool=\"roles-0\"} 3.0"));
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(backends()).isEqualTo(3));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(backends()).hasSize(3));
 	}
 
-	@Test
-	void sizesOutsideTheAllowedRangeAreRefused() throws Exception {
-		HttpResponse<String> response = send(post(0));
+	@ParameterizedTest
+	@CsvSource({ "0", "-1", "1001" })
+	void sizesOutsideTheAllowedRangeAreRefusedAndChangeNothing(int size) throws Exception {
+		int maximumBefore = this.dataSource.getHikariConfigMXBean().getMaximumPoolSize();
+		HttpResponse<String> response = send(post(this.port, size));
 		assertThat(response.statusCode()).isEqualTo(400);
-		assertThat(prometheus()).doesNotContain("hikaricp_connections_max{pool=\"roles-0\"} 0.0");
+		assertThat(this.dataSource.getHikariConfigMXBean().getMaximumPoolSize()).isEqualTo(maximumBefore);
+		assertThat((Integer) JsonPath.read(send(get(this.port, "/actuator/poolsize")).body(), "$.maximumPoolSize"))
+			.isEqualTo(maximumBefore);
 	}
 
 	@Test
@@ -71,29 +94,32 @@ class PoolSizeEndpointTests {
 			.withStackTraceContaining("lab.pool-resize.enabled=true needs server.address to be a loopback address");
 	}
 
-	private int backends() {
-		return this.jdbc.sql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'resize-test'")
+	/**
+	 * @return the process ids of the backends the pool holds
+	 */
+	private List<Integer> backends() {
+		return this.jdbc.sql("SELECT pid FROM pg_stat_activity WHERE application_name = 'resize-test'")
 			.query(Integer.class)
-			.single();
+			.list();
 	}
 
 	private String prometheus() throws Exception {
-		return send(get("/actuator/prometheus")).body();
+		return send(get(this.port, "/actuator/prometheus")).body();
 	}
 
-	private HttpRequest post(int size) {
-		return HttpRequest.newBuilder(uri("/actuator/poolsize"))
+	private static HttpRequest post(int port, int size) {
+		return HttpRequest.newBuilder(uri(port, "/actuator/poolsize"))
 			.header("Content-Type", "application/json")
 			.POST(BodyPublishers.ofString("{\"maximumPoolSize\":" + size + "}"))
 			.build();
 	}
 
-	private HttpRequest get(String path) {
-		return HttpRequest.newBuilder(uri(path)).build();
+	private static HttpRequest get(int port, String path) {
+		return HttpRequest.newBuilder(uri(port, path)).build();
 	}
 
-	private URI uri(String path) {
-		return URI.create("http://127.0.0.1:" + this.port + path);
+	private static URI uri(int port, String path) {
+		return URI.create("http://127.0.0.1:" + port + path);
 	}
 
 	private HttpResponse<String> send(HttpRequest request) throws Exception {
