@@ -13,6 +13,7 @@ import com.zaxxer.hikari.HikariConfigMXBean;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -162,14 +163,24 @@ class PoolSizeEndpoint {
 		}
 	}
 
-	private static void requireLoopback(Environment environment) {
-		String property = environment.containsProperty("management.server.address") ? "management.server.address"
-				: "server.address";
+	/**
+	 * The endpoint is served where the actuator is: on the application's connector
+	 * ({@code server.address}), or, when {@code management.server.port} gives the
+	 * actuator a connector of its own, on {@code management.server.address}, which does
+	 * not inherit {@code server.address} (unset, it listens on every interface).
+	 */
+	static void requireLoopback(Environment environment) {
+		boolean ownConnector = ManagementPortType.get(environment) == ManagementPortType.DIFFERENT;
+		String property = ownConnector ? "management.server.address" : "server.address";
 		String address = environment.getProperty(property, "");
 		if (!isLoopback(address)) {
+			String why = ownConnector
+					? ", because management.server.port=%s serves the actuator on a connector of its own, which does not use server.address"
+						.formatted(environment.getProperty("management.server.port"))
+					: "";
 			throw new IllegalStateException(
-					"lab.pool-resize.enabled=true needs %s to be a loopback address (e.g. 127.0.0.1), but it is '%s'"
-						.formatted(property, address.isEmpty() ? "(unset: all interfaces)" : address));
+					"lab.pool-resize.enabled=true needs %s to be a loopback address (e.g. 127.0.0.1)%s, but it is '%s'"
+						.formatted(property, why, address.isEmpty() ? "(unset: all interfaces)" : address));
 		}
 	}
 

@@ -19,17 +19,21 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.mock.env.MockEnvironment;
 import org.poollab.service.ServiceApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The opt-in resize endpoint changes the live pool: the new size shows in HikariCP's
  * metric and in the number of PostgreSQL backends the instance holds; growing keeps the
- * connections the pool has.
+ * connections the pool has, and the endpoint is only served on a loopback address.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "lab.pool-resize.enabled=true", "spring.datasource.hikari.maximum-pool-size=2",
@@ -92,6 +96,64 @@ class PoolSizeEndpointTests {
 								"--server.address=0.0.0.0")
 						.close())
 			.withStackTraceContaining("lab.pool-resize.enabled=true needs server.address to be a loopback address");
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					own management port, its address unset   | 8080 | 127.0.0.1 | 0    |           | management.server.address to be a loopback address (e.g. 127.0.0.1), because management.server.port=0 serves the actuator on a connector of its own, which does not use server.address, but it is '(unset: all interfaces)'
+					own management port on all interfaces    | 8080 | 127.0.0.1 | 9090 | 0.0.0.0   | management.server.address to be a loopback address (e.g. 127.0.0.1), because management.server.port=9090 serves the actuator on a connector of its own, which does not use server.address, but it is '0.0.0.0'
+					management port same as the server's     | 8080 | 0.0.0.0   | 8080 | 127.0.0.1 | server.address to be a loopback address (e.g. 127.0.0.1), but it is '0.0.0.0'
+					no management port, public server        | 8080 | 0.0.0.0   |      | 127.0.0.1 | server.address to be a loopback address (e.g. 127.0.0.1), but it is '0.0.0.0'
+					""")
+	void guardChecksTheAddressTheActuatorReallyListensOn(String setUp, String serverPort, String serverAddress,
+			String managementPort, String managementAddress, String message) {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> PoolSizeEndpoint
+				.requireLoopback(environment(serverPort, serverAddress, managementPort, managementAddress)))
+			.withMessage("lab.pool-resize.enabled=true needs " + message);
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@CsvSource(delimiter = '|', textBlock = """
+			own management port on loopback, public server | 8080 | 0.0.0.0   | 9090 | 127.0.0.1
+			management address without a port of its own   | 8080 | 127.0.0.1 |      | 0.0.0.0
+			""")
+	void guardAcceptsAnActuatorOnLoopback(String setUp, String serverPort, String serverAddress, String managementPort,
+			String managementAddress) {
+		assertThatNoException().isThrownBy(() -> PoolSizeEndpoint
+			.requireLoopback(environment(serverPort, serverAddress, managementPort, managementAddress)));
+	}
+
+	@Test
+	void resizesThroughASeparateManagementPort() throws Exception {
+		try (ConfigurableApplicationContext instance = SpringApplication.run(ServiceApplication.class,
+				"--server.port=0", "--management.server.port=0", "--management.server.address=127.0.0.1",
+				"--lab.pool-resize.enabled=true", "--spring.datasource.hikari.maximum-pool-size=2")) {
+			int serverPort = Integer.parseInt(instance.getEnvironment().getProperty("local.server.port"));
+			int managementPort = Integer.parseInt(instance.getEnvironment().getProperty("local.management.port"));
+			assertThat(managementPort).isNotEqualTo(serverPort);
+
+			HttpResponse<String> grown = send(post(managementPort, 4));
+			assertThat(grown.statusCode()).as(grown.body()).isEqualTo(200);
+			assertThat(grown.body()).contains("\"maximumPoolSize\":4", "\"total\":4");
+			assertThat(instance.getBean(HikariDataSource.class).getHikariPoolMXBean().getTotalConnections())
+				.isEqualTo(4);
+			assertThat(send(post(serverPort, 3)).statusCode()).as("not on the application's port").isEqualTo(404);
+		}
+	}
+
+	private static MockEnvironment environment(String serverPort, String serverAddress, String managementPort,
+			String managementAddress) {
+		MockEnvironment environment = new MockEnvironment().withProperty("server.port", serverPort)
+			.withProperty("server.address", serverAddress);
+		if (managementPort != null) {
+			environment.setProperty("management.server.port", managementPort);
+		}
+		if (managementAddress != null) {
+			environment.setProperty("management.server.address", managementAddress);
+		}
+		return environment;
 	}
 
 	/**
