@@ -107,16 +107,18 @@ class PoolExhaustionTests {
 		List<Timed> responses;
 		try (RequestLoad load = RequestLoad.start(CLIENTS, this::send)) {
 			await().atMost(Duration.ofSeconds(20)).until(() -> load.count(200) >= 100);
-			// One connection serves /roles about 2,000 times a second here, faster than
-			// the test's clients can ask on two cores: load alone never waits 250 ms. A
-			// statement that holds the only connection (blocked by another session's
-			// lock, as behind a migration or a long transaction) makes the same clients
-			// more load than the pool serves.
+			// Load alone does not overload one connection here: it serves /roles in well
+			// under a millisecond, and 80 requests sent at once were all served within
+			// the 250 ms. A statement that holds the only connection (blocked by another
+			// session's lock, as behind a migration or a long transaction) makes the
+			// same clients more load than the pool serves.
 			try (Connection other = DriverManager.getConnection(this.database.jdbcUrl());
 					Statement statement = other.createStatement()) {
 				other.setAutoCommit(false);
 				statement.execute("LOCK TABLE roles IN ACCESS EXCLUSIVE MODE");
-				await().atMost(Duration.ofSeconds(20)).until(() -> load.count(503) >= 2 * CLIENTS);
+				// Anything but a 200 counts here; what it must be is asserted below.
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> load.count((timed) -> timed.status() != 200) >= 2 * CLIENTS);
 				other.commit();
 			}
 			long servedAtRelease = load.count(200);
