@@ -135,8 +135,13 @@ final class Database implements AutoCloseable {
 	}
 
 	/**
-	 * A connection with a short connect timeout: an unreachable database is a quick,
-	 * clear error, not a long hang.
+	 * A connection with short timeouts (pgjdbc, seconds): an unreachable database is a
+	 * quick, clear error, not a long hang. {@code loginTimeout} bounds the whole login,
+	 * which a server that accepts and never answers would otherwise stretch forever;
+	 * {@code socketTimeout} bounds every answer afterwards, which is safe here because
+	 * the lab's own statements (settings, {@code TRUNCATE} between points, pgbouncer's
+	 * admin console) answer in milliseconds. The instances' pools get no socketTimeout:
+	 * it would cut off the measured queries.
 	 */
 	static Connection connect(String url, String username, String password) throws SQLException {
 		Properties properties = new Properties();
@@ -144,7 +149,9 @@ final class Database implements AutoCloseable {
 		if (!password.isEmpty()) {
 			properties.setProperty("password", password);
 		}
-		properties.setProperty("connectTimeout", "5");
+		properties.setProperty("connectTimeout", "3");
+		properties.setProperty("loginTimeout", "3");
+		properties.setProperty("socketTimeout", "30");
 		properties.setProperty("ApplicationName", "pool-sizing-lab");
 		return DriverManager.getConnection(url, properties);
 	}

@@ -3,6 +3,7 @@ package org.poollab.bench;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -10,11 +11,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import org.poollab.service.BlackHole;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Bad settings are refused before anything starts, with a message naming the setting, the
@@ -118,6 +122,26 @@ class BenchSettingsTests {
 			.withMessageContaining("bench.database.url=jdbc:postgresql://127.0.0.1:1/lab: cannot connect")
 			.withMessageNotContaining("s3cret");
 		assertThat(System.nanoTime() - startNanos).isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(15));
+	}
+
+	@Test
+	void blackHoledExternalDatabaseIsAQuickClearError() throws Exception {
+		try (BlackHole hole = BlackHole.open()) {
+			long startNanos = System.nanoTime();
+			// Preemptive, so that a lab hanging on the black hole fails the test instead
+			// of the build.
+			Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(30),
+					() -> catchThrowable(
+							() -> run("--bench.database.url=" + hole.jdbcUrl("lab"), "--bench.database.password=s3cret",
+									"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4))),
+					"the lab still waiting for the black hole");
+			assertThat(failure).isInstanceOf(BenchSettingException.class)
+				.hasMessageContaining("bench.database.url=%s: cannot connect (Connection attempt timed out.)"
+					.formatted(hole.jdbcUrl("lab")))
+				.hasMessageNotContaining("s3cret");
+			assertThat(System.nanoTime() - startNanos).isLessThan(Duration.ofSeconds(8).toNanos());
+			assertThat(hole.connections()).as("connected to the black hole").isPositive();
+		}
 	}
 
 	private void run(String... settings) throws Exception {

@@ -1,7 +1,12 @@
 package org.poollab.service;
 
+import java.time.Duration;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -9,6 +14,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Bad configuration stops the service at start with a message that names the setting, the
@@ -17,17 +24,20 @@ import static org.assertj.core.api.Assertions.assertThatException;
 @ExtendWith(OutputCaptureExtension.class)
 class StartupFailureTests {
 
-	@Test
-	void poolSizeZeroIsRejectedNamingTheProperty(CapturedOutput output) {
-		assertThatException().isThrownBy(() -> run("--spring.datasource.hikari.maximum-pool-size=0"));
-		assertThat(output).contains("Property: spring.datasource.hikari.maximum-pool-size", "Value: \"0\"",
-				"maxPoolSize cannot be less than 1");
-	}
+	/**
+	 * pgjdbc's loginTimeout of 3 s (application.yml) plus start-up on a busy 2-core box.
+	 */
+	private static final Duration BLACK_HOLE_LIMIT = Duration.ofSeconds(8);
 
-	@Test
-	void poolSizeThatIsNotANumberIsRejectedNamingTheProperty(CapturedOutput output) {
-		assertThatException().isThrownBy(() -> run("--spring.datasource.hikari.maximum-pool-size=abc"));
-		assertThat(output).contains("Property: spring.datasource.hikari.maximum-pool-size", "Value: \"abc\"");
+	private static final Duration HANG_LIMIT = Duration.ofSeconds(30);
+
+	@ParameterizedTest
+	@ValueSource(strings = { "abc", "-1", "1.5", "0" })
+	void poolSizeThatIsNoWholeNumberOfAtLeastOneIsRejectedInOneLine(String size, CapturedOutput output) {
+		assertThatException().isThrownBy(() -> run("--spring.datasource.hikari.maximum-pool-size=" + size));
+		assertThat(output).contains("spring.datasource.hikari.maximum-pool-size=" + size
+				+ " is not allowed: use a whole number of at least 1 (the connections the pool holds)");
+		assertThat(output).as("no stack trace").doesNotContain("\tat ");
 	}
 
 	@Test
@@ -51,6 +61,33 @@ class StartupFailureTests {
 		assertThat(output).doesNotContain("hunter2");
 		assertThat(System.nanoTime() - startNanos).as("start-up gave up promptly")
 			.isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(20));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@CsvSource(delimiter = '|', textBlock = """
+			Flyway's connection (it connects first) | true
+			the pool's first connection             | false
+			""")
+	void blackHoledDatabaseFailsStartUpWithinSecondsNamingTheUrl(String whose, boolean flyway, CapturedOutput output)
+			throws Exception {
+		try (BlackHole hole = BlackHole.open()) {
+			long startNanos = System.nanoTime();
+			// Preemptive, so that a start-up hanging on the black hole fails the test
+			// instead of the build.
+			Throwable failure = assertTimeoutPreemptively(HANG_LIMIT,
+					() -> catchThrowable(
+							() -> run("--spring.datasource.url=" + hole.jdbcUrl("lab") + "?password=hunter2",
+									"--spring.datasource.username=lab", "--spring.flyway.enabled=" + flyway)),
+					"start-up still waiting for the black hole");
+			assertThat(failure).as("start-up failed").isNotNull();
+			assertThat(System.nanoTime() - startNanos).as("start-up gave up within seconds")
+				.isLessThan(BLACK_HOLE_LIMIT.toNanos());
+			assertThat(hole.connections()).as("connected to the black hole").isPositive();
+			assertThat(output)
+				.contains("Could not connect to PostgreSQL at %s (spring.datasource.url): Connection attempt timed out."
+					.formatted(hole.jdbcUrl("lab")));
+			assertThat(output).doesNotContain("hunter2");
+		}
 	}
 
 	private static void run(String... args) {

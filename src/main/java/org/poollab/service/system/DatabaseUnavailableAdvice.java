@@ -4,11 +4,15 @@ import java.net.URI;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,19 +32,38 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * Turns "no connection in time" and "database unreachable" into {@code 503} with the
  * pool's state, so that load results can tell saturation from bugs (which stay
- * {@code 500}).
+ * {@code 500}). Every refusal counts in {@value #REFUSED_METRIC} by its {@link Kind#tag
+ * reason}, which the sweep scrapes before and after each measured window.
  */
 @RestControllerAdvice
 class DatabaseUnavailableAdvice {
 
 	static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
+	/** {@code roles_requests_refused_total{reason="..."}} in Prometheus. */
+	static final String REFUSED_METRIC = "roles.requests.refused";
+
+	/** HikariCP's message for a call on a connection it has closed (ProxyConnection). */
+	static final String HIKARI_CLOSED_CONNECTION = "Connection is closed";
+
 	private static final Logger logger = LoggerFactory.getLogger(DatabaseUnavailableAdvice.class);
 
 	private final DataSource dataSource;
 
-	DatabaseUnavailableAdvice(DataSource dataSource) {
+	private final Map<Kind, Counter> refused = new EnumMap<>(Kind.class);
+
+	DatabaseUnavailableAdvice(DataSource dataSource, MeterRegistry registry) {
 		this.dataSource = dataSource;
+		// Registered at start, so every reason is scraped as 0 before its first refusal
+		// (a delta over a window needs both ends), and built once, so a refusal under
+		// overload costs an increment, not a registry lookup.
+		for (Kind kind : Kind.values()) {
+			this.refused.put(kind,
+					Counter.builder(REFUSED_METRIC)
+						.description("Requests answered 503 because no database connection could be had")
+						.tag("reason", kind.tag)
+						.register(registry));
+		}
 	}
 
 	@ExceptionHandler({ CannotGetJdbcConnectionException.class, CannotCreateTransactionException.class,
@@ -48,6 +71,7 @@ class DatabaseUnavailableAdvice {
 	ResponseEntity<ProblemDetail> databaseUnavailable(Exception ex) {
 		Throwable cause = NestedExceptionUtils.getMostSpecificCause(ex);
 		Kind kind = Kind.of(ex);
+		this.refused.get(kind).increment();
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, cause.getMessage());
 		problem.setTitle(kind.title);
 		problem.setType(URI.create(kind.type));
@@ -64,9 +88,9 @@ class DatabaseUnavailableAdvice {
 	}
 
 	/**
-	 * The database went away inside a transaction: the query failed and so did the
-	 * rollback, whose exception is the one that surfaces. Only a lost connection is a
-	 * 503; anything else stays a server error.
+	 * The database went away inside a transaction: the query or the commit failed and so
+	 * did the rollback, whose exception is the one that surfaces. Only a lost connection
+	 * is a 503; anything else stays a server error.
 	 */
 	@ExceptionHandler(TransactionSystemException.class)
 	ResponseEntity<ProblemDetail> transactionFailed(TransactionSystemException ex) throws TransactionSystemException {
@@ -78,12 +102,30 @@ class DatabaseUnavailableAdvice {
 
 	private static boolean lostConnection(Throwable ex) {
 		for (Throwable t = ex; t != null; t = t.getCause()) {
-			if (t instanceof SQLException sql && sql.getSQLState() != null
-					&& (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
+			if (t instanceof SQLException sql && (lostConnection(sql) || closedByPool(sql))) {
 				return true;
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * HikariCP closes a connection as soon as it sees it break (SQLSTATE 08, 57P01...)
+	 * and answers every later call on it with this, without an SQLSTATE. When the commit
+	 * fails that way, Spring's rollback on the same connection gets this answer and
+	 * reports it instead of the commit's failure.
+	 */
+	private static boolean closedByPool(SQLException ex) {
+		return ex.getSQLState() == null && HIKARI_CLOSED_CONNECTION.equals(ex.getMessage());
+	}
+
+	/**
+	 * SQLSTATE class 08 (connection exception) or 57P (the server shutting down or not
+	 * yet up).
+	 */
+	static boolean lostConnection(SQLException ex) {
+		String state = ex.getSQLState();
+		return state != null && (state.startsWith("08") || state.startsWith("57P"));
 	}
 
 	private ResponseEntity<ProblemDetail> unavailable(ProblemDetail problem) {
@@ -95,34 +137,43 @@ class DatabaseUnavailableAdvice {
 	/**
 	 * Why no connection: the database at its connection limit is named as such (SQLSTATE
 	 * 53300, "too many clients"), apart from a pool that ran dry and a database that is
-	 * down.
+	 * down. HikariCP's timeout carries the pool's last failure to connect, so a wait that
+	 * timed out while the database refused or dropped connections is the database's
+	 * doing, not the pool's size.
 	 */
 	enum Kind {
 
-		TOO_MANY_CLIENTS("Database at its connection limit (too many clients)", "urn:poollab:too-many-clients"),
+		TOO_MANY_CLIENTS("Database at its connection limit (too many clients)", "too-many-clients"),
 
-		POOL_TIMEOUT("No database connection available in time", "urn:poollab:pool-timeout"),
+		POOL_TIMEOUT("No database connection available in time", "pool-timeout"),
 
-		UNAVAILABLE("Database unavailable", "urn:poollab:database-unavailable");
+		UNAVAILABLE("Database unavailable", "database-unavailable");
 
 		final String title;
 
+		/** The {@code reason} tag of {@link #REFUSED_METRIC}. */
+		final String tag;
+
+		/** The problem's {@code type}. */
 		final String type;
 
-		Kind(String title, String type) {
+		Kind(String title, String tag) {
 			this.title = title;
-			this.type = type;
+			this.tag = tag;
+			this.type = "urn:poollab:" + tag;
 		}
 
 		static Kind of(Throwable ex) {
 			boolean timeout = false;
+			boolean databaseLost = false;
 			for (Throwable t = ex; t != null; t = t.getCause()) {
 				if (t instanceof SQLException sql && "53300".equals(sql.getSQLState())) {
 					return TOO_MANY_CLIENTS;
 				}
 				timeout |= t instanceof SQLTransientConnectionException;
+				databaseLost |= t instanceof SQLException sql && lostConnection(sql);
 			}
-			return timeout ? POOL_TIMEOUT : UNAVAILABLE;
+			return (timeout && !databaseLost) ? POOL_TIMEOUT : UNAVAILABLE;
 		}
 
 	}

@@ -1,17 +1,19 @@
 package org.poollab.service.system;
 
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.net.UnknownHostException;
 
 import com.zaxxer.hikari.HikariConfigMXBean;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -35,6 +37,15 @@ class PoolSizeEndpoint {
 
 	static final int MAX_POOL_SIZE = 1000;
 
+	/**
+	 * How long a resize may take to settle. HikariCP opens about 30 connections a second
+	 * (it pauses 30 ms after each), so this covers growing by several hundred; it stays
+	 * below the 60 s the sweep waits for the answer.
+	 */
+	static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(30);
+
+	private static final Duration SETTLE_POLL = Duration.ofMillis(10);
+
 	private final HikariDataSource dataSource;
 
 	PoolSizeEndpoint(HikariDataSource dataSource, Environment environment) {
@@ -52,12 +63,14 @@ class PoolSizeEndpoint {
 	}
 
 	/**
-	 * Resizes the pool and keeps it fixed-size (minimum idle = maximum). The pool's
-	 * connections are then soft-evicted: each closes as soon as it is idle, and every
-	 * close makes HikariCP fill up to the new size at once, instead of at its next
-	 * housekeeping run (30 s) when growing.
+	 * Resizes the pool, keeps it fixed-size (minimum idle = maximum) and returns once it
+	 * holds exactly that many connections. Growing keeps every connection the pool has
+	 * and opens only the missing ones; shrinking soft-evicts them all (each closes as
+	 * soon as it is idle) and the pool opens the new size afresh, as HikariCP has no way
+	 * to close just the surplus.
 	 * @param maximumPoolSize the new size, 1 to {@value #MAX_POOL_SIZE}
-	 * @return the pool's state after the change
+	 * @return the pool's state after the change, or a 503 saying why the pool does not
+	 * hold that many connections
 	 */
 	@WriteOperation
 	WebEndpointResponse<Object> resize(int maximumPoolSize) {
@@ -68,46 +81,75 @@ class PoolSizeEndpoint {
 					"maximumPoolSize out of range");
 		}
 		HikariConfigMXBean config = this.dataSource.getHikariConfigMXBean();
-		if (maximumPoolSize < config.getMaximumPoolSize()) {
-			config.setMinimumIdle(maximumPoolSize);
-			config.setMaximumPoolSize(maximumPoolSize);
-		}
-		else {
-			config.setMaximumPoolSize(maximumPoolSize);
-			config.setMinimumIdle(maximumPoolSize);
-		}
-		this.dataSource.getHikariPoolMXBean().softEvictConnections();
+		HikariPoolMXBean pool = this.dataSource.getHikariPoolMXBean();
+		long deadlineNanos = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
 		try {
-			fill(maximumPoolSize);
+			if (maximumPoolSize < config.getMaximumPoolSize()) {
+				config.setMinimumIdle(maximumPoolSize);
+				config.setMaximumPoolSize(maximumPoolSize);
+				pool.softEvictConnections();
+			}
+			else {
+				config.setMaximumPoolSize(maximumPoolSize);
+				config.setMinimumIdle(maximumPoolSize);
+				fill(maximumPoolSize, deadlineNanos);
+			}
+			awaitTotal(maximumPoolSize, deadlineNanos);
 		}
 		catch (SQLException ex) {
 			// The size is set, but the database refused that many
 			// connections (e.g. too many clients). Say so: the caller
 			// must not measure a pool that is not there.
 			String reason = NestedExceptionUtils.getMostSpecificCause(ex).getMessage();
-			return new WebEndpointResponse<>(
-					Map.of("error",
-							"Pool %s could not open %d connections: %s (%s)".formatted(this.dataSource.getPoolName(),
-									maximumPoolSize, reason, ex.getMessage()),
-							"state", state()),
-					WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+			return unavailable("Pool %s could not open %d connections: %s (%s)".formatted(this.dataSource.getPoolName(),
+					maximumPoolSize, reason, ex.getMessage()));
+		}
+		if (pool.getTotalConnections() != maximumPoolSize) {
+			return unavailable("Pool %s holds %d connections, not %d, %d s after the resize".formatted(
+					this.dataSource.getPoolName(), pool.getTotalConnections(), maximumPoolSize,
+					SETTLE_TIMEOUT.toSeconds()));
 		}
 		return new WebEndpointResponse<>(state());
 	}
 
+	private WebEndpointResponse<Object> unavailable(String error) {
+		return new WebEndpointResponse<>(Map.of("error", error, "state", state()),
+				WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+	}
+
 	/**
-	 * Borrows {@code size} connections at once, which makes the pool open new ones on
-	 * demand, then returns them all as idle connections.
+	 * HikariCP opens a connection when a borrower finds none idle (otherwise only at its
+	 * 30 s housekeeping), one per waiting borrower. So the endpoint takes the idle
+	 * connections and goes on borrowing until the pool has opened the missing ones, then
+	 * gives them all back.
 	 */
-	private void fill(int size) throws SQLException {
+	private void fill(int size, long deadlineNanos) throws SQLException {
+		HikariPoolMXBean pool = this.dataSource.getHikariPoolMXBean();
 		List<Connection> borrowed = new ArrayList<>(size);
 		try {
-			for (int i = 0; i < size; i++) {
+			while (pool.getTotalConnections() < size && System.nanoTime() < deadlineNanos) {
 				borrowed.add(this.dataSource.getConnection());
 			}
 		}
 		finally {
 			borrowed.forEach(PoolSizeEndpoint::closeQuietly);
+		}
+	}
+
+	/**
+	 * Evicted connections close once their requests give them back, and the pool refills
+	 * to its new size in the background.
+	 */
+	private void awaitTotal(int size, long deadlineNanos) {
+		HikariPoolMXBean pool = this.dataSource.getHikariPoolMXBean();
+		while (pool.getTotalConnections() != size && System.nanoTime() < deadlineNanos) {
+			try {
+				Thread.sleep(SETTLE_POLL.toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
 		}
 	}
 
@@ -121,14 +163,24 @@ class PoolSizeEndpoint {
 		}
 	}
 
-	private static void requireLoopback(Environment environment) {
-		String property = environment.containsProperty("management.server.address") ? "management.server.address"
-				: "server.address";
+	/**
+	 * The endpoint is served where the actuator is: on the application's connector
+	 * ({@code server.address}), or, when {@code management.server.port} gives the
+	 * actuator a connector of its own, on {@code management.server.address}, which does
+	 * not inherit {@code server.address} (unset, it listens on every interface).
+	 */
+	static void requireLoopback(Environment environment) {
+		boolean ownConnector = ManagementPortType.get(environment) == ManagementPortType.DIFFERENT;
+		String property = ownConnector ? "management.server.address" : "server.address";
 		String address = environment.getProperty(property, "");
 		if (!isLoopback(address)) {
+			String why = ownConnector
+					? ", because management.server.port=%s serves the actuator on a connector of its own, which does not use server.address"
+						.formatted(environment.getProperty("management.server.port"))
+					: "";
 			throw new IllegalStateException(
-					"lab.pool-resize.enabled=true needs %s to be a loopback address (e.g. 127.0.0.1), but it is '%s'"
-						.formatted(property, address.isEmpty() ? "(unset: all interfaces)" : address));
+					"lab.pool-resize.enabled=true needs %s to be a loopback address (e.g. 127.0.0.1)%s, but it is '%s'"
+						.formatted(property, why, address.isEmpty() ? "(unset: all interfaces)" : address));
 		}
 	}
 

@@ -6,24 +6,34 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 
+import com.jayway.jsonpath.JsonPath;
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.mock.env.MockEnvironment;
 import org.poollab.service.ServiceApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The opt-in resize endpoint changes the live pool: the new size shows in HikariCP's
- * metric and in the number of PostgreSQL backends the instance holds.
+ * metric and in the number of PostgreSQL backends the instance holds; growing keeps the
+ * connections the pool has, and the endpoint is only served on a loopback address.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "lab.pool-resize.enabled=true", "spring.datasource.hikari.maximum-pool-size=2",
@@ -38,26 +48,43 @@ class PoolSizeEndpointTests {
 	@Autowired
 	private JdbcClient jdbc;
 
+	@Autowired
+	private HikariDataSource dataSource;
+
 	@Test
-	void growingAndShrinkingShowsInMetricsAndBackends() throws Exception {
-		assertThat(send(post(6)).statusCode()).isEqualTo(200);
-		assertThat(backends()).as("filled before the resize returned").isEqualTo(6);
+	void growingKeepsTheConnectionsAndShrinkingShowsInMetricsAndBackends() throws Exception {
+		int sizeBefore = this.dataSource.getHikariConfigMXBean().getMaximumPoolSize();
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(backends()).hasSize(sizeBefore));
+		List<Integer> backendsBefore = backends();
+
+		HttpResponse<String> grown = send(post(this.port, 6));
+		assertThat(grown.statusCode()).isEqualTo(200);
+		assertThat(grown.body()).as("returned once the pool holds the new size")
+			.contains("\"maximumPoolSize\":6", "\"minimumIdle\":6", "\"total\":6");
+		// A closed connection's backend may take a moment to leave pg_stat_activity.
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(backends()).hasSize(6));
+		assertThat(backends()).as("growing evicted nothing").containsAll(backendsBefore);
 		// HikariCP refreshes the statistics behind its gauges at most once a second.
 		await().atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertThat(prometheus()).contains("hikaricp_connections_max{pool=\"roles-0\"} 6.0"));
 
-		HttpResponse<String> shrunk = send(post(3));
-		assertThat(shrunk.body()).contains("\"maximumPoolSize\":3", "\"minimumIdle\":3");
+		HttpResponse<String> shrunk = send(post(this.port, 3));
+		assertThat(shrunk.statusCode()).isEqualTo(200);
+		assertThat(shrunk.body()).contains("\"maximumPoolSize\":3", "\"minimumIdle\":3", "\"total\":3");
 		await().atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertThat(prometheus()).contains("hikaricp_connections_max{pool=\"roles-0\"} 3.0"));
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(backends()).isEqualTo(3));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(backends()).hasSize(3));
 	}
 
-	@Test
-	void sizesOutsideTheAllowedRangeAreRefused() throws Exception {
-		HttpResponse<String> response = send(post(0));
+	@ParameterizedTest
+	@CsvSource({ "0", "-1", "1001" })
+	void sizesOutsideTheAllowedRangeAreRefusedAndChangeNothing(int size) throws Exception {
+		int maximumBefore = this.dataSource.getHikariConfigMXBean().getMaximumPoolSize();
+		HttpResponse<String> response = send(post(this.port, size));
 		assertThat(response.statusCode()).isEqualTo(400);
-		assertThat(prometheus()).doesNotContain("hikaricp_connections_max{pool=\"roles-0\"} 0.0");
+		assertThat(this.dataSource.getHikariConfigMXBean().getMaximumPoolSize()).isEqualTo(maximumBefore);
+		assertThat((Integer) JsonPath.read(send(get(this.port, "/actuator/poolsize")).body(), "$.maximumPoolSize"))
+			.isEqualTo(maximumBefore);
 	}
 
 	@Test
@@ -71,29 +98,90 @@ class PoolSizeEndpointTests {
 			.withStackTraceContaining("lab.pool-resize.enabled=true needs server.address to be a loopback address");
 	}
 
-	private int backends() {
-		return this.jdbc.sql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'resize-test'")
+	@ParameterizedTest(name = "{0}")
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					own management port, its address unset   | 8080 | 127.0.0.1 | 0    |           | management.server.address to be a loopback address (e.g. 127.0.0.1), because management.server.port=0 serves the actuator on a connector of its own, which does not use server.address, but it is '(unset: all interfaces)'
+					own management port on all interfaces    | 8080 | 127.0.0.1 | 9090 | 0.0.0.0   | management.server.address to be a loopback address (e.g. 127.0.0.1), because management.server.port=9090 serves the actuator on a connector of its own, which does not use server.address, but it is '0.0.0.0'
+					management port same as the server's     | 8080 | 0.0.0.0   | 8080 | 127.0.0.1 | server.address to be a loopback address (e.g. 127.0.0.1), but it is '0.0.0.0'
+					no management port, public server        | 8080 | 0.0.0.0   |      | 127.0.0.1 | server.address to be a loopback address (e.g. 127.0.0.1), but it is '0.0.0.0'
+					""")
+	void guardChecksTheAddressTheActuatorReallyListensOn(String setUp, String serverPort, String serverAddress,
+			String managementPort, String managementAddress, String message) {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> PoolSizeEndpoint
+				.requireLoopback(environment(serverPort, serverAddress, managementPort, managementAddress)))
+			.withMessage("lab.pool-resize.enabled=true needs " + message);
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@CsvSource(delimiter = '|', textBlock = """
+			own management port on loopback, public server | 8080 | 0.0.0.0   | 9090 | 127.0.0.1
+			management address without a port of its own   | 8080 | 127.0.0.1 |      | 0.0.0.0
+			""")
+	void guardAcceptsAnActuatorOnLoopback(String setUp, String serverPort, String serverAddress, String managementPort,
+			String managementAddress) {
+		assertThatNoException().isThrownBy(() -> PoolSizeEndpoint
+			.requireLoopback(environment(serverPort, serverAddress, managementPort, managementAddress)));
+	}
+
+	@Test
+	void resizesThroughASeparateManagementPort() throws Exception {
+		try (ConfigurableApplicationContext instance = SpringApplication.run(ServiceApplication.class,
+				"--server.port=0", "--management.server.port=0", "--management.server.address=127.0.0.1",
+				"--lab.pool-resize.enabled=true", "--spring.datasource.hikari.maximum-pool-size=2")) {
+			int serverPort = Integer.parseInt(instance.getEnvironment().getProperty("local.server.port"));
+			int managementPort = Integer.parseInt(instance.getEnvironment().getProperty("local.management.port"));
+			assertThat(managementPort).isNotEqualTo(serverPort);
+
+			HttpResponse<String> grown = send(post(managementPort, 4));
+			assertThat(grown.statusCode()).as(grown.body()).isEqualTo(200);
+			assertThat(grown.body()).contains("\"maximumPoolSize\":4", "\"total\":4");
+			assertThat(instance.getBean(HikariDataSource.class).getHikariPoolMXBean().getTotalConnections())
+				.isEqualTo(4);
+			assertThat(send(post(serverPort, 3)).statusCode()).as("not on the application's port").isEqualTo(404);
+		}
+	}
+
+	private static MockEnvironment environment(String serverPort, String serverAddress, String managementPort,
+			String managementAddress) {
+		MockEnvironment environment = new MockEnvironment().withProperty("server.port", serverPort)
+			.withProperty("server.address", serverAddress);
+		if (managementPort != null) {
+			environment.setProperty("management.server.port", managementPort);
+		}
+		if (managementAddress != null) {
+			environment.setProperty("management.server.address", managementAddress);
+		}
+		return environment;
+	}
+
+	/**
+	 * @return the process ids of the backends the pool holds
+	 */
+	private List<Integer> backends() {
+		return this.jdbc.sql("SELECT pid FROM pg_stat_activity WHERE application_name = 'resize-test'")
 			.query(Integer.class)
-			.single();
+			.list();
 	}
 
 	private String prometheus() throws Exception {
-		return send(get("/actuator/prometheus")).body();
+		return send(get(this.port, "/actuator/prometheus")).body();
 	}
 
-	private HttpRequest post(int size) {
-		return HttpRequest.newBuilder(uri("/actuator/poolsize"))
+	private static HttpRequest post(int port, int size) {
+		return HttpRequest.newBuilder(uri(port, "/actuator/poolsize"))
 			.header("Content-Type", "application/json")
 			.POST(BodyPublishers.ofString("{\"maximumPoolSize\":" + size + "}"))
 			.build();
 	}
 
-	private HttpRequest get(String path) {
-		return HttpRequest.newBuilder(uri(path)).build();
+	private static HttpRequest get(int port, String path) {
+		return HttpRequest.newBuilder(uri(port, path)).build();
 	}
 
-	private URI uri(String path) {
-		return URI.create("http://127.0.0.1:" + this.port + path);
+	private static URI uri(int port, String path) {
+		return URI.create("http://127.0.0.1:" + port + path);
 	}
 
 	private HttpResponse<String> send(HttpRequest request) throws Exception {

@@ -12,6 +12,7 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,9 @@ class TooManyClientsTests {
 	@Autowired
 	private DataSource dataSource;
 
+	@Autowired
+	private MeterRegistry registry;
+
 	@DynamicPropertySource
 	static void database(DynamicPropertyRegistry registry) throws IOException {
 		postgres = EmbeddedPostgres.builder()
@@ -64,6 +68,8 @@ class TooManyClientsTests {
 
 	@Test
 	void databaseAtItsLimitIsNamedToRequestsAndToTheResize() throws Exception {
+		double tooManyBefore = refused("too-many-clients");
+		double othersBefore = refused("pool-timeout") + refused("database-unavailable");
 		List<Connection> others = new ArrayList<>();
 		try (Connection first = this.dataSource.getConnection(); Connection second = this.dataSource.getConnection()) {
 			while (others.size() < MAX_CONNECTIONS - 2) {
@@ -87,6 +93,15 @@ class TooManyClientsTests {
 			}
 		}
 		assertThat(send(HttpRequest.newBuilder(uri("/roles")).build()).statusCode()).isEqualTo(200);
+		// The resize's 503 is the endpoint's own answer, not a refused request.
+		assertThat(refused("too-many-clients") - tooManyBefore).as("the one refusal counted as too-many-clients")
+			.isEqualTo(1);
+		assertThat(refused("pool-timeout") + refused("database-unavailable")).as("no refusal of another kind")
+			.isEqualTo(othersBefore);
+	}
+
+	private double refused(String reason) {
+		return this.registry.get(DatabaseUnavailableAdvice.REFUSED_METRIC).tag("reason", reason).counter().count();
 	}
 
 	private URI uri(String path) {
