@@ -268,9 +268,10 @@ final class Sweep {
 	 * load rising from nothing to the grid's lowest rate, then resized to the first
 	 * point's pool size.
 	 */
-	private Deployment deploy(Planned point, int warmupPoolSize, int poolSize, Ports ports, Optional<Path> nginx,
+	private Deployment deploy(Planned point, int largestPoolSize, int poolSize, Ports ports, Optional<Path> nginx,
 			Optional<Path> pgbouncer, CpuPinning pinning, Database database, ResultsStore store, JMeter jmeter,
 			ChildProcesses processes) throws IOException, InterruptedException {
+		int warmupPoolSize = this.grid.topologyWarmup().isZero() ? poolSize : largestPoolSize;
 		Topology topology = point.topology();
 		String label = point.deploymentLabel() + (point.pooled() ? "" : "-nopool");
 		Limits limits = this.grid.limits(point.tomcatThreads());

@@ -52,7 +52,8 @@ class DistributedLoadTests {
 				assertThat(point.outcome()).isEqualTo("ok");
 				// 60 rps x 3 s = 180 in the window, which follows the client's start: the
 				// engine starts a few tens of ms later, and on a busy machine a stalled
-				// engine sends late requests in a burst, so a few more or less land in it.
+				// engine sends late requests in a burst, so a few more or less land in
+				// it.
 				assertThat(point.samples()).isBetween(160L, 195L);
 				assertThat(point.errors()).isZero();
 				assertThat(point.pool().observedMax()).containsExactly(2);
