@@ -37,16 +37,8 @@ final class PoolWindow {
 			if (mine.isEmpty()) {
 				continue;
 			}
-			PoolSnapshot before = mine.stream()
-				.filter((s) -> s.atMs() <= startMs)
-				.reduce((a, b) -> b)
-				.orElse(mine.get(0))
-				.pool();
-			PoolSnapshot after = mine.stream()
-				.filter((s) -> s.atMs() >= endMs)
-				.findFirst()
-				.orElse(mine.get(mine.size() - 1))
-				.pool();
+			PoolSnapshot before = before(mine, startMs);
+			PoolSnapshot after = after(mine, endMs);
 			after.refused()
 				.forEach((reason, count) -> refused.merge(reason,
 						Math.round(count - before.refused().getOrDefault(reason, 0.0)), Long::sum));
@@ -78,16 +70,8 @@ final class PoolWindow {
 				peakActive = Math.max(peakActive, (int) scrape.pool().active());
 				peakPending = Math.max(peakPending, (int) scrape.pool().pending());
 			}
-			PoolSnapshot before = mine.stream()
-				.filter((s) -> s.atMs() <= startMs)
-				.reduce((a, b) -> b)
-				.orElse(inside.get(0))
-				.pool();
-			PoolSnapshot after = mine.stream()
-				.filter((s) -> s.atMs() >= endMs)
-				.findFirst()
-				.orElse(inside.get(inside.size() - 1))
-				.pool();
+			PoolSnapshot before = before(mine, startMs);
+			PoolSnapshot after = after(mine, endMs);
 			timeouts += after.timeouts() - before.timeouts();
 			acquireCount += after.acquireCount() - before.acquireCount();
 			usageSeconds += after.usageSumSeconds() - before.usageSumSeconds();
@@ -99,6 +83,19 @@ final class PoolWindow {
 		return new Pool(observedMax, peakActive, peakPending, acquireP99Ms(acquireBuckets, acquireCount),
 				(usageCount > 0) ? 1000 * usageSeconds / usageCount : 0, Math.round(timeouts),
 				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples);
+	}
+
+	/**
+	 * The last scrape at or before the window's start (the first scrape when none was
+	 * that early): counters are read as differences from it.
+	 */
+	private static PoolSnapshot before(List<Scrape> mine, long startMs) {
+		return mine.stream().filter((s) -> s.atMs() <= startMs).reduce((a, b) -> b).orElse(mine.get(0)).pool();
+	}
+
+	/** The first scrape at or after the window's end (else the last one). */
+	private static PoolSnapshot after(List<Scrape> mine, long endMs) {
+		return mine.stream().filter((s) -> s.atMs() >= endMs).findFirst().orElse(mine.get(mine.size() - 1)).pool();
 	}
 
 	/**

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.poollab.bench.SweepResults;
 import org.poollab.bench.SweepResults.Database;
-import org.poollab.bench.SweepResults.Host;
 import org.poollab.bench.SweepResults.Point;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.json.JsonMapper;
@@ -21,11 +20,6 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class RecommendedYamlTests {
-
-	private static final Host HOST = new Host(2, "JMeter 5.6.3 OpenModelThreadGroup");
-
-	private static final Database DATABASE = new Database("embedded", "jdbc:postgresql://localhost:5432/roles", "17.11",
-			100, 3);
 
 	@TempDir
 	Path runDir;
@@ -91,8 +85,8 @@ class RecommendedYamlTests {
 			points.add(RecommenderTests.point("single", pool, 2000, 1200, 800, 3000));
 		}
 
-		Report.write(new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", HOST, remote, 0, null, points),
-				this.runDir);
+		Report.write(new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", RecommenderTests.HOST, remote, 0,
+				null, points), this.runDir);
 
 		String markdown = Files.readString(this.runDir.resolve("report.md"));
 		assertThat(markdown)
@@ -160,7 +154,8 @@ class RecommendedYamlTests {
 	}
 
 	private static SweepResults results(List<Point> points) {
-		return new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", HOST, DATABASE, 0, null, points);
+		return new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", RecommenderTests.HOST,
+				RecommenderTests.DATABASE, 0, null, points);
 	}
 
 }

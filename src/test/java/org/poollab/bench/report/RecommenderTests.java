@@ -19,10 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RecommenderTests {
 
-	private static final Host HOST = new Host(2, "JMeter 5.6.3 OpenModelThreadGroup");
+	static final Host HOST = new Host(2, "JMeter 5.6.3 OpenModelThreadGroup");
 
-	private static final Database DATABASE = new Database("embedded", "jdbc:postgresql://localhost:5432/roles", "17.11",
-			100, 3);
+	static final Database DATABASE = new Database("embedded", "jdbc:postgresql://localhost:5432/roles", "17.11", 100,
+			3);
 
 	@Test
 	void picksTheKneeAtPoolFive() {

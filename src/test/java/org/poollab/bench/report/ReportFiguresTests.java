@@ -15,8 +15,6 @@ import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.poollab.bench.SweepResults;
-import org.poollab.bench.SweepResults.Database;
-import org.poollab.bench.SweepResults.Host;
 import org.poollab.bench.SweepResults.Point;
 import org.poollab.bench.SweepResults.Pool;
 import tools.jackson.databind.JsonNode;
@@ -29,11 +27,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the generator's CPU, the acquire histogram's bounds) and how the report words them.
  */
 class ReportFiguresTests {
-
-	private static final Host HOST = new Host(2, "JMeter 5.6.3 OpenModelThreadGroup");
-
-	private static final Database DATABASE = new Database("embedded", "jdbc:postgresql://localhost:5432/roles", "17.11",
-			100, 3);
 
 	@TempDir
 	Path runDir;
@@ -192,8 +185,8 @@ class ReportFiguresTests {
 	}
 
 	private void render(List<Point> points) throws IOException {
-		Report.write(new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", HOST, DATABASE, 100, null, points),
-				this.runDir);
+		Report.write(new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", RecommenderTests.HOST,
+				RecommenderTests.DATABASE, 100, null, points), this.runDir);
 	}
 
 	private String markdown() throws IOException {
