@@ -352,10 +352,8 @@ final class Sweep {
 	private void printTiming(SweepResults.Timing timing) {
 		this.out.printf(Locale.ROOT,
 				"%nTime: %s from the sweep's start to its last point; under load %s (%.0f %%): measured windows %s (%.0f %%), warm-up before each window %s, warm-up of fresh instances %s. The rest started the database and instances, JMeter, and waited for requests in flight.%n",
-				human(duration(timing.wallSeconds())),
-				human(duration(
-						timing.measuredSeconds() + timing.pointWarmupSeconds() + timing.topologyWarmupSeconds())),
-				timing.loadPercent(), human(duration(timing.measuredSeconds())), timing.measuredPercent(),
+				human(duration(timing.wallSeconds())), human(duration(timing.loadSeconds())), timing.loadPercent(),
+				human(duration(timing.measuredSeconds())), timing.measuredPercent(),
 				human(duration(timing.pointWarmupSeconds())), human(duration(timing.topologyWarmupSeconds())));
 	}
 

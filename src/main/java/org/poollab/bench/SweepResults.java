@@ -59,11 +59,14 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 			return (this.wallSeconds > 0) ? 100 * this.measuredSeconds / this.wallSeconds : 0;
 		}
 
+		/** The time the service was under load, warm-ups included. */
+		public double loadSeconds() {
+			return this.measuredSeconds + this.pointWarmupSeconds + this.topologyWarmupSeconds;
+		}
+
 		/** The share of wall time the service was under load, warm-ups included. */
 		public double loadPercent() {
-			return (this.wallSeconds > 0) ? 100
-					* (this.measuredSeconds + this.pointWarmupSeconds + this.topologyWarmupSeconds) / this.wallSeconds
-					: 0;
+			return (this.wallSeconds > 0) ? 100 * loadSeconds() / this.wallSeconds : 0;
 		}
 
 	}
