@@ -35,8 +35,15 @@ final class Deployment implements AutoCloseable {
 
 	private final ChildProcesses processes;
 
+	/**
+	 * The swept pool size right now: pgbouncer's pool behind pgbouncer, else every
+	 * instance's.
+	 */
+	private int poolSize;
+
 	private Deployment(List<Instance> instances, String loadBalancer, Path targets, ProcessHandle nginx,
-			PgBouncer pgbouncer, ChildProcesses processes) {
+			PgBouncer pgbouncer, ChildProcesses processes, int poolSize) {
+		this.poolSize = poolSize;
 		this.instances = instances;
 		this.loadBalancer = loadBalancer;
 		this.targets = targets;
@@ -106,18 +113,18 @@ final class Deployment implements AutoCloseable {
 		Path targets = directory.resolve("targets.csv");
 		if (plan.instances() == 1) {
 			Files.writeString(targets, "127.0.0.1," + instances.get(0).port() + "\n");
-			return new Deployment(instances, NONE, targets, null, pgbouncer, processes);
+			return new Deployment(instances, NONE, targets, null, pgbouncer, processes, plan.poolSize());
 		}
 		List<Integer> instancePorts = instances.stream().map(Instance::port).toList();
 		if (plan.nginx().isPresent()) {
 			ProcessHandle handle = Nginx.start(plan.nginx().get(), directory.resolve("nginx"), ports.entry(),
 					instancePorts, processes);
 			Files.writeString(targets, "127.0.0.1," + ports.entry() + "\n");
-			return new Deployment(instances, NGINX, targets, handle, pgbouncer, processes);
+			return new Deployment(instances, NGINX, targets, handle, pgbouncer, processes, plan.poolSize());
 		}
 		Files.writeString(targets,
 				instancePorts.stream().map((port) -> "127.0.0.1," + port + "\n").collect(Collectors.joining()));
-		return new Deployment(instances, CLIENT_ROUND_ROBIN, targets, null, pgbouncer, processes);
+		return new Deployment(instances, CLIENT_ROUND_ROBIN, targets, null, pgbouncer, processes, plan.poolSize());
 	}
 
 	List<Instance> instances() {
@@ -149,11 +156,17 @@ final class Deployment implements AutoCloseable {
 				throw new LabFailureException(
 						"Could not set pgbouncer's pool size to %d: %s".formatted(poolSize, ex.getMessage()), ex);
 			}
+			this.poolSize = poolSize;
 			return;
 		}
 		for (Instance instance : this.instances) {
 			instance.resize(poolSize);
 		}
+		this.poolSize = poolSize;
+	}
+
+	int poolSize() {
+		return this.poolSize;
 	}
 
 	List<Instance> deadInstances() {

@@ -8,8 +8,9 @@ import java.util.Objects;
 /**
  * The points a sweep will measure: the preset with any explicit setting laid over it.
  * Points run topology by topology, then Tomcat thread count by thread count (instances
- * start once per topology and thread count and are resized between pool sizes), each pool
- * size at every rate.
+ * start once per topology and thread count and are resized between pool sizes); within a
+ * deployment the sweep runs them in rounds, one per repeat, each round one JMeter run
+ * through every pool size at every rate ({@code Sweep.rounds}).
  *
  * @param instanceCpus CPUs each instance is pinned to, 0 for no pinning
  * @param instanceHeap each instance's {@code -Xmx}

@@ -1,8 +1,11 @@
 package org.poollab.bench;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,15 +13,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Runs the lab's JMeter plan headless, in its own JVM, on the JMeter installation the
  * jmeter-maven-plugin laid out. The JVM flags keep the generator lean on a box it shares
- * with the service and the database (../shared/FACTS.md): C1 only (the C2 compiler
- * threads would burn ~0.4 core for the first 20 s), and a JVM-wide keep-alive cache large
- * enough for the open model's thread-per-arrival.
+ * with the service and the database (measured here, see README "The load generator"): C1
+ * only (the C2 compiler threads would burn ~0.4 core for the first 20 s), and a JVM-wide
+ * keep-alive cache large enough for the open model's thread-per-arrival.
  */
 final class JMeter {
 
@@ -40,6 +44,11 @@ final class JMeter {
 		this.paths = paths;
 		this.remoteEngines = List.copyOf(remoteEngines);
 		this.workload = workload;
+	}
+
+	/** Whether the load comes from remote engines, whose schedule the lab cannot see. */
+	boolean distributed() {
+		return !this.remoteEngines.isEmpty();
 	}
 
 	String description() {
@@ -71,9 +80,9 @@ final class JMeter {
 			String host = engine.substring(0, engine.lastIndexOf(':'));
 			boolean loopback;
 			try {
-				loopback = java.net.InetAddress.getByName(host).isLoopbackAddress();
+				loopback = InetAddress.getByName(host).isLoopbackAddress();
 			}
-			catch (java.net.UnknownHostException ex) {
+			catch (UnknownHostException ex) {
 				loopback = false;
 			}
 			if (!loopback) {
@@ -88,67 +97,125 @@ final class JMeter {
 	static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(10);
 
 	/**
-	 * What JMeter is to send.
+	 * One stretch of a schedule at a constant rate.
 	 *
 	 * @param rateRps arrivals per second, whole fleet
-	 * @param ramp a linear rise from no load to {@code rateRps} before the steady part
-	 * (zero for none): lets a cold JVM compile its code without queueing
-	 * @param steady how long arrivals come at {@code rateRps}
+	 * @param length how long arrivals come at that rate
+	 */
+	record Phase(int rateRps, Duration length) {
+	}
+
+	/**
+	 * What JMeter is to send: one JMeter JVM runs a whole schedule, so its start-up, JIT
+	 * and first late seconds are paid once per run instead of once per point, and the lab
+	 * cuts its windows out of the results by timestamp.
+	 *
+	 * @param ramp a linear rise from no load to the first phase's rate before it (zero
+	 * for none): lets a cold JVM compile its code without queueing
+	 * @param phases constant-rate stretches, one after the other, each a step from the
+	 * one before
 	 * @param arrivals even or random (Poisson)
 	 */
-	record Schedule(int rateRps, Duration ramp, Duration steady, Arrivals arrivals) {
+	record Schedule(Duration ramp, List<Phase> phases, Arrivals arrivals) {
 
-		/** A point's load: arrivals at the rate from the first second. */
+		Schedule {
+			phases = List.copyOf(phases);
+			if (phases.isEmpty()) {
+				throw new IllegalArgumentException("a schedule needs at least one phase");
+			}
+		}
+
+		/** A single rate from the first second. */
 		static Schedule constant(int rateRps, Duration length, Arrivals arrivals) {
-			return new Schedule(rateRps, Duration.ZERO, length, arrivals);
+			return new Schedule(Duration.ZERO, List.of(new Phase(rateRps, length)), arrivals);
 		}
 
 		Duration length() {
-			return Duration.ofSeconds(seconds(this.ramp) + seconds(this.steady));
+			long seconds = seconds(this.ramp);
+			for (Phase phase : this.phases) {
+				seconds += seconds(phase.length());
+			}
+			return Duration.ofSeconds(seconds);
 		}
 
 		/**
-		 * Even arrivals at a constant rate are exactly rate x seconds requests, so the
-		 * lab can end JMeter as soon as the last one is recorded; otherwise only JMeter
-		 * knows how many it sent (-1), and it runs until its drain pause is over.
+		 * When each phase starts, from the schedule's origin: phases last whole seconds
+		 * (the Open Model Thread Group's unit), so these are exact.
 		 */
-		long expectedSamples(int engines) {
-			boolean countable = this.arrivals == Arrivals.EVEN && this.ramp.isZero();
-			return countable ? (this.rateRps / engines) * engines * seconds(this.steady) : -1;
+		List<Duration> phaseStarts() {
+			List<Duration> starts = new ArrayList<>();
+			long seconds = seconds(this.ramp);
+			for (Phase phase : this.phases) {
+				starts.add(Duration.ofSeconds(seconds));
+				seconds += seconds(phase.length());
+			}
+			return starts;
 		}
 
-		private static long seconds(Duration duration) {
+		/**
+		 * The Open Model Thread Group's schedule for all but the last phase: two rates in
+		 * a row make a step (a rate followed by arrivals and another rate would be a
+		 * linear change between them); the plan appends the last phase from its
+		 * {@code rate} and {@code durationSeconds} properties.
+		 */
+		String before(int engines) {
+			StringBuilder schedule = new StringBuilder();
+			if (!this.ramp.isZero()) {
+				schedule
+					.append("rate(0/sec) %s_arrivals(%d sec) ".formatted(this.arrivals.label(), seconds(this.ramp)));
+			}
+			for (Phase phase : this.phases.subList(0, this.phases.size() - 1)) {
+				int rate = phase.rateRps() / engines;
+				schedule.append("rate(%d/sec) %s_arrivals(%d sec) rate(%d/sec) ".formatted(rate, this.arrivals.label(),
+						seconds(phase.length()), rate));
+			}
+			return schedule.toString().trim();
+		}
+
+		Phase last() {
+			return this.phases.get(this.phases.size() - 1);
+		}
+
+		static long seconds(Duration duration) {
 			return duration.isZero() ? 0 : Math.max(1, (duration.toMillis() + 999) / 1000);
 		}
 
 	}
 
 	/**
-	 * Starts the load: the schedule, then a pause for requests still in flight. JMeter
-	 * kills requests in flight when its schedule ends (they would show as failures the
-	 * server never caused), so the pause is as long as the response timeout; when the lab
-	 * knows how many requests there are, {@link Run#await()} ends JMeter as soon as every
-	 * one is recorded instead of waiting the pause out.
+	 * Starts the load: the schedule, then a pause as long as the response timeout, so
+	 * that requests still in flight when the schedule ends are answered (or time out)
+	 * instead of being cut off by JMeter as failures the server never caused. JMeter then
+	 * exits by itself. Results are written in JMeter's buffered mode (no flush per
+	 * sample: a write per request costs the generator CPU on the box under test).
+	 * @param warmup whether this is load nobody measures (a warm-up), which needs no
+	 * drain
 	 */
-	Run start(Path targets, Schedule schedule, Path jtl, Path log, ChildProcesses processes) throws IOException {
+	Run start(Path targets, Schedule schedule, boolean warmup, Path jtl, Path log, ChildProcesses processes)
+			throws IOException {
+		return start(targets, schedule, warmup, DEFAULT_PATH, jtl, log, processes);
+	}
+
+	/**
+	 * {@link #start(Path, Schedule, boolean, Path, Path, ChildProcesses)} on another
+	 * path.
+	 */
+	Run start(Path targets, Schedule schedule, boolean warmup, String path, Path jtl, Path log,
+			ChildProcesses processes) throws IOException {
 		Files.deleteIfExists(jtl); // JMeter appends to an existing results file
 		int engines = Math.max(1, this.remoteEngines.size());
-		long expected = schedule.expectedSamples(engines);
-		// Without a count (warm-ups, random arrivals) JMeter waits out its pause; a
-		// warm-up
-		// needs no straggler recorded, a measured point needs every one.
-		boolean measured = expected > 0 || schedule.ramp().isZero();
 		Map<String, String> properties = new LinkedHashMap<>();
-		properties.put("rate", String.valueOf(schedule.rateRps() / engines));
-		if (!schedule.ramp().isZero()) {
-			properties.put("ramp", "rate(0/sec) %s_arrivals(%d sec)".formatted(schedule.arrivals().label(),
-					Schedule.seconds(schedule.ramp())));
-		}
-		properties.put("durationSeconds", String.valueOf(Schedule.seconds(schedule.steady())));
-		properties.put("drainSeconds", String.valueOf(measured ? RESPONSE_TIMEOUT.toSeconds() + 1 : 1));
+		properties.put("phases", schedule.before(engines));
+		properties.put("rate", String.valueOf(schedule.last().rateRps() / engines));
+		properties.put("durationSeconds", String.valueOf(Schedule.seconds(schedule.last().length())));
+		Duration drain = warmup ? Duration.ofSeconds(1) : RESPONSE_TIMEOUT.plusSeconds(1);
+		properties.put("drainSeconds", String.valueOf(drain.toSeconds()));
 		properties.put("responseTimeoutMs", String.valueOf(RESPONSE_TIMEOUT.toMillis()));
 		properties.put("arrivals", schedule.arrivals().label());
 		properties.put("targets", targets.toAbsolutePath().toString());
+		if (!path.equals(DEFAULT_PATH)) {
+			properties.put("path", path);
+		}
 		Map<String, String> local = new LinkedHashMap<>();
 		local.put("jmeterengine.force.system.exit", "true");
 		local.put("summariser.interval", "300");
@@ -159,9 +226,9 @@ final class JMeter {
 						"-t", this.paths.plan(this.workload.plan).toString(), "-l", jtl.toAbsolutePath().toString(),
 						"-j", log.toAbsolutePath().toString(),
 						// The open model starts a thread per request, and JMeterThread
-						// logs
-						// three lines for each: megabytes per point, written on the box
-						// under test.
+						// logs three
+						// lines for each: megabytes per run, written on the box under
+						// test.
 						"-Lorg.apache.jmeter.threads.JMeterThread=WARN"));
 		// The plan's properties go where the plan runs: to the remote engines (-G) in
 		// distributed mode. Results are written here either way.
@@ -176,20 +243,22 @@ final class JMeter {
 		ProcessBuilder builder = new ProcessBuilder(command).directory(this.paths.jmeterHome().resolve("bin").toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(stdout.toFile());
-		return new Run(processes.start("jmeter", builder), schedule.length(), expected, jtl, stdout,
+		return new Run(processes.start("jmeter", builder), schedule.length().plus(drain), jtl, stdout,
 				!this.remoteEngines.isEmpty(), processes);
 	}
 
+	/** The request path of the plans unless told otherwise. */
+	static final String DEFAULT_PATH = "/roles";
+
 	/**
-	 * Only the fields the lab reads (start time, elapsed, status, success), flushed per
-	 * sample so the lab can count finished requests while JMeter runs.
+	 * Only the fields the lab reads (start time, elapsed, status, success), buffered.
 	 */
 	private static Map<String, String> minimalCsv() {
 		Map<String, String> save = new LinkedHashMap<>();
 		save.put("jmeter.save.saveservice.output_format", "csv");
 		save.put("jmeter.save.saveservice.print_field_names", "true");
 		save.put("jmeter.save.saveservice.timestamp_format", "ms");
-		save.put("jmeter.save.saveservice.autoflush", "true");
+		save.put("jmeter.save.saveservice.autoflush", "false");
 		save.put("sampleresult.timestamp.start", "true");
 		for (String on : List.of("time", "timestamp", "code", "successful")) {
 			save.put("jmeter.save.saveservice." + on, "true");
@@ -221,8 +290,6 @@ final class JMeter {
 
 		private final Duration length;
 
-		private final long expectedSamples;
-
 		private final Path jtl;
 
 		private final Path stdout;
@@ -231,11 +298,11 @@ final class JMeter {
 
 		private final ChildProcesses processes;
 
-		Run(Process process, Duration length, long expectedSamples, Path jtl, Path stdout, boolean distributed,
-				ChildProcesses processes) {
+		private long originMs = -1;
+
+		Run(Process process, Duration length, Path jtl, Path stdout, boolean distributed, ChildProcesses processes) {
 			this.process = process;
 			this.length = length;
-			this.expectedSamples = expectedSamples;
 			this.jtl = jtl;
 			this.stdout = stdout;
 			this.distributed = distributed;
@@ -246,25 +313,33 @@ final class JMeter {
 			return this.process.toHandle();
 		}
 
+		Path jtl() {
+			return this.jtl;
+		}
+
 		/**
-		 * Waits until every request of the schedule is recorded, then ends JMeter.
+		 * Waits for JMeter to start its test.
+		 * @return the schedule's origin, epoch milliseconds
+		 */
+		long origin() throws IOException, InterruptedException {
+			if (this.originMs < 0) {
+				this.originMs = awaitOrigin();
+			}
+			return this.originMs;
+		}
+
+		/**
+		 * Waits until JMeter has run its schedule and its pause for requests in flight,
+		 * and has written its results and exited.
 		 * @return the schedule's origin, epoch milliseconds
 		 */
 		long await() throws IOException, InterruptedException {
-			long originMs = awaitOrigin();
-			long scheduleEndMs = originMs + this.length.toMillis();
-			long deadlineMs = scheduleEndMs + RESPONSE_TIMEOUT.toMillis() + Duration.ofSeconds(30).toMillis();
-			LineCounter samples = new LineCounter(this.jtl);
+			long origin = origin();
+			long scheduleEndMs = origin + this.length.toMillis();
+			long deadlineMs = scheduleEndMs + Duration.ofSeconds(30).toMillis();
 			while (this.process.isAlive()) {
 				Thread.sleep(100);
 				long now = System.currentTimeMillis();
-				if (this.expectedSamples > 0 && now >= scheduleEndMs && samples.count() - 1 >= this.expectedSamples) { // -
-																														// 1:
-																														// the
-																														// header
-					end();
-					return originMs;
-				}
 				if (now > deadlineMs) {
 					this.processes.stop(handle());
 					throw new LabFailureException(
@@ -276,28 +351,29 @@ final class JMeter {
 				throw new LabFailureException(
 						"JMeter exited with code %d; see %s".formatted(this.process.exitValue(), this.stdout));
 			}
-			return originMs;
+			return origin;
 		}
 
 		/**
-		 * Ends JMeter once every request is recorded. Remote engines would keep their
-		 * test running (and refuse the next one) if only the client went away, so in
-		 * distributed mode the client is told to stop the test everywhere: JMeter's own
-		 * StopTestNow.
+		 * Ends the test now (an instance died): JMeter's own StopTestNow, so that it
+		 * writes the results it has and remote engines stop too; the process is stopped
+		 * if it does not exit.
 		 */
-		private void end() throws IOException, InterruptedException {
-			if (this.distributed) {
-				Matcher port = COMMAND_PORT.matcher(Files.readString(this.stdout));
-				if (port.find()) {
-					byte[] command = "StopTestNow".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-					try (java.net.DatagramSocket socket = new java.net.DatagramSocket()) {
-						socket.send(new java.net.DatagramPacket(command, command.length,
-								java.net.InetAddress.getLoopbackAddress(), Integer.parseInt(port.group(1))));
-					}
-					this.process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
+		void stop() throws IOException, InterruptedException {
+			Matcher port = COMMAND_PORT.matcher(Files.exists(this.stdout) ? Files.readString(this.stdout) : "");
+			if (port.find()) {
+				byte[] command = "StopTestNow".getBytes(StandardCharsets.US_ASCII);
+				try (DatagramSocket socket = new DatagramSocket()) {
+					socket.send(new DatagramPacket(command, command.length, InetAddress.getLoopbackAddress(),
+							Integer.parseInt(port.group(1))));
 				}
+				this.process.waitFor(20, TimeUnit.SECONDS);
 			}
 			this.processes.stop(handle());
+		}
+
+		boolean distributed() {
+			return this.distributed;
 		}
 
 		private long awaitOrigin() throws IOException, InterruptedException {
@@ -318,44 +394,6 @@ final class JMeter {
 			this.processes.stop(handle());
 			throw new LabFailureException("JMeter did not start its test within %d s; see %s"
 				.formatted(START_TIMEOUT.toSeconds(), this.stdout));
-		}
-
-	}
-
-	/**
-	 * Counts a growing file's lines, reading only what was appended since the last call.
-	 */
-	static final class LineCounter {
-
-		private final Path file;
-
-		private long position;
-
-		private long lines;
-
-		LineCounter(Path file) {
-			this.file = file;
-		}
-
-		long count() throws IOException {
-			if (!Files.exists(this.file)) {
-				return 0;
-			}
-			try (SeekableByteChannel channel = Files.newByteChannel(this.file)) {
-				channel.position(this.position);
-				ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
-				int read;
-				while ((read = channel.read(buffer)) > 0) {
-					for (int i = 0; i < read; i++) {
-						if (buffer.get(i) == '\n') {
-							this.lines++;
-						}
-					}
-					this.position += read;
-					buffer.clear();
-				}
-			}
-			return this.lines;
 		}
 
 	}

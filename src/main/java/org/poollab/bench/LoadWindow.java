@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,10 +19,10 @@ import org.apache.commons.csv.CSVRecord;
 import org.poollab.bench.SweepResults.Latency;
 
 /**
- * What JMeter saw in a point's measured window, from its raw samples: the window starts
- * {@code warmup} after the schedule's origin (JMeter's test start) and lasts
- * {@code duration}; a request belongs to it by its start time. Successful and failed
- * requests are kept apart, so a flood of fast refusals cannot make saturation look quick.
+ * What JMeter saw in a point's measured window, cut by timestamp out of the raw samples
+ * of the run that carried it; a request belongs to the window by its start time.
+ * Successful and failed requests are kept apart, so a flood of fast refusals cannot make
+ * saturation look quick.
  *
  * @param startMs window start, epoch milliseconds
  * @param endMs window end (exclusive)
@@ -45,17 +46,14 @@ record LoadWindow(long startMs, long endMs, long samples, long errors, Map<Strin
 	private static final long HIGHEST_MS = Duration.ofHours(1).toMillis();
 
 	/**
-	 * @param evenRateRps the rate of evenly spaced arrivals, from one generator; 0 when
-	 * the schedule is not known (random arrivals, several engines)
+	 * The window [startMs, endMs) of a run's samples.
+	 * @param all the run's samples, in order of start
+	 * @param evenRateRps the rate of evenly spaced arrivals in the window's phase, from
+	 * one generator; 0 when the schedule is not known (random arrivals, several engines)
+	 * @param phaseStartMs when the window's phase began (its rate's schedule is anchored
+	 * there), at or before {@code startMs}
 	 */
-	static LoadWindow read(Path jtl, long originMs, Duration warmup, Duration duration, int evenRateRps)
-			throws IOException {
-		List<Sample> all = readSamples(jtl);
-		if (all.isEmpty()) {
-			throw new LabFailureException("JMeter recorded no samples in " + jtl);
-		}
-		long startMs = originMs + warmup.toMillis();
-		long endMs = startMs + duration.toMillis();
+	static LoadWindow of(List<Sample> all, long startMs, long endMs, int evenRateRps, long phaseStartMs) {
 		Histogram success = new Histogram(HIGHEST_MS, 3);
 		Map<String, Long> statusCounts = new TreeMap<>();
 		long samples = 0;
@@ -75,19 +73,27 @@ record LoadWindow(long startMs, long endMs, long samples, long errors, Map<Strin
 				failedMaxMs = Math.max(failedMaxMs, sample.elapsedMs());
 			}
 		}
-		return new LoadWindow(startMs, endMs, samples, errors, statusCounts, latency(success), failedMaxMs,
-				(evenRateRps > 0) ? startLagP99Ms(all, evenRateRps, startMs, endMs) : UNKNOWN_LAG);
+		double lag = UNKNOWN_LAG;
+		if (evenRateRps > 0) {
+			List<Sample> phase = all.stream()
+				.filter((sample) -> sample.startMs() >= phaseStartMs && sample.startMs() < endMs)
+				.toList();
+			lag = startLagP99Ms(phase, evenRateRps, startMs, endMs);
+		}
+		return new LoadWindow(startMs, endMs, samples, errors, statusCounts, latency(success), failedMaxMs, lag);
 	}
 
 	/**
 	 * A generator that falls behind its schedule sends requests late, and their latency
 	 * starts only when they leave: the wait is hidden from every percentile (coordinated
-	 * omission inside the generator). With even arrivals the k-th request is due k / rate
-	 * after the first due one; the on-time anchor is the request least late against that
-	 * grid, so a generator that never lags shows 0 (to JMeter's millisecond resolution).
+	 * omission inside the generator). With even arrivals the k-th request of a phase is
+	 * due k / rate after the phase's first; the on-time anchor is the request least late
+	 * against that grid, so a generator that never lags shows 0 (to JMeter's millisecond
+	 * resolution).
+	 * @param phase the samples of one constant-rate phase, from its start
 	 */
-	static double startLagP99Ms(List<Sample> all, int rateRps, long startMs, long endMs) {
-		long[] starts = all.stream().mapToLong(Sample::startMs).sorted().toArray();
+	static double startLagP99Ms(List<Sample> phase, int rateRps, long startMs, long endMs) {
+		long[] starts = phase.stream().mapToLong(Sample::startMs).sorted().toArray();
 		double intervalMs = 1000.0 / rateRps;
 		double anchorMs = Double.MAX_VALUE;
 		for (int k = 0; k < starts.length; k++) {
@@ -114,7 +120,8 @@ record LoadWindow(long startMs, long endMs, long samples, long errors, Map<Strin
 				histogram.getValueAtPercentile(99), histogram.getValueAtPercentile(99.9), histogram.getMaxValue());
 	}
 
-	private static List<Sample> readSamples(Path jtl) throws IOException {
+	/** A run's samples, in order of start. */
+	static List<Sample> readSamples(Path jtl) throws IOException {
 		if (!Files.isRegularFile(jtl)) {
 			throw new LabFailureException("JMeter wrote no results file " + jtl);
 		}
@@ -126,6 +133,10 @@ record LoadWindow(long startMs, long endMs, long samples, long errors, Map<Strin
 						record.get("responseCode"), Boolean.parseBoolean(record.get("success"))));
 			}
 		}
+		if (samples.isEmpty()) {
+			throw new LabFailureException("JMeter recorded no samples in " + jtl);
+		}
+		samples.sort(Comparator.comparingLong(Sample::startMs));
 		return samples;
 	}
 

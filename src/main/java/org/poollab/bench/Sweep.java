@@ -135,7 +135,7 @@ final class Sweep {
 			}
 			finally {
 				if (results != null) {
-					results = results.withTiming(timing(startedAt, points.size()));
+					results = results.withTiming(timing(startedAt, points));
 				}
 				processes.stopAll();
 				if (results != null && !points.isEmpty()) {
@@ -196,53 +196,133 @@ final class Sweep {
 	}
 
 	/**
-	 * Runs the points of one deployment: a topology at one Tomcat thread count.
+	 * Runs the points of one deployment: a topology at one Tomcat thread count. Each
+	 * repeat is a round through every pool size (largest first, so a drowning small pool
+	 * comes last) at every rate (lowest first), in one JMeter run; rounds interleave
+	 * repeats, so drift hits every pool size alike. Points the generator could not hold
+	 * are measured once more at the end.
 	 */
 	private void runTopology(List<Planned> mine, Optional<Path> nginx, Optional<Path> pgbouncer, CpuPinning pinning,
 			Database database, ResultsStore store, SweepResults results, Progress progress, ChildProcesses processes)
 			throws IOException, InterruptedException {
 		Planned first = mine.get(0);
 		JMeter jmeter = new JMeter(this.paths, remoteEngines(), this.grid.workload());
+		LoadRun load = new LoadRun(this.grid, jmeter, this.out);
 		Ports ports = new Ports(this.properties.basePort(), first.instances());
 		Path loadDirectory = Files.createDirectories(store.directory().resolve("load"));
 		int largestPool = mine.stream().mapToInt(Planned::poolSize).max().orElseThrow();
-		Deployment deployment = deploy(first, largestPool, first.poolSize(), ports, nginx, pgbouncer, pinning, database,
-				store, jmeter, processes);
+		Deployment deployment = deploy(first, largestPool, ports, nginx, pgbouncer, pinning, database, store, jmeter,
+				processes);
+		int runs = 0;
 		try {
-			int currentPool = first.poolSize();
-			for (Planned point : mine) {
-				if (point.poolSize() != currentPool) {
-					deployment.resize(point.poolSize());
-					currentPool = point.poolSize();
-				}
-				emptyWrittenTable(database);
-				progress.starting(point, deployment.loadBalancer(), this.grid.limits(point.tomcatThreads()));
-				// 3. Load, and 4. collect.
-				Point measured = measure(point, deployment, jmeter, loadDirectory, processes);
-				results.points().add(measured);
-				store.write(results);
-				progress.finished(measured);
-				if (!deployment.deadInstances().isEmpty()) {
-					for (Instance dead : deployment.deadInstances()) {
-						this.out.printf("  Instance %d died (%s); its log: %s%n", dead.port(), dead.deathCause(),
-								dead.keepLog(point.id()));
-					}
-					deployment.close();
-					if (point != mine.get(mine.size() - 1)) {
-						this.out.println("  Starting the topology again for the next point.");
-						progress.redeploying();
-						long redeployStarted = System.nanoTime();
-						deployment = deploy(first, largestPool, currentPool, ports, nginx, pgbouncer, pinning, database,
-								store, jmeter, processes);
-						progress.deployed(System.nanoTime() - redeployStarted);
+			List<List<Planned>> rounds = rounds(mine);
+			for (int r = 0; r < rounds.size(); r++) {
+				List<Planned> todo = rounds.get(r);
+				while (!todo.isEmpty()) {
+					emptyWrittenTable(database);
+					LoadRun.Result result = runPoints(load, todo, deployment, loadDirectory,
+							first.deploymentLabel() + "-run" + (++runs), progress, processes, results, store);
+					todo = result.leftover();
+					if (!deployment.deadInstances().isEmpty()) {
+						for (Instance dead : deployment.deadInstances()) {
+							this.out.printf("  Instance %d died (%s); its log: %s%n", dead.port(), dead.deathCause(),
+									dead.keepLog(first.deploymentLabel() + "-run" + runs));
+						}
+						deployment.close();
+						if (!todo.isEmpty() || r < rounds.size() - 1) {
+							this.out.println("  Starting the topology again for the next points.");
+							progress.redeploying();
+							long redeployStarted = System.nanoTime();
+							deployment = deploy(first, largestPool, ports, nginx, pgbouncer, pinning, database, store,
+									jmeter, processes);
+							progress.deployed(System.nanoTime() - redeployStarted);
+						}
 					}
 				}
 			}
+			remeasureGeneratorBound(load, mine, deployment, loadDirectory, first.deploymentLabel() + "-again", progress,
+					processes, results, store, database);
 		}
 		finally {
 			deployment.close();
 			emptyWrittenTable(database);
 		}
+	}
+
+	/**
+	 * A deployment's points in rounds, one per repeat: pool sizes largest first, rates
+	 * lowest first.
+	 */
+	static List<List<Planned>> rounds(List<Planned> points) {
+		return points.stream()
+			.map(Planned::repeat)
+			.distinct()
+			.sorted()
+			.map((repeat) -> points.stream()
+				.filter((point) -> point.repeat() == repeat)
+				.sorted(java.util.Comparator.comparingInt(Planned::poolSize)
+					.reversed()
+					.thenComparingInt(Planned::rateRps))
+				.toList())
+			.toList();
+	}
+
+	private LoadRun.Result runPoints(LoadRun load, List<Planned> todo, Deployment deployment, Path loadDirectory,
+			String runId, Progress progress, ChildProcesses processes, SweepResults results, ResultsStore store)
+			throws IOException, InterruptedException {
+		List<LoadRun.Segment> segments = load.segments(todo, deployment.poolSize());
+		this.out.printf("  %s: %d point(s) in one JMeter schedule of %s...%n", runId, todo.size(),
+				human(segments.get(segments.size() - 1).end()));
+		long started = System.nanoTime();
+		LoadRun.Result result = load.measure(todo, deployment, loadDirectory, runId, processes);
+		progress.ran(result.measured(), System.nanoTime() - started, deployment.loadBalancer());
+		results.points().addAll(result.measured());
+		store.write(results);
+		return result;
+	}
+
+	/**
+	 * Points whose window measured the generator are measured once more, in one run of
+	 * their own; the second measurement replaces the first, which stays in the run's
+	 * JTLs. What is still generator-bound then stays so.
+	 */
+	private void remeasureGeneratorBound(LoadRun load, List<Planned> mine, Deployment deployment, Path loadDirectory,
+			String runId, Progress progress, ChildProcesses processes, SweepResults results, ResultsStore store,
+			Database database) throws IOException, InterruptedException {
+		List<Integer> indexes = new ArrayList<>();
+		List<Planned> again = new ArrayList<>();
+		for (int i = 0; i < results.points().size(); i++) {
+			Point point = results.points().get(i);
+			if (GeneratorCheck.generatorBound(point)) {
+				mine.stream()
+					.filter((planned) -> planned.topology().label().equals(point.topology())
+							&& planned.poolSize() == point.poolSize() && planned.rateRps() == point.rateRps()
+							&& planned.repeat() == point.repeat()
+							&& this.grid.limits(planned.tomcatThreads()).equals(point.limits()))
+					.findFirst()
+					.ifPresent((planned) -> {
+						indexes.add(results.points().indexOf(point));
+						again.add(planned);
+					});
+			}
+		}
+		if (again.isEmpty() || !deployment.deadInstances().isEmpty()) {
+			return;
+		}
+		this.out.printf(
+				"  %d point(s) measured the generator (JMeter fell behind its schedule): measuring them once more.%n",
+				again.size());
+		emptyWrittenTable(database);
+		List<LoadRun.Segment> segments = load.segments(again, deployment.poolSize());
+		this.out.printf("  %s: %d point(s) in one JMeter schedule of %s...%n", runId, again.size(),
+				human(segments.get(segments.size() - 1).end()));
+		long started = System.nanoTime();
+		LoadRun.Result result = load.measure(again, deployment, loadDirectory, runId, processes);
+		progress.again(result.measured(), System.nanoTime() - started, deployment.loadBalancer());
+		for (int i = 0; i < result.measured().size(); i++) {
+			results.points().set(indexes.get(i), result.measured().get(i));
+		}
+		store.write(results);
 	}
 
 	/**
@@ -263,90 +343,52 @@ final class Sweep {
 	}
 
 	/**
-	 * Starts a topology and warms it up: the pools at the largest size the deployment
-	 * will measure (so that a pool of 1 does not queue a cold JVM's slow first requests),
-	 * load rising from nothing to the grid's lowest rate, then resized to the first
-	 * point's pool size.
+	 * Starts a topology and warms it up with the pools at the largest size the deployment
+	 * will measure (so that a pool of 1 does not queue a cold JVM's slow first requests)
+	 * and the load rising from nothing to the grid's highest rate, then held there: a JIT
+	 * warmed only to the lowest rate was still compiling at the highest (under wrk one
+	 * instance served 3,632 rps after 25 s and 4,706 after 60 s). The first round starts
+	 * at the largest pool size, so no resize follows.
 	 */
-	private Deployment deploy(Planned point, int largestPoolSize, int poolSize, Ports ports, Optional<Path> nginx,
+	private Deployment deploy(Planned point, int largestPoolSize, Ports ports, Optional<Path> nginx,
 			Optional<Path> pgbouncer, CpuPinning pinning, Database database, ResultsStore store, JMeter jmeter,
 			ChildProcesses processes) throws IOException, InterruptedException {
-		int warmupPoolSize = this.grid.topologyWarmup().isZero() ? poolSize : largestPoolSize;
 		Topology topology = point.topology();
 		String label = point.deploymentLabel() + (point.pooled() ? "" : "-nopool");
 		Limits limits = this.grid.limits(point.tomcatThreads());
 		String pool = (topology == Topology.PGBOUNCER)
-				? "pgbouncer pool %d, HikariCP pools of %d".formatted(poolSize, this.grid.pgbouncerClientPoolSize())
-				: (point.pooled() ? "pool " + poolSize : "no pool: a new connection per request");
+				? "pgbouncer pool %d, HikariCP pools of %d".formatted(largestPoolSize,
+						this.grid.pgbouncerClientPoolSize())
+				: (point.pooled() ? "pool " + largestPoolSize + ", the largest this deployment measures"
+						: "no pool: a new connection per request");
 		this.out.printf("Starting %s topology (%d instance(s), %s, %s)...%n", topology.label(), point.instances(), pool,
 				limits.describe());
 		Deployment deployment = Deployment.start(
-				new Deployment.Plan(topology, label, point.instances(), warmupPoolSize,
+				new Deployment.Plan(topology, label, point.instances(), largestPoolSize,
 						this.grid.pgbouncerClientPoolSize(), limits, pinning, ports, nginx, pgbouncer),
 				this.paths, database, store.directory(), processes, this.out);
 		if (!this.grid.topologyWarmup().isZero()) {
 			// JIT warm-up of fresh JVMs, so that no point pays for it; not measured.
-			int rate = this.grid.rates().stream().mapToInt(Integer::intValue).min().orElseThrow();
+			int rate = this.grid.rates().stream().mapToInt(Integer::intValue).max().orElseThrow();
 			Duration ramp = this.grid.topologyWarmup().dividedBy(2);
-			this.out.printf("  warming up for %s, rising to %d rps%s (not measured)%n",
-					human(this.grid.topologyWarmup()), rate,
-					(warmupPoolSize != poolSize) ? " with pool " + SweepResults.poolLabel(warmupPoolSize) : "");
+			this.out.printf("  warming up for %s, rising to %d rps and holding it (not measured)%n",
+					human(this.grid.topologyWarmup()), rate);
 			Path directory = Files.createDirectories(store.directory().resolve("load"));
-			jmeter
-				.start(deployment.targets(),
-						new JMeter.Schedule(rate, ramp, this.grid.topologyWarmup().minus(ramp), this.grid.arrivals()),
-						directory.resolve(label + "-warmup.jtl"), directory.resolve(label + "-warmup.log"), processes)
+			jmeter.start(deployment.targets(),
+					new JMeter.Schedule(ramp, List.of(new JMeter.Phase(rate, this.grid.topologyWarmup().minus(ramp))),
+							this.grid.arrivals()),
+					true, directory.resolve(label + "-warmup.jtl"), directory.resolve(label + "-warmup.log"), processes)
 				.await();
 			this.topologyWarmups++;
-		}
-		if (warmupPoolSize != poolSize) {
-			deployment.resize(poolSize);
 		}
 		return deployment;
 	}
 
-	private Point measure(Planned point, Deployment deployment, JMeter jmeter, Path directory, ChildProcesses processes)
-			throws IOException, InterruptedException {
-		Path jtl = directory.resolve(point.id() + ".jtl");
-		JMeter.Run run = jmeter.start(
-				deployment.targets(), JMeter.Schedule.constant(point.rateRps(),
-						this.grid.warmup().plus(this.grid.duration()), this.grid.arrivals()),
-				jtl, directory.resolve(point.id() + ".log"), processes);
-		List<Telemetry.Scrape> scrapes;
-		List<Telemetry.CpuSample> cpu;
-		List<PgBouncer.Sample> pgbouncerSamples;
-		long originMs;
-		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle())) {
-			originMs = run.await();
-			scrapes = telemetry.scrapes();
-			cpu = telemetry.cpu();
-			pgbouncerSamples = telemetry.pgbouncer();
-		}
-		Telemetry.write(scrapes, directory.resolve(point.id() + "-pool.csv"));
-		boolean evenSchedule = this.grid.arrivals() == Arrivals.EVEN && remoteEngines().isEmpty();
-		LoadWindow window = LoadWindow.read(jtl, originMs, this.grid.warmup(), this.grid.duration(),
-				evenSchedule ? point.rateRps() : 0);
-		if (window.samples() == 0) {
-			throw new LabFailureException(
-					"No request started in the measured window of " + point.id() + "; see " + jtl);
-		}
-		Pool pool = PoolWindow.summarize(scrapes, deployment.instances().size(), window.startMs(), window.endMs());
-		SweepResults.PgBouncer pgbouncer = (deployment.pgbouncer() != null) ? PgBouncer.summarize(pgbouncerSamples,
-				this.grid.pgbouncerClientPoolSize(), window.startMs(), window.endMs()) : null;
-		Point measured = new Point(point.topology().label(), point.instances(), deployment.loadBalancer(),
-				point.poolSize(), point.rateRps(), this.grid.arrivals().label(), point.repeat(),
-				seconds(this.grid.warmup()), seconds(this.grid.duration()), window.achievedRps(), window.samples(),
-				window.errors(), window.statusCounts(), window.latency(), window.failedMaxMs(), pool,
-				PoolWindow.cpuCores(cpu, window.startMs(), window.endMs()), "ok",
-				this.grid.limits(point.tomcatThreads()), pgbouncer, window.startLagP99Ms(),
-				PoolWindow.refusals(scrapes, deployment.instances().size(), window.startMs(), window.endMs()));
-		return measured.withOutcome(outcome(measured, deployment));
-	}
-
-	private SweepResults.Timing timing(Instant startedAt, int points) {
+	private SweepResults.Timing timing(Instant startedAt, List<Point> points) {
 		double wallSeconds = Duration.between(startedAt, Instant.now()).toMillis() / 1000.0;
-		return new SweepResults.Timing(wallSeconds, points * seconds(this.grid.duration()),
-				points * seconds(this.grid.warmup()), this.topologyWarmups * seconds(this.grid.topologyWarmup()));
+		return new SweepResults.Timing(wallSeconds, points.stream().mapToDouble(Point::durationSeconds).sum(),
+				points.stream().mapToDouble(Point::warmupSeconds).sum(),
+				this.topologyWarmups * seconds(this.grid.topologyWarmup()));
 	}
 
 	private void printTiming(SweepResults.Timing timing) {
@@ -359,29 +401,6 @@ final class Sweep {
 
 	private static Duration duration(double seconds) {
 		return Duration.ofMillis(Math.round(seconds * 1000));
-	}
-
-	private static String outcome(Point point, Deployment deployment) {
-		List<Instance> dead = deployment.deadInstances();
-		if (!dead.isEmpty()) {
-			return "instance(s) on port(s) %s died during the point (%s)".formatted(
-					dead.stream().map(Instance::port).toList(),
-					String.join("; ", dead.stream().map(Instance::deathCause).toList()));
-		}
-		if (deployment.pgbouncer() != null && !deployment.pgbouncer().isAlive()) {
-			return "pgbouncer died during the point";
-		}
-		if (!point.verified()) {
-			if (point.pgbouncer() != null) {
-				return "pool not verified: pgbouncer reported pool_size %d and the instances maximum-pool-size %s, expected %d and %d"
-					.formatted(point.pgbouncer().observedPoolSize(), point.pool().observedMax(), point.poolSize(),
-							point.pgbouncer().clientPoolSize());
-			}
-			return "pool not verified: %d instance(s) reported maximum-pool-size %s, expected %s from each of %d (0: no HikariCP pool, -1: changed during the window)"
-				.formatted(point.pool().observedMax().size(), point.pool().observedMax(), point.poolSize(),
-						point.instances());
-		}
-		return "ok";
 	}
 
 	/**
@@ -519,8 +538,6 @@ final class Sweep {
 
 		private int deployments;
 
-		private long pointStartedNanos;
-
 		Progress(int total, int deployments, PrintStream out) {
 			this.total = total;
 			this.deploymentsLeft = deployments;
@@ -538,18 +555,23 @@ final class Sweep {
 			this.deploymentsLeft++;
 		}
 
-		void starting(Planned point, String loadBalancer, Limits limits) {
-			this.pointStartedNanos = System.nanoTime();
-			this.out.printf(Locale.ROOT, "[%2d/%d] %-9s x%d %-18s (%s)  pool %4s  %5d rps  ", this.done + 1, this.total,
-					point.topology().label(), point.instances(), "(" + loadBalancer + ")", limits.describe(),
-					SweepResults.poolLabel(point.poolSize()), point.rateRps());
-			this.out.flush();
+		/** A run's points, printed once the run has ended. */
+		void ran(List<Point> points, long nanos, String loadBalancer) {
+			this.pointNanos += nanos;
+			for (Point point : points) {
+				this.done++;
+				print(point, loadBalancer);
+			}
 		}
 
-		void finished(Point point) {
-			this.done++;
-			this.pointNanos += System.nanoTime() - this.pointStartedNanos;
-			long etaNanos = this.pointNanos / this.done * (this.total - this.done)
+		/** Points measured once more: they replace points already counted. */
+		void again(List<Point> points, long nanos, String loadBalancer) {
+			this.pointNanos += nanos;
+			points.forEach((point) -> print(point, loadBalancer));
+		}
+
+		private void print(Point point, String loadBalancer) {
+			long etaNanos = this.pointNanos / Math.max(1, this.done) * (this.total - this.done)
 					+ ((this.deployments > 0) ? this.deployNanos / this.deployments * this.deploymentsLeft : 0);
 			Duration eta = Duration.ofNanos(etaNanos);
 			String refused = point.refusals()
@@ -559,13 +581,18 @@ final class Sweep {
 				.map((reason) -> reason.getValue() + " " + reason.getKey())
 				.collect(java.util.stream.Collectors.joining(", "));
 			this.out.printf(Locale.ROOT,
-					"-> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms  JMeter %.2f cores%s  %s  ETA %s%n",
+					"[%2d/%d] %-9s x%d %-20s (%s)  pool %4s  %5d rps  -> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms  JMeter %.2f cores%s  %s  ETA %s%n",
+					Math.min(this.done, this.total), this.total, point.topology(), point.instances(),
+					NONE_LABEL.equals(loadBalancer) ? "(no load balancer)" : "(" + loadBalancer + ")",
+					point.limits().describe(), SweepResults.poolLabel(point.poolSize()), point.rateRps(),
 					point.achievedRps(), point.latency().p50Ms(), point.latency().p99Ms(), point.latency().maxMs(),
 					point.errorPercent(), refused.isEmpty() ? "" : " (503: " + refused + ")",
 					point.pool().observedMax(), point.pool().acquireP99Ms(), point.loadGeneratorCpuCores(),
 					(point.startLagP99Ms() >= 0) ? ", late p99 %.0f ms".formatted(point.startLagP99Ms()) : "",
 					point.ok() ? "ok" : point.outcome(), human(eta));
 		}
+
+		private static final String NONE_LABEL = Deployment.NONE;
 
 	}
 

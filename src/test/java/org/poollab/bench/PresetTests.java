@@ -78,7 +78,7 @@ class PresetTests {
 			.hasSize(2 * 2 * 2 * 2);
 	}
 
-	private static Grid grid(Map<String, String> settings) {
+	static Grid grid(Map<String, String> settings) {
 		Binder binder = new Binder(new MapConfigurationPropertySource(settings));
 		BenchProperties properties = binder.bindOrCreate("bench", BenchProperties.class);
 		return Grid.of(properties);

@@ -27,9 +27,24 @@ enum Fate {
 	UNVERIFIED,
 
 	/**
+	 * The load generator fell behind its schedule in the window (outcome
+	 * "generator-bound"): the window measured JMeter, not the service. Left out of every
+	 * verdict like a point not measured, and shown as such.
+	 */
+	GENERATOR_BOUND,
+
+	/**
 	 * The lab did not get a measurement (JMeter crashed, an instance did not start, ...).
 	 */
 	NOT_MEASURED;
+
+	/** Outcome prefix of a generator-bound point (the sweep's GeneratorCheck). */
+	static final String GENERATOR_BOUND_PREFIX = "generator-bound";
+
+	/** Whether the point stays out of the cells and every verdict. */
+	boolean excluded() {
+		return this == NOT_MEASURED || this == GENERATOR_BOUND;
+	}
 
 	/** The sweep's outcome for a dead instance (Sweep.outcome). */
 	private static final String DIED_PREFIX = "instance(s) on port(s)";
@@ -50,6 +65,9 @@ enum Fate {
 		}
 		if (outcome.startsWith(UNVERIFIED_PREFIX)) {
 			return UNVERIFIED;
+		}
+		if (outcome.startsWith(GENERATOR_BOUND_PREFIX)) {
+			return GENERATOR_BOUND;
 		}
 		return NOT_MEASURED;
 	}

@@ -22,7 +22,8 @@ import org.poollab.bench.SweepResults.Point;
  * @param topology the topology name
  * @param limits what each instance was limited to (CPUs, heap, Tomcat threads)
  * @param cells one cell per measured (pool size, rate), repeats folded together
- * @param excluded points the lab failed to measure ({@link Fate#NOT_MEASURED})
+ * @param excluded points the lab failed to measure ({@link Fate#NOT_MEASURED}) or whose
+ * window measured the load generator ({@link Fate#GENERATOR_BOUND})
  */
 public record Grid(String topology, Limits limits, List<Cell> cells, List<Point> excluded) {
 
@@ -44,7 +45,7 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 
 	static Grid of(String topology, Limits limits, List<Point> points, double p99ObjectiveMs) {
 		Map<List<Integer>, List<Point>> byCell = points.stream()
-			.filter((point) -> Fate.of(point) != Fate.NOT_MEASURED)
+			.filter((point) -> !Fate.of(point).excluded())
 			.collect(Collectors.groupingBy((point) -> List.of(point.poolSize(), point.rateRps()), LinkedHashMap::new,
 					Collectors.toList()));
 		List<Cell> cells = byCell.values()
@@ -52,7 +53,7 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 			.map((repeats) -> Cell.of(repeats, p99ObjectiveMs))
 			.sorted(Cell.byPoolThenRate())
 			.toList();
-		List<Point> excluded = points.stream().filter((point) -> Fate.of(point) == Fate.NOT_MEASURED).toList();
+		List<Point> excluded = points.stream().filter((point) -> Fate.of(point).excluded()).toList();
 		return new Grid(topology, limits, cells, excluded);
 	}
 

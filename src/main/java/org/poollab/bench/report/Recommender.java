@@ -69,8 +69,15 @@ final class Recommender {
 	static Recommendation recommend(Grid grid, Host host, Database database) {
 		List<String> caveats = new ArrayList<>();
 		if (!grid.excluded().isEmpty()) {
-			caveats.add(grid.excluded().size() + " point(s) left out because the lab failed to measure them "
-					+ "(listed below).");
+			long generatorBound = grid.excluded()
+				.stream()
+				.filter((point) -> Fate.of(point) == Fate.GENERATOR_BOUND)
+				.count();
+			caveats.add(grid.excluded().size() + " point(s) left out because the lab failed to measure them"
+					+ ((generatorBound > 0) ? " (" + generatorBound
+							+ " generator-bound: JMeter fell behind its schedule, so the window measured the generator, not the service; no verdict)"
+							: "")
+					+ " (listed below).");
 		}
 		// No pool ("none") is the baseline the pool sizes are compared with, never a
 		// candidate: there is no maximum-pool-size to paste for it.

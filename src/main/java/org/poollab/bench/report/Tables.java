@@ -71,7 +71,8 @@ final class Tables {
 		if (failed.isEmpty()) {
 			return Entry.of("–");
 		}
-		return Entry.of("–")
+		boolean generatorBound = failed.stream().allMatch((point) -> Fate.of(point) == Fate.GENERATOR_BOUND);
+		return Entry.of(generatorBound ? "generator-bound" : "–")
 			.withFootnote("not measured: " + failed.stream()
 				.map((point) -> "repeat " + point.repeat() + ": " + point.outcome())
 				.collect(Collectors.joining("; ")));
@@ -232,7 +233,7 @@ final class Tables {
 					Entry.of(String.valueOf(point.rateRps())), Entry.of(String.valueOf(point.repeat())),
 					Entry.of(point.outcome())), false));
 		}
-		return new Table("Points left out (the lab failed to measure them)",
+		return new Table("Points left out (the lab failed to measure them, or the load generator fell behind)",
 				List.of("pool", "rate (rps)", "repeat", "outcome"), rows, 0, 3);
 	}
 

@@ -400,6 +400,24 @@ class RecommenderTests {
 		assertThat(withoutObjective.decidingRateRps()).hasValue(2000);
 	}
 
+	@Test
+	void aGeneratorBoundPointNeverVotesNorCountsAsNotSustained() {
+		List<Point> points = new ArrayList<>();
+		for (int pool : new int[] { 5, 10 }) {
+			points.add(point("single", pool, 1000, 5));
+			// JMeter fell behind at 2000 rps: its p99 of seconds is the generator's.
+			points.add(point("single", pool, 2000, 1494, 0, 1413)
+				.withOutcome("generator-bound: JMeter sent late (late starts p99 445 ms, limit 10 ms)"));
+		}
+		Recommendation recommendation = recommend(points, 100);
+		assertThat(recommendation.decidingRateRps()).as("2000 rps measured nothing: no verdict there").hasValue(1000);
+		assertThat(recommendation.summary()).doesNotContain("2000");
+		assertThat(recommendation.caveats()).anySatisfy((caveat) -> assertThat(caveat).contains("2 generator-bound"));
+		Grid grid = grid(points, 100);
+		assertThat(grid.cells()).extracting(Cell::rateRps).containsOnly(1000);
+		assertThat(grid.excluded()).hasSize(2);
+	}
+
 	static Point point(String topology, int poolSize, int rateRps, double p99Ms) {
 		return point(topology, poolSize, rateRps, rateRps, 0, p99Ms);
 	}

@@ -1,0 +1,213 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.poollab.bench.Grid.Planned;
+import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.SweepResults.Pool;
+
+/**
+ * Several points on one running deployment under one JMeter run: a schedule of
+ * constant-rate phases, one per point, each a settling stretch and then the measured
+ * window. The lab resizes the pools at each phase's start, while the load runs, and cuts
+ * every window out of the run's samples by timestamp. One warm generator for many points
+ * instead of a fresh JVM per point: a fresh JMeter sends late for its first seconds at
+ * 2000 rps (measured here), which then fell into every point.
+ *
+ * @param grid what every point shares (warm-up, window, arrivals)
+ * @param jmeter the generator
+ * @param out the console
+ */
+record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
+
+	/**
+	 * Load between two windows of one run: after a step in rate, the service's queues and
+	 * JMeter's thread count find their new level within a second (measured from the JTLs'
+	 * start lag); a resize adds its own settling.
+	 */
+	static final Duration SETTLE = Duration.ofSeconds(1);
+
+	/** Extra settling after the pools were resized: a shrink evicts connections. */
+	static final Duration RESIZE_SETTLE = Duration.ofSeconds(1);
+
+	/**
+	 * One point's stretch of the schedule.
+	 *
+	 * @param point the point
+	 * @param settle load before the window, not measured
+	 * @param start the phase's start from the schedule's origin
+	 */
+	record Segment(Planned point, Duration settle, Duration window, Duration start) {
+
+		Duration windowStart() {
+			return this.start.plus(this.settle);
+		}
+
+		Duration end() {
+			return windowStart().plus(this.window);
+		}
+
+	}
+
+	/**
+	 * What a run measured.
+	 *
+	 * @param measured the points measured, in the order they ran
+	 * @param leftover points not reached because an instance died before their phase
+	 */
+	record Result(List<Point> measured, List<Planned> leftover) {
+	}
+
+	/** Lays the points out one after the other, the first after the run's warm-up. */
+	List<Segment> segments(List<Planned> points, int currentPoolSize) {
+		List<Segment> segments = new ArrayList<>();
+		Duration start = Duration.ZERO;
+		int pool = currentPoolSize;
+		for (Planned point : points) {
+			Duration settle = segments.isEmpty() ? this.grid.warmup() : SETTLE;
+			if (point.poolSize() != pool) {
+				settle = settle.plus(RESIZE_SETTLE);
+				pool = point.poolSize();
+			}
+			// The Open Model Thread Group counts whole seconds.
+			settle = Duration.ofSeconds(Math.max(1, JMeter.Schedule.seconds(settle)));
+			Segment segment = new Segment(point, settle, this.grid.duration(), start);
+			segments.add(segment);
+			start = segment.end();
+		}
+		return segments;
+	}
+
+	/**
+	 * Runs the points on the deployment: resizes the pools on the schedule, stops early
+	 * when an instance dies (the point running then is a death; later ones are left
+	 * over).
+	 */
+	Result measure(List<Planned> points, Deployment deployment, Path directory, String runId, ChildProcesses processes)
+			throws IOException, InterruptedException {
+		List<Segment> segments = segments(points, deployment.poolSize());
+		if (points.get(0).poolSize() != deployment.poolSize()) {
+			deployment.resize(points.get(0).poolSize());
+		}
+		JMeter.Schedule schedule = new JMeter.Schedule(Duration.ZERO, segments.stream()
+			.map((segment) -> new JMeter.Phase(segment.point().rateRps(), segment.settle().plus(segment.window())))
+			.toList(), this.grid.arrivals());
+		Path jtl = directory.resolve(runId + ".jtl");
+		JMeter.Run run = this.jmeter.start(deployment.targets(), schedule, false, jtl,
+				directory.resolve(runId + ".log"), processes);
+		int diedIn = -1; // the segment during which an instance was seen dead
+		List<Telemetry.Scrape> scrapes;
+		List<Telemetry.CpuSample> cpu;
+		List<PgBouncer.Sample> pgbouncerSamples;
+		long originMs;
+		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle())) {
+			originMs = run.origin();
+			for (int i = 0; i < segments.size(); i++) {
+				Segment segment = segments.get(i);
+				if (!sleepUntil(originMs + segment.start().toMillis(), deployment)) {
+					diedIn = Math.max(0, i - 1);
+					break;
+				}
+				if (segment.point().poolSize() != deployment.poolSize()) {
+					deployment.resize(segment.point().poolSize());
+				}
+			}
+			if (diedIn < 0 && !sleepUntil(originMs + segments.get(segments.size() - 1).end().toMillis(), deployment)) {
+				diedIn = segments.size() - 1;
+			}
+			if (diedIn >= 0) {
+				run.stop();
+			}
+			else {
+				run.await();
+			}
+			scrapes = telemetry.scrapes();
+			cpu = telemetry.cpu();
+			pgbouncerSamples = telemetry.pgbouncer();
+		}
+		Telemetry.write(scrapes, directory.resolve(runId + "-pool.csv"));
+		List<LoadWindow.Sample> samples = LoadWindow.readSamples(jtl);
+		int last = (diedIn >= 0) ? diedIn : segments.size() - 1;
+		List<Point> measured = new ArrayList<>();
+		for (int i = 0; i <= last; i++) {
+			measured.add(
+					point(segments.get(i), originMs, samples, scrapes, cpu, pgbouncerSamples, deployment, i == diedIn));
+		}
+		List<Planned> leftover = new ArrayList<>();
+		for (int i = last + 1; i < segments.size(); i++) {
+			leftover.add(segments.get(i).point());
+		}
+		return new Result(measured, leftover);
+	}
+
+	/**
+	 * Sleeps until the time, watching for dead instances.
+	 * @return false when an instance died first
+	 */
+	private static boolean sleepUntil(long epochMs, Deployment deployment) throws InterruptedException {
+		while (System.currentTimeMillis() < epochMs) {
+			if (!deployment.deadInstances().isEmpty()) {
+				return false;
+			}
+			Thread.sleep(Math.min(100, Math.max(1, epochMs - System.currentTimeMillis())));
+		}
+		return deployment.deadInstances().isEmpty();
+	}
+
+	private Point point(Segment segment, long originMs, List<LoadWindow.Sample> samples, List<Telemetry.Scrape> scrapes,
+			List<Telemetry.CpuSample> cpu, List<PgBouncer.Sample> pgbouncerSamples, Deployment deployment,
+			boolean died) {
+		Planned planned = segment.point();
+		long phaseStartMs = originMs + segment.start().toMillis();
+		long startMs = originMs + segment.windowStart().toMillis();
+		long endMs = originMs + segment.end().toMillis();
+		boolean evenSchedule = this.grid.arrivals() == Arrivals.EVEN && !this.jmeter.distributed();
+		LoadWindow window = LoadWindow.of(samples, startMs, endMs, evenSchedule ? planned.rateRps() : 0, phaseStartMs);
+		Pool pool = PoolWindow.summarize(scrapes, deployment.instances().size(), startMs, endMs);
+		SweepResults.PgBouncer pgbouncer = (deployment.pgbouncer() != null)
+				? PgBouncer.summarize(pgbouncerSamples, this.grid.pgbouncerClientPoolSize(), startMs, endMs) : null;
+		Point measured = new Point(planned.topology().label(), planned.instances(), deployment.loadBalancer(),
+				planned.poolSize(), planned.rateRps(), this.grid.arrivals().label(), planned.repeat(),
+				seconds(segment.settle()), seconds(segment.window()), window.achievedRps(), window.samples(),
+				window.errors(), window.statusCounts(), window.latency(), window.failedMaxMs(), pool,
+				PoolWindow.cpuCores(cpu, startMs, endMs), "ok", this.grid.limits(planned.tomcatThreads()), pgbouncer,
+				window.startLagP99Ms(), PoolWindow.refusals(scrapes, deployment.instances().size(), startMs, endMs));
+		if (window.samples() == 0 && !died) {
+			return measured.withOutcome("no request started in the measured window (see the run's JTL)");
+		}
+		return measured.withOutcome(outcome(measured, deployment, died));
+	}
+
+	static String outcome(Point point, Deployment deployment, boolean died) {
+		List<Instance> dead = deployment.deadInstances();
+		if (died && !dead.isEmpty()) {
+			return "instance(s) on port(s) %s died during the point (%s)".formatted(
+					dead.stream().map(Instance::port).toList(),
+					String.join("; ", dead.stream().map(Instance::deathCause).toList()));
+		}
+		if (deployment.pgbouncer() != null && !deployment.pgbouncer().isAlive()) {
+			return "pgbouncer died during the point";
+		}
+		if (!point.verified()) {
+			if (point.pgbouncer() != null) {
+				return "pool not verified: pgbouncer reported pool_size %d and the instances maximum-pool-size %s, expected %d and %d"
+					.formatted(point.pgbouncer().observedPoolSize(), point.pool().observedMax(), point.poolSize(),
+							point.pgbouncer().clientPoolSize());
+			}
+			return "pool not verified: %d instance(s) reported maximum-pool-size %s, expected %s from each of %d (0: no HikariCP pool, -1: changed during the window)"
+				.formatted(point.pool().observedMax().size(), point.pool().observedMax(), point.poolSize(),
+						point.instances());
+		}
+		return GeneratorCheck.verdict(point).orElse("ok");
+	}
+
+	private static double seconds(Duration duration) {
+		return duration.toMillis() / 1000.0;
+	}
+
+}

@@ -1,0 +1,68 @@
+package org.poollab.bench;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import org.poollab.bench.Grid.Planned;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How the sweep lays points out in one JMeter run: rounds per repeat, largest pool first,
+ * each point a phase of its own.
+ */
+class LoadScheduleTests {
+
+	@Test
+	void roundsInterleaveRepeatsLargestPoolFirstLowestRateFirst() {
+		List<Planned> points = List.of(planned(1, 500, 1), planned(1, 2000, 1), planned(10, 500, 1),
+				planned(10, 2000, 1), planned(1, 500, 2), planned(1, 2000, 2), planned(10, 500, 2),
+				planned(10, 2000, 2));
+		List<List<Planned>> rounds = Sweep.rounds(points);
+		assertThat(rounds).hasSize(2);
+		assertThat(rounds.get(0)).extracting(Planned::poolSize, Planned::rateRps, Planned::repeat)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple(10, 500, 1),
+					org.assertj.core.groups.Tuple.tuple(10, 2000, 1), org.assertj.core.groups.Tuple.tuple(1, 500, 1),
+					org.assertj.core.groups.Tuple.tuple(1, 2000, 1));
+		assertThat(rounds.get(1)).extracting(Planned::repeat).containsOnly(2);
+	}
+
+	@Test
+	void eachPointIsAPhaseTheFirstAfterTheWarmUpLaterOnesAfterASettleLongerAfterAResize() {
+		Grid grid = PresetTests.grid(java.util.Map.of("bench.warmup", "3s", "bench.duration", "5s"));
+		LoadRun run = new LoadRun(grid, null, System.out);
+		List<LoadRun.Segment> segments = run
+			.segments(List.of(planned(10, 500, 1), planned(10, 1000, 1), planned(5, 500, 1)), 10);
+		assertThat(segments).extracting(LoadRun.Segment::settle)
+			.containsExactly(Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ofSeconds(2));
+		assertThat(segments).extracting(LoadRun.Segment::start)
+			.containsExactly(Duration.ZERO, Duration.ofSeconds(8), Duration.ofSeconds(14));
+		assertThat(segments.get(2).windowStart()).isEqualTo(Duration.ofSeconds(16));
+		assertThat(segments.get(2).end()).isEqualTo(Duration.ofSeconds(21));
+	}
+
+	@Test
+	void phasesAreStepsInTheOpenModelSchedule() {
+		JMeter.Schedule schedule = new JMeter.Schedule(
+				Duration.ZERO, List.of(new JMeter.Phase(500, Duration.ofSeconds(8)),
+						new JMeter.Phase(1000, Duration.ofSeconds(6)), new JMeter.Phase(2000, Duration.ofSeconds(6))),
+				Arrivals.EVEN);
+		// Two rates in a row make a step; the plan appends the last phase itself.
+		assertThat(schedule.before(1)).isEqualTo(
+				"rate(500/sec) even_arrivals(8 sec) rate(500/sec) rate(1000/sec) even_arrivals(6 sec) rate(1000/sec)");
+		assertThat(schedule.last()).isEqualTo(new JMeter.Phase(2000, Duration.ofSeconds(6)));
+		assertThat(schedule.length()).isEqualTo(Duration.ofSeconds(20));
+		assertThat(schedule.phaseStarts()).containsExactly(Duration.ZERO, Duration.ofSeconds(8),
+				Duration.ofSeconds(14));
+		JMeter.Schedule warmup = new JMeter.Schedule(Duration.ofSeconds(10),
+				List.of(new JMeter.Phase(2000, Duration.ofSeconds(10))), Arrivals.EVEN);
+		assertThat(warmup.before(2)).isEqualTo("rate(0/sec) even_arrivals(10 sec)");
+	}
+
+	private static Planned planned(int poolSize, int rateRps, int repeat) {
+		return new Planned(Topology.SINGLE, 1, 0, poolSize, rateRps, repeat);
+	}
+
+}
