@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import org.poollab.bench.Grid.Planned;
 import org.poollab.bench.SweepResults.Limits;
@@ -41,6 +42,11 @@ final class Sweep {
 
 	/** Topology warm-ups run so far, for the time account. */
 	private int topologyWarmups;
+
+	/** The load generator's ceiling here, once measured (on the first deployment). */
+	private OptionalInt generatorCeilingRps = OptionalInt.empty();
+
+	private boolean generatorCeilingMeasured;
 
 	Sweep(Grid grid, BenchProperties properties, LabPaths paths, PrintStream out) {
 		this.grid = grid;
@@ -136,6 +142,10 @@ final class Sweep {
 			finally {
 				if (results != null) {
 					results = results.withTiming(timing(startedAt, points));
+					if (this.generatorCeilingRps.isPresent()) {
+						results = results
+							.withHost(results.host().withGeneratorCeiling(this.generatorCeilingRps.getAsInt()));
+					}
 				}
 				processes.stopAll();
 				if (results != null && !points.isEmpty()) {
@@ -215,6 +225,7 @@ final class Sweep {
 				processes);
 		int runs = 0;
 		try {
+			measureGeneratorCeiling(jmeter, deployment, loadDirectory, processes);
 			List<List<Planned>> rounds = rounds(mine);
 			for (int r = 0; r < rounds.size(); r++) {
 				List<Planned> todo = rounds.get(r);
@@ -247,6 +258,30 @@ final class Sweep {
 			deployment.close();
 			emptyWrittenTable(database);
 		}
+	}
+
+	/**
+	 * Once per sweep, on the first deployment once it is warm: the generator's own
+	 * ceiling, and which grid rates are above it. Remote engines' ceiling is theirs, not
+	 * this machine's: not measured.
+	 */
+	private void measureGeneratorCeiling(JMeter jmeter, Deployment deployment, Path directory, ChildProcesses processes)
+			throws IOException, InterruptedException {
+		if (this.generatorCeilingMeasured || jmeter.distributed()) {
+			return;
+		}
+		this.generatorCeilingMeasured = true;
+		int highest = this.grid.rates().stream().mapToInt(Integer::intValue).max().orElseThrow();
+		this.generatorCeilingRps = GeneratorCeiling.measure(jmeter, deployment.instances().get(0), highest, directory,
+				processes, this.out);
+		List<Integer> above = this.grid.rates()
+			.stream()
+			.filter((rate) -> this.generatorCeilingRps.isEmpty() || rate > this.generatorCeilingRps.getAsInt())
+			.toList();
+		this.out.printf("  JMeter's ceiling here: %s.%s%n",
+				this.generatorCeilingRps.isPresent() ? this.generatorCeilingRps.getAsInt() + " rps" : "below 500 rps",
+				above.isEmpty() ? " Every grid rate is below it." : " Grid rate(s) " + above
+						+ " rps are above it: expect those points to be generator-bound (re-measured once, then left out of every verdict).");
 	}
 
 	/**

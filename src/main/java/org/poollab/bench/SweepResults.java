@@ -33,6 +33,16 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	}
 
 	/**
+	 * The same results with what was measured of the host.
+	 * @param measuredHost the host
+	 * @return the copy
+	 */
+	public SweepResults withHost(Host measuredHost) {
+		return new SweepResults(this.startedAt, this.preset, measuredHost, this.database, this.p99ObjectiveMs,
+				this.workload, this.points, this.timing);
+	}
+
+	/**
 	 * The same results with the sweep's time account.
 	 * @param spent where the time went
 	 * @return the copy
@@ -75,8 +85,27 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * @param cpuCores processors the JVM sees
 	 * @param loadGenerator how the load was generated, e.g.
 	 * {@code JMeter 5.6.3 OpenModelThreadGroup}
+	 * @param generatorCeilingRps the highest rate the load generator held on this machine
+	 * against a request that does no work (late starts p99 within the limit, rate within
+	 * 3 %), measured before the grid; {@code null} when not measured (older results,
+	 * remote engines)
 	 */
-	public record Host(int cpuCores, String loadGenerator) {
+	public record Host(int cpuCores, String loadGenerator, Integer generatorCeilingRps) {
+
+		/** A host whose generator ceiling was not measured. */
+		public Host(int cpuCores, String loadGenerator) {
+			this(cpuCores, loadGenerator, null);
+		}
+
+		/**
+		 * The same host with the generator's measured ceiling.
+		 * @param ceilingRps the ceiling
+		 * @return the copy
+		 */
+		public Host withGeneratorCeiling(int ceilingRps) {
+			return new Host(this.cpuCores, this.loadGenerator, ceilingRps);
+		}
+
 	}
 
 	/**

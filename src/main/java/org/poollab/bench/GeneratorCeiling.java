@@ -1,0 +1,91 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalInt;
+
+import org.poollab.bench.SweepResults.Limits;
+import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.SweepResults.Pool;
+
+/**
+ * The load generator's own ceiling on this machine: the highest rate JMeter holds (late
+ * starts and rate sent within {@link GeneratorCheck}'s limits) against a request that
+ * does no work, on one warm instance, before the grid. A grid rate above it will likely
+ * be generator-bound: the lab says so before it spends the time.
+ */
+final class GeneratorCeiling {
+
+	/** Each step: a second to settle after the step, then the window. */
+	private static final Duration SETTLE = Duration.ofSeconds(1);
+
+	private static final Duration WINDOW = Duration.ofSeconds(2);
+
+	private GeneratorCeiling() {
+	}
+
+	/**
+	 * Steps from 500 rps up to one and a half times the grid's highest rate.
+	 * @return the highest step held, empty when not even the first was
+	 */
+	static OptionalInt measure(JMeter jmeter, Instance instance, int highestGridRateRps, Path directory,
+			ChildProcesses processes, PrintStream out) throws IOException, InterruptedException {
+		List<Integer> rates = steps(highestGridRateRps);
+		Path targets = directory.resolve("ceiling-targets.csv");
+		Files.writeString(targets, "127.0.0.1," + instance.port() + "\n");
+		List<JMeter.Phase> phases = rates.stream().map((rate) -> new JMeter.Phase(rate, SETTLE.plus(WINDOW))).toList();
+		JMeter.Schedule schedule = new JMeter.Schedule(Duration.ofSeconds(2), phases, Arrivals.EVEN);
+		out.printf(
+				"Measuring the load generator's ceiling on this machine: JMeter at %s rps against GET /ping (no work) on instance %d, %s...%n",
+				rates, instance.port(), Sweep.human(schedule.length()));
+		Path jtl = directory.resolve("generator-ceiling.jtl");
+		JMeter.Run run = jmeter.start(targets, schedule, true, "/ping", jtl, directory.resolve("generator-ceiling.log"),
+				processes);
+		long originMs = run.await();
+		List<LoadWindow.Sample> samples = LoadWindow.readSamples(jtl);
+		List<Duration> starts = schedule.phaseStarts();
+		OptionalInt ceiling = OptionalInt.empty();
+		List<String> steps = new ArrayList<>();
+		for (int i = 0; i < rates.size(); i++) {
+			long phaseStartMs = originMs + starts.get(i).toMillis();
+			long windowStartMs = phaseStartMs + SETTLE.toMillis();
+			LoadWindow window = LoadWindow.of(samples, windowStartMs, windowStartMs + WINDOW.toMillis(), rates.get(i),
+					phaseStartMs);
+			boolean held = GeneratorCheck.verdict(asPoint(rates.get(i), window)).isEmpty();
+			steps.add(String.format(Locale.ROOT, "%d rps: sent %.0f, late p99 %.0f ms%s", rates.get(i),
+					window.achievedRps(), window.startLagP99Ms(), held ? "" : " (not held)"));
+			if (!held) {
+				break;
+			}
+			ceiling = OptionalInt.of(rates.get(i));
+		}
+		out.println("  " + String.join("; ", steps));
+		return ceiling;
+	}
+
+	/** 500 rps, then steps of 500 up to 1.5 x the grid's highest rate. */
+	static List<Integer> steps(int highestGridRateRps) {
+		List<Integer> rates = new ArrayList<>();
+		int top = Math.max(500, (int) Math.ceil(1.5 * highestGridRateRps / 500.0) * 500);
+		for (int rate = 500; rate <= top; rate += 500) {
+			rates.add(rate);
+		}
+		return rates;
+	}
+
+	/** The window in the shape {@link GeneratorCheck} judges. */
+	private static Point asPoint(int rateRps, LoadWindow window) {
+		return new Point("ceiling", 1, Deployment.NONE, 0, rateRps, Arrivals.EVEN.label(), 1, SETTLE.toSeconds(),
+				WINDOW.toSeconds(), window.achievedRps(), window.samples(), window.errors(), window.statusCounts(),
+				window.latency(), window.failedMaxMs(), new Pool(List.of(), 0, 0, 0, 0, 0, 0), 0, "ok", Limits.DEFAULTS,
+				null, window.startLagP99Ms(), Map.of());
+	}
+
+}
