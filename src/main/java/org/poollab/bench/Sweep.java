@@ -339,7 +339,9 @@ final class Sweep {
 				window.errors(), window.statusCounts(), window.latency(), window.failedMaxMs(), pool,
 				PoolWindow.cpuCores(cpu, window.startMs(), window.endMs()), "ok",
 				this.grid.limits(point.tomcatThreads()), pgbouncer, window.startLagP99Ms(),
-				PoolWindow.refusals(scrapes, deployment.instances().size(), window.startMs(), window.endMs()));
+				PoolWindow.refusals(scrapes, deployment.instances().size(), window.startMs(), window.endMs()),
+				ServerLatencyWindow.summarize(scrapes, deployment.instances().stream().map(Instance::port).toList(),
+						window.startMs(), window.endMs()));
 		return measured.withOutcome(outcome(measured, deployment));
 	}
 
@@ -559,10 +561,11 @@ final class Sweep {
 				.map((reason) -> reason.getValue() + " " + reason.getKey())
 				.collect(java.util.stream.Collectors.joining(", "));
 			this.out.printf(Locale.ROOT,
-					"-> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms  JMeter %.2f cores%s  %s  ETA %s%n",
+					"-> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  server p99 %s ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms  JMeter %.2f cores%s  %s  ETA %s%n",
 					point.achievedRps(), point.latency().p50Ms(), point.latency().p99Ms(), point.latency().maxMs(),
-					point.errorPercent(), refused.isEmpty() ? "" : " (503: " + refused + ")",
-					point.pool().observedMax(), point.pool().acquireP99Ms(), point.loadGeneratorCpuCores(),
+					(point.serverP99Ms() >= 0) ? "%.1f".formatted(point.serverP99Ms()) : "-", point.errorPercent(),
+					refused.isEmpty() ? "" : " (503: " + refused + ")", point.pool().observedMax(),
+					point.pool().acquireP99Ms(), point.loadGeneratorCpuCores(),
 					(point.startLagP99Ms() >= 0) ? ", late p99 %.0f ms".formatted(point.startLagP99Ms()) : "",
 					point.ok() ? "ok" : point.outcome(), human(eta));
 		}
