@@ -176,7 +176,9 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 				seconds(segment.settle()), seconds(segment.window()), window.achievedRps(), window.samples(),
 				window.errors(), window.statusCounts(), window.latency(), window.failedMaxMs(), pool,
 				PoolWindow.cpuCores(cpu, startMs, endMs), "ok", this.grid.limits(planned.tomcatThreads()), pgbouncer,
-				window.startLagP99Ms(), PoolWindow.refusals(scrapes, deployment.instances().size(), startMs, endMs));
+				window.startLagP99Ms(), PoolWindow.refusals(scrapes, deployment.instances().size(), startMs, endMs),
+				ServerLatencyWindow.summarize(scrapes, deployment.instances().stream().map(Instance::port).toList(),
+						startMs, endMs));
 		if (window.samples() == 0 && !died) {
 			return measured.withOutcome("no request started in the measured window (see the run's JTL)");
 		}

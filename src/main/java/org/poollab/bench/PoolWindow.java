@@ -76,11 +76,11 @@ final class PoolWindow {
 			acquireCount += after.acquireCount() - before.acquireCount();
 			usageSeconds += after.usageSumSeconds() - before.usageSumSeconds();
 			usageCount += after.usageCount() - before.usageCount();
-			after.acquireBuckets()
-				.forEach((le, count) -> acquireBuckets.merge(le, count - before.acquireBuckets().getOrDefault(le, 0.0),
-						Double::sum));
+			Histogram.difference(after.acquireBuckets(), before.acquireBuckets())
+				.forEach((le, count) -> acquireBuckets.merge(le, count, Double::sum));
 		}
-		return new Pool(observedMax, peakActive, peakPending, acquireP99Ms(acquireBuckets, acquireCount),
+		return new Pool(observedMax, peakActive, peakPending,
+				Histogram.percentileMs(acquireBuckets, acquireCount, 0.99),
 				(usageCount > 0) ? 1000 * usageSeconds / usageCount : 0, Math.round(timeouts),
 				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples);
 	}
@@ -90,33 +90,12 @@ final class PoolWindow {
 	 * that early): counters are read as differences from it.
 	 */
 	private static PoolSnapshot before(List<Scrape> mine, long startMs) {
-		return mine.stream().filter((s) -> s.atMs() <= startMs).reduce((a, b) -> b).orElse(mine.get(0)).pool();
+		return Telemetry.lastAtOrBefore(mine, startMs).orElse(mine.get(0)).pool();
 	}
 
 	/** The first scrape at or after the window's end (else the last one). */
 	private static PoolSnapshot after(List<Scrape> mine, long endMs) {
-		return mine.stream().filter((s) -> s.atMs() >= endMs).findFirst().orElse(mine.get(mine.size() - 1)).pool();
-	}
-
-	/**
-	 * The upper bound of the first histogram bucket holding the 99th percentile: an
-	 * over-estimate by at most the bucket's width. Beyond the largest finite bucket it is
-	 * reported as that bucket's bound.
-	 */
-	static double acquireP99Ms(Map<Double, Double> cumulativeBuckets, double count) {
-		if (count <= 0) {
-			return 0;
-		}
-		double largestFinite = 0;
-		for (Map.Entry<Double, Double> bucket : cumulativeBuckets.entrySet()) {
-			if (!bucket.getKey().isInfinite()) {
-				largestFinite = bucket.getKey();
-				if (bucket.getValue() >= 0.99 * count) {
-					return 1000 * bucket.getKey();
-				}
-			}
-		}
-		return 1000 * largestFinite;
+		return Telemetry.firstAtOrAfter(mine, endMs).orElse(mine.get(mine.size() - 1)).pool();
 	}
 
 	/**

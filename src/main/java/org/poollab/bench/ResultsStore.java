@@ -26,8 +26,9 @@ import org.poollab.bench.report.Report;
  * A run's directory, {@code <outputDirectory>/<start time>}, with {@code latest} pointing
  * at it. {@code results.json} and its CSV twin are rewritten after every point, each
  * atomically, so an interrupted sweep leaves every finished point on disk. The CSV leaves
- * a figure empty where the JSON says it is unknown (late starts -1, refusals not
- * counted), so a spreadsheet does not average an "unknown" in.
+ * a figure empty where the JSON says it is unknown (late starts -1, refusals not counted,
+ * no server-side latency), so a spreadsheet does not average an "unknown" in. The
+ * server-side latency columns are the slowest instance's; the JSON has every instance's.
  */
 final class ResultsStore {
 
@@ -83,17 +84,17 @@ final class ResultsStore {
 	/** The instances' refusal reasons, each a column of its own. */
 	static final List<String> REFUSAL_REASONS = List.of("too-many-clients", "pool-timeout", "database-unavailable");
 
-	private static final String[] HEADER = Stream.of(
-			List.of("topology", "instances", "loadBalancer", "poolSize", "rateRps", "arrivals", "repeat",
-					"warmupSeconds", "durationSeconds", "achievedRps", "throughputRps", "samples", "errors",
-					"errorPercent"),
-			REFUSAL_REASONS.stream().map((reason) -> "refused_" + reason.replace('-', '_')).toList(),
-			List.of("meanMs", "p50Ms", "p95Ms", "p99Ms", "p999Ms", "maxMs", "failedMaxMs", "observedPoolMax",
-					"poolVerified", "peakActive", "peakPending", "acquireP99Ms", "usageMeanMs", "timeouts",
-					"telemetrySamples", "loadGeneratorCpuCores", "startLagP99Ms", "outcome", "instanceCpus",
-					"instanceHeap", "tomcatThreads", "pgbouncerPoolSize", "pgbouncerClientPoolSize",
-					"pgbouncerPeakServerConnections", "pgbouncerPeakServerActive", "pgbouncerPeakClientsWaiting",
-					"pgbouncerMaxWaitMs"))
+	private static final String[] HEADER = Stream
+		.of(List.of("topology", "instances", "loadBalancer", "poolSize", "rateRps", "arrivals", "repeat",
+				"warmupSeconds", "durationSeconds", "achievedRps", "throughputRps", "samples", "errors",
+				"errorPercent"),
+				REFUSAL_REASONS.stream().map((reason) -> "refused_" + reason.replace('-', '_')).toList(),
+				List.of("meanMs", "p50Ms", "p95Ms", "p99Ms", "p999Ms", "maxMs", "serverP50Ms", "serverP99Ms",
+						"failedMaxMs", "observedPoolMax", "poolVerified", "peakActive", "peakPending", "acquireP99Ms",
+						"usageMeanMs", "timeouts", "telemetrySamples", "loadGeneratorCpuCores", "startLagP99Ms",
+						"outcome", "instanceCpus", "instanceHeap", "tomcatThreads", "pgbouncerPoolSize",
+						"pgbouncerClientPoolSize", "pgbouncerPeakServerConnections", "pgbouncerPeakServerActive",
+						"pgbouncerPeakClientsWaiting", "pgbouncerMaxWaitMs"))
 		.flatMap(List::stream)
 		.toArray(String[]::new);
 
@@ -106,16 +107,22 @@ final class ResultsStore {
 		// Empty, not 0, when the instances did not count refusals (older results).
 		REFUSAL_REASONS.forEach((reason) -> row.add(p.refusals().isEmpty() ? "" : p.refused(reason)));
 		row.addAll(Arrays.asList(round(p.latency().meanMs()), p.latency().p50Ms(), p.latency().p95Ms(),
-				p.latency().p99Ms(), p.latency().p999Ms(), p.latency().maxMs(), p.failedMaxMs(),
+				p.latency().p99Ms(), p.latency().p999Ms(), p.latency().maxMs(), unknownAsEmpty(p.serverP50Ms()),
+				unknownAsEmpty(p.serverP99Ms()), p.failedMaxMs(),
 				String.join(" ", p.pool().observedMax().stream().map(String::valueOf).toList()), p.verified(),
 				p.pool().peakActive(), p.pool().peakPending(), round(p.pool().acquireP99Ms()),
 				round(p.pool().usageMeanMs()), p.pool().timeouts(), p.pool().telemetrySamples(),
-				round(p.loadGeneratorCpuCores()), (p.startLagP99Ms() >= 0) ? round(p.startLagP99Ms()) : "", p.outcome(),
-				p.limits().cpus(), p.limits().heap(), p.limits().tomcatThreads(),
-				(b != null) ? b.observedPoolSize() : "", (b != null) ? b.clientPoolSize() : "",
-				(b != null) ? b.peakServerConnections() : "", (b != null) ? b.peakServerActive() : "",
-				(b != null) ? b.peakClientsWaiting() : "", (b != null) ? round(b.maxWaitMs()) : ""));
+				round(p.loadGeneratorCpuCores()), unknownAsEmpty(p.startLagP99Ms()), p.outcome(), p.limits().cpus(),
+				p.limits().heap(), p.limits().tomcatThreads(), (b != null) ? b.observedPoolSize() : "",
+				(b != null) ? b.clientPoolSize() : "", (b != null) ? b.peakServerConnections() : "",
+				(b != null) ? b.peakServerActive() : "", (b != null) ? b.peakClientsWaiting() : "",
+				(b != null) ? round(b.maxWaitMs()) : ""));
 		return row.toArray();
+	}
+
+	/** Empty where the JSON says -1 (unknown). */
+	private static String unknownAsEmpty(double value) {
+		return (value >= 0) ? round(value) : "";
 	}
 
 	private static String round(double value) {

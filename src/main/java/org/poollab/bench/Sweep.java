@@ -616,13 +616,14 @@ final class Sweep {
 				.map((reason) -> reason.getValue() + " " + reason.getKey())
 				.collect(java.util.stream.Collectors.joining(", "));
 			this.out.printf(Locale.ROOT,
-					"[%2d/%d] %-9s x%d %-20s (%s)  pool %4s  %5d rps  -> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms  JMeter %.2f cores%s  %s  ETA %s%n",
+					"[%2d/%d] %-9s x%d %-20s (%s)  pool %4s  %5d rps  -> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  server p99 %s ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms  JMeter %.2f cores%s  %s  ETA %s%n",
 					Math.min(this.done, this.total), this.total, point.topology(), point.instances(),
 					NONE_LABEL.equals(loadBalancer) ? "(no load balancer)" : "(" + loadBalancer + ")",
 					point.limits().describe(), SweepResults.poolLabel(point.poolSize()), point.rateRps(),
 					point.achievedRps(), point.latency().p50Ms(), point.latency().p99Ms(), point.latency().maxMs(),
-					point.errorPercent(), refused.isEmpty() ? "" : " (503: " + refused + ")",
-					point.pool().observedMax(), point.pool().acquireP99Ms(), point.loadGeneratorCpuCores(),
+					(point.serverP99Ms() >= 0) ? "%.1f".formatted(point.serverP99Ms()) : "-", point.errorPercent(),
+					refused.isEmpty() ? "" : " (503: " + refused + ")", point.pool().observedMax(),
+					point.pool().acquireP99Ms(), point.loadGeneratorCpuCores(),
 					(point.startLagP99Ms() >= 0) ? ", late p99 %.0f ms".formatted(point.startLagP99Ms()) : "",
 					point.ok() ? "ok" : point.outcome(), human(eta));
 		}

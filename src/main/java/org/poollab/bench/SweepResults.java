@@ -153,17 +153,32 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * @param refusals the instances' 503s in the window by reason
 	 * ({@code too-many-clients}, {@code pool-timeout}, {@code database-unavailable}), as
 	 * the instances counted them; empty when not recorded
+	 * @param serverLatency each instance's own latency of the same requests, a second
+	 * opinion on {@link #latency()}: one entry per instance, in the order they were
+	 * started; empty in results written before it was recorded
 	 */
 	public record Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
 			int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
 			Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
 			double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer, Double startLagP99Ms,
-			Map<String, Long> refusals) {
+			Map<String, Long> refusals, List<ServerLatency> serverLatency) {
 
 		public Point {
 			limits = (limits != null) ? limits : Limits.DEFAULTS;
 			startLagP99Ms = (startLagP99Ms != null) ? startLagP99Ms : -1.0;
 			refusals = (refusals != null) ? Map.copyOf(refusals) : Map.of();
+			serverLatency = (serverLatency != null) ? List.copyOf(serverLatency) : List.of();
+		}
+
+		/** A point without the instances' own latency. */
+		public Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
+				int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
+				Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
+				double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer, Double startLagP99Ms,
+				Map<String, Long> refusals) {
+			this(topology, instances, loadBalancer, poolSize, rateRps, arrivals, repeat, warmupSeconds, durationSeconds,
+					achievedRps, samples, errors, statusCounts, latency, failedMaxMs, pool, loadGeneratorCpuCores,
+					outcome, limits, pgbouncer, startLagP99Ms, refusals, List.of());
 		}
 
 		/** A point without the generator's lag and the instances' refusals. */
@@ -173,7 +188,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 				double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer) {
 			this(topology, instances, loadBalancer, poolSize, rateRps, arrivals, repeat, warmupSeconds, durationSeconds,
 					achievedRps, samples, errors, statusCounts, latency, failedMaxMs, pool, loadGeneratorCpuCores,
-					outcome, limits, pgbouncer, -1.0, Map.of());
+					outcome, limits, pgbouncer, -1.0, Map.of(), List.of());
 		}
 
 		/** A point of a topology without pgbouncer. */
@@ -214,7 +229,23 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
 					this.samples, this.errors, this.statusCounts, this.latency, this.failedMaxMs, this.pool,
 					this.loadGeneratorCpuCores, newOutcome, this.limits, this.pgbouncer, this.startLagP99Ms,
-					this.refusals);
+					this.refusals, this.serverLatency);
+		}
+
+		/**
+		 * The slowest instance's own p50, of the instances with figures.
+		 * @return milliseconds, the upper bound of a bucket; -1 when no instance has one
+		 */
+		public double serverP50Ms() {
+			return this.serverLatency.stream().mapToDouble(ServerLatency::p50Ms).max().orElse(-1);
+		}
+
+		/**
+		 * The slowest instance's own p99, of the instances with figures.
+		 * @return milliseconds, the upper bound of a bucket; -1 when no instance has one
+		 */
+		public double serverP99Ms() {
+			return this.serverLatency.stream().mapToDouble(ServerLatency::p99Ms).max().orElse(-1);
 		}
 
 		public double errorPercent() {
@@ -297,6 +328,45 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 			};
 			return cpus + ", heap " + this.heap
 					+ ((this.tomcatThreads > 0) ? ", " + this.tomcatThreads + " Tomcat threads" : "");
+		}
+
+	}
+
+	/**
+	 * One instance's own latency of the requests the load generator timed: Spring MVC's
+	 * {@code http.server.requests} timer, successful (2xx) requests to the workload's URI
+	 * only, like {@link Latency}. It is the difference of the timer's histogram between
+	 * the instance's last scrape at or before the window's start and its first at or
+	 * after the window's end, so it covers the window to within one scrape interval (500
+	 * ms) on either side and counts requests as they completed, where the load generator
+	 * counts them as they started. The instance's clock starts when a Tomcat thread takes
+	 * the request: time in the network, the load balancer and Tomcat's accept queue is
+	 * only in the load generator's latency, and so is a wait before the request was sent
+	 * (see {@link Point#startLagP99Ms()}).
+	 * <p>
+	 * Percentiles are bucket-resolution: the upper bound of the Micrometer histogram
+	 * bucket the percentile falls in, not interpolated, so an over-estimate by at most
+	 * the bucket's width (the service's buckets run from 0.25 ms to 10 s, each at most a
+	 * third wider than the one below; beyond 10 s reads as 10 s). Every figure is -1 when
+	 * the instance lacks a scrape on one side of the window (it died, or did not answer
+	 * in time): absent, not estimated.
+	 *
+	 * @param port the instance's HTTP port (its HikariCP pool is {@code roles-<port>})
+	 * @param requests successful requests it completed in the window; -1 when absent
+	 * @param p50Ms median, bucket upper bound; -1 when absent or no request
+	 * @param p99Ms 99th percentile, bucket upper bound; -1 when absent or no request
+	 * @param maxMs upper bound of the highest bucket holding a request; -1 when absent or
+	 * no request
+	 */
+	public record ServerLatency(int port, long requests, double p50Ms, double p99Ms, double maxMs) {
+
+		/**
+		 * An instance without a scrape on one side of the window.
+		 * @param port the instance's HTTP port
+		 * @return its figures, all -1
+		 */
+		public static ServerLatency absent(int port) {
+			return new ServerLatency(port, -1, -1, -1, -1);
 		}
 
 	}

@@ -6,12 +6,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Scrapes every instance's {@code /actuator/prometheus} (HikariCP's Micrometer metrics)
@@ -52,7 +57,15 @@ final class Telemetry implements AutoCloseable {
 		this.thread.start();
 	}
 
+	/**
+	 * The scrapes so far, ending with a last look at every instance taken now: called
+	 * once the window has ended, it gives the window a scrape after its end, which the
+	 * scraping thread's next round may be up to {@link #INTERVAL} away from.
+	 */
 	List<Scrape> scrapes() {
+		for (int i = 0; i < this.instances.size(); i++) {
+			scrape(i);
+		}
 		return List.copyOf(this.scrapes);
 	}
 
@@ -119,23 +132,52 @@ final class Telemetry implements AutoCloseable {
 	record Scrape(long atMs, int instance, PoolSnapshot pool) {
 	}
 
+	/**
+	 * The last of an instance's scrapes at or before a moment: what its counters read
+	 * before a window starting then.
+	 */
+	static Optional<Scrape> lastAtOrBefore(List<Scrape> mine, long atMs) {
+		return mine.stream().filter((s) -> s.atMs() <= atMs).max(Comparator.comparingLong(Scrape::atMs));
+	}
+
+	/**
+	 * The first of an instance's scrapes at or after a moment: what its counters read
+	 * after a window ending then.
+	 */
+	static Optional<Scrape> firstAtOrAfter(List<Scrape> mine, long atMs) {
+		return mine.stream().filter((s) -> s.atMs() >= atMs).min(Comparator.comparingLong(Scrape::atMs));
+	}
+
 	record CpuSample(long atMs, long cpuNanos) {
 	}
 
 	/**
-	 * The HikariCP figures of one scrape. Counters and histogram buckets are cumulative.
+	 * The HikariCP figures of one scrape, with the instance's refusals and its own
+	 * request latency. Counters and histogram buckets are cumulative.
+	 *
+	 * @param requestBuckets {@code http.server.requests} histogram (seconds) of the
+	 * successful (2xx) requests to the load's URIs ({@link Workload#uri}), summed over
+	 * method, status and exception: the requests the load generator's latency covers
 	 */
 	record PoolSnapshot(double max, double active, double pending, double timeouts, double acquireCount,
 			TreeMap<Double, Double> acquireBuckets, double usageSumSeconds, double usageCount,
-			Map<String, Double> refused) {
+			Map<String, Double> refused, TreeMap<Double, Double> requestBuckets) {
 
 		/**
 		 * The Prometheus text format is one sample per line, {@code name{labels} value}.
 		 * Hand-parsed: the Prometheus Java client ships writers for it, no parser, and
-		 * the lab needs nine series from it.
+		 * the lab needs ten series from it. Label values are quoted and may hold braces
+		 * ({@code uri="/roles/{id}/audit"}).
 		 */
-		private static final Pattern SAMPLE = Pattern
-			.compile("^(hikaricp_[a-z_]+|roles_requests_refused_total)(\\{[^}]*\\})? (\\S+)$", Pattern.MULTILINE);
+		private static final Pattern SAMPLE = Pattern.compile(
+				"^(hikaricp_[a-z_]+|roles_requests_refused_total|http_server_requests_seconds_bucket)(\\{(?:[^\"}]|\"(?:[^\"\\\\]|\\\\.)*\")*\\})? (\\S+)$",
+				Pattern.MULTILINE);
+
+		private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+		private static final Set<String> LOAD_URIS = Arrays.stream(Workload.values())
+			.map((workload) -> workload.uri)
+			.collect(Collectors.toUnmodifiableSet());
 
 		private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
 
@@ -145,6 +187,7 @@ final class Telemetry implements AutoCloseable {
 			Map<String, Double> values = new java.util.HashMap<>();
 			TreeMap<Double, Double> buckets = new TreeMap<>();
 			Map<String, Double> refused = new TreeMap<>();
+			TreeMap<Double, Double> requests = new TreeMap<>();
 			Matcher sample = SAMPLE.matcher(text);
 			while (sample.find()) {
 				String name = sample.group(1);
@@ -155,12 +198,17 @@ final class Telemetry implements AutoCloseable {
 						refused.merge(reason.group(1), value, Double::sum);
 					}
 				}
+				else if (name.equals("http_server_requests_seconds_bucket")) {
+					Map<String, String> labels = labels(sample.group(2));
+					if (LOAD_URIS.contains(labels.get("uri")) && labels.getOrDefault("status", "").startsWith("2")
+							&& labels.containsKey("le")) {
+						requests.merge(Histogram.bound(labels.get("le")), value, Double::sum);
+					}
+				}
 				else if (name.equals("hikaricp_connections_acquire_seconds_bucket")) {
 					Matcher le = LE.matcher(sample.group(2));
 					if (le.find()) {
-						buckets.merge(
-								le.group(1).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le.group(1)),
-								value, Double::sum);
+						buckets.merge(Histogram.bound(le.group(1)), value, Double::sum);
 					}
 				}
 				else {
@@ -173,7 +221,16 @@ final class Telemetry implements AutoCloseable {
 					values.getOrDefault("hikaricp_connections_timeout_total", 0.0),
 					values.getOrDefault("hikaricp_connections_acquire_seconds_count", 0.0), buckets,
 					values.getOrDefault("hikaricp_connections_usage_seconds_sum", 0.0),
-					values.getOrDefault("hikaricp_connections_usage_seconds_count", 0.0), refused);
+					values.getOrDefault("hikaricp_connections_usage_seconds_count", 0.0), refused, requests);
+		}
+
+		private static Map<String, String> labels(String text) {
+			Map<String, String> labels = new java.util.HashMap<>();
+			Matcher label = LABEL.matcher(String.valueOf(text));
+			while (label.find()) {
+				labels.put(label.group(1), label.group(2));
+			}
+			return labels;
 		}
 
 	}

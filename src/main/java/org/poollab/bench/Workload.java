@@ -9,18 +9,25 @@ import java.util.Locale;
 enum Workload {
 
 	/** {@code GET /roles}: one join, read-only transaction. */
-	READ("roles.jmx", "GET /roles"),
+	READ("roles.jmx", "GET /roles", "/roles"),
 
 	/** {@code POST /roles/{id}/audit}: 100 rows inserted in one batched transaction. */
-	WRITE("write.jmx", "POST /roles/1/audit");
+	WRITE("write.jmx", "POST /roles/1/audit", "/roles/{id}/audit");
 
 	final String plan;
 
 	final String request;
 
-	Workload(String plan, String request) {
+	/**
+	 * The request's {@code uri} tag in the service's {@code http.server.requests} timer:
+	 * Spring MVC's URI template, not the path sent.
+	 */
+	final String uri;
+
+	Workload(String plan, String request, String uri) {
 		this.plan = plan;
 		this.request = request;
+		this.uri = uri;
 	}
 
 	String label() {

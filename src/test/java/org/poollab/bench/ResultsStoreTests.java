@@ -13,6 +13,7 @@ import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.SweepResults.ServerLatency;
 import org.poollab.bench.report.Report;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,6 +48,31 @@ class ResultsStoreTests {
 	}
 
 	@Test
+	void everyInstancesOwnLatencyRoundTripsAndTheCsvShowsTheSlowestInstance() throws Exception {
+		SweepResults quick = fixture("quick-results-new-format.json");
+		Point first = quick.points().get(0);
+		Point measured = new Point(first.topology(), first.instances(), first.loadBalancer(), first.poolSize(),
+				first.rateRps(), first.arrivals(), first.repeat(), first.warmupSeconds(), first.durationSeconds(),
+				first.achievedRps(), first.samples(), first.errors(), first.statusCounts(), first.latency(),
+				first.failedMaxMs(), first.pool(), first.loadGeneratorCpuCores(), first.outcome(), first.limits(),
+				first.pgbouncer(), first.startLagP99Ms(), first.refusals(),
+				List.of(new ServerLatency(8081, 300, 1.398101, 4.194304, 8.388607),
+						new ServerLatency(8082, 290, 1.048576, 5.592405, 11.184809), ServerLatency.absent(8083)));
+		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
+				quick.p99ObjectiveMs(), quick.workload(), List.of(measured), quick.timing());
+
+		CSVRecord row = writeAndReadCsv(results).get(0);
+
+		assertThat(row.get("serverP50Ms")).isEqualTo("1.398");
+		assertThat(row.get("serverP99Ms")).isEqualTo("5.592");
+		SweepResults read = Report.read(this.output.resolve("latest").resolve(ResultsStore.RESULTS_JSON));
+		assertThat(read).isEqualTo(results);
+		assertThat(read.points().get(0).serverLatency()).extracting(ServerLatency::port)
+			.containsExactly(8081, 8082, 8083);
+		assertThat(read.points().get(0).withOutcome("ok").serverLatency()).hasSize(3);
+	}
+
+	@Test
 	void resultsWrittenBeforeTheNewFiguresLoadAndLeaveThemEmptyInTheCsv() throws Exception {
 		SweepResults paper = fixture("paper-results-20261123.json");
 
@@ -54,6 +80,8 @@ class ResultsStoreTests {
 		assertThat(paper.points()).allSatisfy((point) -> {
 			assertThat(point.startLagP99Ms()).isEqualTo(-1);
 			assertThat(point.refusals()).isEmpty();
+			assertThat(point.serverLatency()).isEmpty();
+			assertThat(point.serverP99Ms()).isEqualTo(-1);
 		});
 		List<CSVRecord> rows = writeAndReadCsv(paper);
 		assertThat(rows).hasSize(18);
@@ -63,6 +91,8 @@ class ResultsStoreTests {
 		assertThat(died.get("throughputRps")).isEqualTo("595.600");
 		assertThat(died.get("startLagP99Ms")).isEmpty();
 		assertThat(died.get("refused_too_many_clients")).isEmpty();
+		assertThat(died.get("serverP50Ms")).isEmpty();
+		assertThat(died.get("serverP99Ms")).isEmpty();
 		assertThat(Report.read(this.output.resolve("latest").resolve(ResultsStore.RESULTS_JSON))).isEqualTo(paper);
 	}
 

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.SweepResults.ServerLatency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,6 +46,19 @@ class SweepEndToEndTests {
 			assertThat(point.achievedRps()).isBetween(90.0, 110.0);
 			assertThat(point.latency().p99Ms()).isPositive();
 			assertThat(point.pool().telemetrySamples()).isGreaterThan(1);
+			assertThat(point.serverLatency()).as("server-side latency is recorded for every instance")
+				.hasSize(point.instances())
+				.allSatisfy((server) -> {
+					assertThat(server.requests()).isPositive();
+					assertThat(server.p50Ms()).isPositive();
+					assertThat(server.p99Ms()).isGreaterThanOrEqualTo(server.p50Ms());
+					assertThat(server.maxMs()).isGreaterThanOrEqualTo(server.p99Ms());
+				});
+			// The instances served the window's successful requests, give or take one
+			// scrape interval on each side.
+			assertThat(point.serverLatency().stream().mapToLong(ServerLatency::requests).sum()).isBetween(
+					(long) (0.7 * (point.samples() - point.errors())),
+					(long) (1.5 * (point.samples() - point.errors())));
 		}
 		String expectedBalancer = (Nginx.find().isPresent()) ? Deployment.NGINX : Deployment.CLIENT_ROUND_ROBIN;
 		assertThat(points.subList(2, 4)).extracting(Point::loadBalancer).containsOnly(expectedBalancer);

@@ -43,11 +43,14 @@ import org.poollab.bench.SweepResults.Point;
  * one
  * @param p99ObjectiveMs the sweep's p99 objective (0: none)
  * @param pgbouncer pgbouncer's figures, for the pgbouncer topology; null otherwise
+ * @param serverP99Ms median of the slowest instance's own p99
+ * ({@link Point#serverP99Ms()}, a bucket's upper bound), over the repeats that recorded
+ * one; -1 when none did
  */
 public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms, double p999Ms, double maxMs,
 		double achievedRps, double throughputRps, long samples, long errors, double acquireP99Ms, double usageMeanMs,
 		int peakPending, int peakActive, long timeouts, double startLagP99Ms, double loadGeneratorCpuCores,
-		double p99SpreadMs, double p99ObjectiveMs, PgBouncerFigures pgbouncer) {
+		double p99SpreadMs, double p99ObjectiveMs, PgBouncerFigures pgbouncer, double serverP99Ms) {
 
 	/**
 	 * pgbouncer's figures of a pgbouncer-topology cell (medians across repeats).
@@ -103,7 +106,13 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 				(int) Math.round(median(figures, (point) -> point.pool().peakActive())),
 				repeats.stream().mapToLong((point) -> point.pool().timeouts()).sum(),
 				repeats.stream().mapToDouble(Point::startLagP99Ms).max().orElse(-1),
-				median(figures, Point::loadGeneratorCpuCores), spreadMs, p99ObjectiveMs, pgbouncer(figures));
+				median(figures, Point::loadGeneratorCpuCores), spreadMs, p99ObjectiveMs, pgbouncer(figures),
+				serverP99Ms(figures));
+	}
+
+	private static double serverP99Ms(List<Point> repeats) {
+		List<Point> recorded = repeats.stream().filter((point) -> point.serverP99Ms() >= 0).toList();
+		return recorded.isEmpty() ? -1 : median(recorded, Point::serverP99Ms);
 	}
 
 	private static PgBouncerFigures pgbouncer(List<Point> repeats) {

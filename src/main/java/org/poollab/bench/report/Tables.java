@@ -32,6 +32,13 @@ final class Tables {
 			+ "from " + Recommender.ms(Cell.LATE_START_CAVEAT_MS) + " ms the latency is marked as understated. "
 			+ "–: not measured (random arrivals, remote engines, results before 2026-11-23).";
 
+	static final String SERVER_P99_NOTE = "server p99: the slowest instance's own p99 of the same successful "
+			+ "requests (Spring MVC's http.server.requests timer, read like acquire p99 as the upper bound of its "
+			+ "histogram bucket), beside the load generator's p99 in the table above. It leaves out the network, "
+			+ "the load balancer, Tomcat's accept queue and any wait before JMeter sent the request: a client p99 "
+			+ "far above it, with late starts, measured the load generator. –: not recorded (older results, or "
+			+ "an instance missing a scrape on one side of the window).";
+
 	private Tables() {
 	}
 
@@ -83,8 +90,8 @@ final class Tables {
 		boolean pgbouncer = grid.cells().stream().anyMatch((cell) -> cell.pgbouncer() != null);
 		boolean dashboards = grid.cells().stream().anyMatch((cell) -> dashboard(cell, runDir).isPresent());
 		List<String> header = new ArrayList<>(List.of("pool", "rate (rps)", "p50 (ms)", "p95 (ms)", "p99.9 (ms)",
-				"sent (rps)", "throughput (ok/s)", "errors (%)", "acquire p99 (ms)", "peak pending", "peak active",
-				"late starts p99 (ms)", "JMeter CPU (cores)"));
+				"server p99 (ms)", "sent (rps)", "throughput (ok/s)", "errors (%)", "acquire p99 (ms)", "peak pending",
+				"peak active", "late starts p99 (ms)", "JMeter CPU (cores)"));
 		if (pgbouncer) {
 			// After the HikariCP figures (of the instances' client pools): pgbouncer's
 			// own.
@@ -109,6 +116,7 @@ final class Tables {
 			entries.add(Entry.of(Recommender.ms(cell.p50Ms())));
 			entries.add(Entry.of(Recommender.ms(cell.p95Ms())));
 			entries.add(Entry.of(Recommender.ms(cell.p999Ms())));
+			entries.add(Entry.of((cell.serverP99Ms() >= 0) ? Recommender.ms(cell.serverP99Ms()) : "–"));
 			Entry sent = Entry.warned(String.format(Locale.ROOT, "%.0f", cell.achievedRps()),
 					cell.achievedTheRate() ? null : "below 95 % of the target rate");
 			entries.add(sent.withFootnote(cell.catchUpCaveat().orElse(null)));
@@ -146,7 +154,7 @@ final class Tables {
 				? " (medians across repeats; errors, timeouts and refusals summed; late starts: the worst repeat)"
 				: "");
 		return new Table(caption, header, rows, 0, numericTo,
-				List.of(RATES_NOTE, buckets.note(), PEAKS_NOTE, LATE_STARTS_NOTE));
+				List.of(RATES_NOTE, SERVER_P99_NOTE, buckets.note(), PEAKS_NOTE, LATE_STARTS_NOTE));
 	}
 
 	private static Entry outcome(Cell cell) {

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.poollab.bench.SweepResults;
 import org.poollab.bench.SweepResults.Point;
 import org.poollab.bench.SweepResults.Pool;
+import org.poollab.bench.SweepResults.ServerLatency;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -56,6 +57,18 @@ class ReportFiguresTests {
 			.contains("| 503: 4 pool-timeout, 120 too-many-clients |");
 		assertThat(row(table(markdown, "### Per point"), "**5**")).contains("| **–** |");
 		assertThat(markdown).contains("The database was at its connection limit (max_connections 100, 3 reserved)");
+	}
+
+	@Test
+	void theSlowestInstancesOwnP99ShowsInTheDetailAndIsMissingWhereNotRecorded() throws IOException {
+		render(List.of(RecommenderTests.point("single", 2, 1000, 20),
+				withServerLatency(RecommenderTests.point("single", 5, 1000, 5), 1.398101, 4.194304)));
+
+		String detail = table(markdown(), "### Per point");
+		assertThat(detail).contains("| p99.9 (ms) | server p99 (ms) |", "- server p99: the slowest instance's own p99");
+		// p99.9, then the server's p99: the slowest instance's, absent for pool 2
+		assertThat(row(detail, "**5**")).contains("| **10** | **4.2** |");
+		assertThat(row(detail, "2")).contains("| 40 | – |");
 	}
 
 	@Test
@@ -220,6 +233,17 @@ class ReportFiguresTests {
 			.filter((line) -> line.startsWith("| " + first + " |"))
 			.findFirst()
 			.orElseThrow(() -> new AssertionError("no row " + first + " in\n" + table));
+	}
+
+	private static Point withServerLatency(Point p, double... p99Ms) {
+		List<ServerLatency> instances = new ArrayList<>();
+		for (int i = 0; i < p99Ms.length; i++) {
+			instances.add(new ServerLatency(8081 + i, 1000, 1.0, p99Ms[i], 2 * p99Ms[i]));
+		}
+		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
+				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
+				p.statusCounts(), p.latency(), p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), p.outcome(),
+				p.limits(), p.pgbouncer(), p.startLagP99Ms(), p.refusals(), instances);
 	}
 
 	private static Point withAcquire(Point p, double acquireP99Ms, long timeouts) {

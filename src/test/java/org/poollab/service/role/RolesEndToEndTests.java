@@ -90,6 +90,19 @@ class RolesEndToEndTests {
 	}
 
 	@Test
+	void requestLatencyIsExportedAsAHistogramFromAQuarterMillisecondToTenSeconds() throws Exception {
+		get("/roles");
+		String prometheus = get("/actuator/prometheus").body();
+		// The sweep reads these buckets (Telemetry.PoolSnapshot) by uri and status.
+		String roles = "http_server_requests_seconds_bucket{error=\"none\",exception=\"none\",method=\"GET\","
+				+ "outcome=\"SUCCESS\",status=\"200\",uri=\"/roles\",le=";
+		assertThat(prometheus).contains(roles + "\"2.5E-4\"} ", roles + "\"10.0\"} ", roles + "\"+Inf\"} ");
+		assertThat(prometheus.lines().filter((line) -> line.startsWith(roles))).hasSize(70);
+		assertThat(prometheus).as("no histogram for the requests in flight")
+			.doesNotContain("http_server_requests_active_seconds_bucket");
+	}
+
+	@Test
 	void refusalCountersExistForEveryReasonBeforeAnyRefusal() throws Exception {
 		// The sweep takes deltas over each window: a counter that only appeared with its
 		// first refusal would have no value to subtract at the window's start.
