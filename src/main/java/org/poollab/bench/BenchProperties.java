@@ -30,9 +30,11 @@ import org.springframework.validation.annotation.Validated;
  * topology
  * @param rates target request rates (whole fleet), requests per second
  * @param duration measured window per point (plain numbers are seconds)
- * @param warmup load before each window, not measured
+ * @param warmup load before the first window of each round (one JMeter run), not
+ * measured; later windows of the round follow 1 s after a step in rate, 2 s after a
+ * resize
  * @param topologyWarmup load after a topology starts, before its first point (JIT
- * warm-up)
+ * warm-up): rising to the grid's highest rate, then held
  * @param repeats how often each point runs
  * @param p99Objective the p99 a point must stay within to count as sustaining its rate in
  * the recommendation (a rate carried with seconds of queueing is saturation)

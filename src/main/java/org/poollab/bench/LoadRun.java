@@ -76,7 +76,8 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			}
 			// The Open Model Thread Group counts whole seconds.
 			settle = Duration.ofSeconds(Math.max(1, JMeter.Schedule.seconds(settle)));
-			Segment segment = new Segment(point, settle, this.grid.duration(), start);
+			Duration window = Duration.ofSeconds(JMeter.Schedule.seconds(this.grid.duration()));
+			Segment segment = new Segment(point, settle, window, start);
 			segments.add(segment);
 			start = segment.end();
 		}

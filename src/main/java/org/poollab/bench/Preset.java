@@ -38,11 +38,11 @@ record Preset(String name, List<Topology> topologies, List<Integer> poolSizes, L
 	private static final List<Integer> TOMCAT_DEFAULT = List.of(0);
 
 	/**
-	 * Load before each window where rates reach 2000 rps: every point starts a fresh
-	 * JMeter JVM, which sends its requests up to ~300 ms late for the first 1.5-2.5 s at
-	 * 2000 rps (measured here from the JTLs' start lag), and the latency of those seconds
-	 * is the generator's, not the service's. At 1000 rps and below it settles within 0.5
-	 * s, and 2 s is enough.
+	 * Load before a round's first window where rates reach 2000 rps: a fresh JMeter JVM
+	 * sends its requests up to ~300 ms late for the first 1.5-2.5 s at 2000 rps (measured
+	 * here from the JTLs' start lag), and the latency of those seconds is the generator's,
+	 * not the service's. At 1000 rps and below it settles within 0.5 s, and 2 s is enough.
+	 * One JMeter runs a whole round, so this is paid once per round.
 	 */
 	private static final Duration WARMUP_AT_2000_RPS = Duration.ofSeconds(3);
 
