@@ -40,9 +40,9 @@ record Preset(String name, List<Topology> topologies, List<Integer> poolSizes, L
 	/**
 	 * Load before a round's first window where rates reach 2000 rps: a fresh JMeter JVM
 	 * sends its requests up to ~300 ms late for the first 1.5-2.5 s at 2000 rps (measured
-	 * here from the JTLs' start lag), and the latency of those seconds is the generator's,
-	 * not the service's. At 1000 rps and below it settles within 0.5 s, and 2 s is enough.
-	 * One JMeter runs a whole round, so this is paid once per round.
+	 * here from the JTLs' start lag), and the latency of those seconds is the
+	 * generator's, not the service's. At 1000 rps and below it settles within 0.5 s, and
+	 * 2 s is enough. One JMeter runs a whole round, so this is paid once per round.
 	 */
 	private static final Duration WARMUP_AT_2000_RPS = Duration.ofSeconds(3);
 
