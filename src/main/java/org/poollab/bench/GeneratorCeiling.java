@@ -33,7 +33,8 @@ final class GeneratorCeiling {
 
 	/**
 	 * Steps from 500 rps up to one and a half times the grid's highest rate.
-	 * @return the highest step held, empty when not even the first was
+	 * @return the highest step held (the ceiling is at least that; when it is the last
+	 * step, higher was not tried), empty when not even the first was
 	 */
 	static OptionalInt measure(JMeter jmeter, Instance instance, int highestGridRateRps, Path directory,
 			ChildProcesses processes, PrintStream out) throws IOException, InterruptedException {
@@ -70,11 +71,15 @@ final class GeneratorCeiling {
 		return ceiling;
 	}
 
-	/** 500 rps, then steps of 500 up to 1.5 x the grid's highest rate. */
+	/**
+	 * Steps of 500 rps (wider for high grids, at most eight steps) up to 1.5 x the grid's
+	 * highest rate.
+	 */
 	static List<Integer> steps(int highestGridRateRps) {
 		List<Integer> rates = new ArrayList<>();
 		int top = Math.max(500, (int) Math.ceil(1.5 * highestGridRateRps / 500.0) * 500);
-		for (int rate = 500; rate <= top; rate += 500) {
+		int step = Math.max(500, (int) Math.ceil(top / 8.0 / 500.0) * 500);
+		for (int rate = step; rate <= top; rate += step) {
 			rates.add(rate);
 		}
 		return rates;

@@ -133,6 +133,9 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		}
 		Telemetry.write(scrapes, directory.resolve(runId + "-pool.csv"));
 		List<LoadWindow.Sample> samples = LoadWindow.readSamples(jtl);
+		if (samples.isEmpty() && diedIn < 0) {
+			throw new LabFailureException("JMeter recorded no samples in " + jtl);
+		}
 		int last = (diedIn >= 0) ? diedIn : segments.size() - 1;
 		List<Point> measured = new ArrayList<>();
 		for (int i = 0; i <= last; i++) {

@@ -230,6 +230,17 @@ final class Sweep {
 			for (int r = 0; r < rounds.size(); r++) {
 				List<Planned> todo = rounds.get(r);
 				while (!todo.isEmpty()) {
+					if (!deployment.deadInstances().isEmpty()) {
+						// Died outside any point (between rounds, or while the ceiling
+						// was measured).
+						deployment.close();
+						this.out.println("  An instance died between points: starting the topology again.");
+						progress.redeploying();
+						long redeployStarted = System.nanoTime();
+						deployment = deploy(first, largestPool, ports, nginx, pgbouncer, pinning, database, store,
+								jmeter, processes);
+						progress.deployed(System.nanoTime() - redeployStarted);
+					}
 					emptyWrittenTable(database);
 					LoadRun.Result result = runPoints(load, todo, deployment, loadDirectory,
 							first.deploymentLabel() + "-run" + (++runs), progress, processes, results, store);

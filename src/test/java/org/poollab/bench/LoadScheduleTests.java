@@ -61,6 +61,13 @@ class LoadScheduleTests {
 		assertThat(warmup.before(2)).isEqualTo("rate(0/sec) even_arrivals(10 sec)");
 	}
 
+	@Test
+	void theGeneratorCeilingStepsUpToOneAndAHalfTimesTheHighestRateInAtMostEightSteps() {
+		assertThat(GeneratorCeiling.steps(2000)).containsExactly(500, 1000, 1500, 2000, 2500, 3000);
+		assertThat(GeneratorCeiling.steps(100)).containsExactly(500);
+		assertThat(GeneratorCeiling.steps(12000)).hasSizeLessThanOrEqualTo(8).startsWith(2500).endsWith(17500);
+	}
+
 	private static Planned planned(int poolSize, int rateRps, int repeat) {
 		return new Planned(Topology.SINGLE, 1, 0, poolSize, rateRps, repeat);
 	}
