@@ -330,21 +330,21 @@ final class JMeter {
 
 		/**
 		 * Waits until JMeter has run its schedule and its pause for requests in flight,
-		 * and has written its results and exited.
+		 * and has written its results and exited; a JMeter still sending
+		 * {@link #LATE_STOP} after that is stopped (JMeter's StopTestNow, which writes
+		 * its results).
 		 * @return the schedule's origin, epoch milliseconds
 		 */
 		long await() throws IOException, InterruptedException {
 			long origin = origin();
 			long scheduleEndMs = origin + this.length.toMillis();
-			long deadlineMs = scheduleEndMs + Duration.ofSeconds(30).toMillis();
 			while (this.process.isAlive()) {
 				Thread.sleep(100);
-				long now = System.currentTimeMillis();
-				if (now > deadlineMs) {
-					this.processes.stop(handle());
-					throw new LabFailureException(
-							"JMeter did not finish %d s after its schedule ended; stopped it. See %s"
-								.formatted((now - scheduleEndMs) / 1000, this.stdout));
+				if (System.currentTimeMillis() > scheduleEndMs + LATE_STOP.toMillis()) {
+					// A generator far behind its schedule is still sending what was due
+					// long ago; those windows are generator-bound whatever comes next.
+					stop();
+					return origin;
 				}
 			}
 			if (this.process.exitValue() != 0) {
@@ -353,6 +353,12 @@ final class JMeter {
 			}
 			return origin;
 		}
+
+		/**
+		 * How long JMeter may run past its schedule and drain before it is told to stop:
+		 * only a generator far behind its schedule gets there.
+		 */
+		static final Duration LATE_STOP = Duration.ofSeconds(5);
 
 		/**
 		 * Ends the test now (an instance died): JMeter's own StopTestNow, so that it
