@@ -231,10 +231,10 @@ final class Sweep {
 				List<Planned> todo = rounds.get(r);
 				while (!todo.isEmpty()) {
 					if (!deployment.deadInstances().isEmpty()) {
-						// Died outside any point (between rounds, or while the ceiling
-						// was measured).
+						// An instance died in the last run (or between runs): fresh
+						// instances for the points left.
 						deployment.close();
-						this.out.println("  An instance died between points: starting the topology again.");
+						this.out.println("  Starting the topology again for the next points.");
 						progress.redeploying();
 						long redeployStarted = System.nanoTime();
 						deployment = deploy(first, largestPool, ports, nginx, pgbouncer, pinning, database, store,
@@ -245,20 +245,9 @@ final class Sweep {
 					LoadRun.Result result = runPoints(load, todo, deployment, loadDirectory,
 							first.deploymentLabel() + "-run" + (++runs), progress, processes, results, store);
 					todo = result.leftover();
-					if (!deployment.deadInstances().isEmpty()) {
-						for (Instance dead : deployment.deadInstances()) {
-							this.out.printf("  Instance %d died (%s); its log: %s%n", dead.port(), dead.deathCause(),
-									dead.keepLog(first.deploymentLabel() + "-run" + runs));
-						}
-						deployment.close();
-						if (!todo.isEmpty() || r < rounds.size() - 1) {
-							this.out.println("  Starting the topology again for the next points.");
-							progress.redeploying();
-							long redeployStarted = System.nanoTime();
-							deployment = deploy(first, largestPool, ports, nginx, pgbouncer, pinning, database, store,
-									jmeter, processes);
-							progress.deployed(System.nanoTime() - redeployStarted);
-						}
+					for (Instance dead : deployment.deadInstances()) {
+						this.out.printf("  Instance %d died (%s); its log: %s%n", dead.port(), dead.deathCause(),
+								dead.keepLog(first.deploymentLabel() + "-run" + runs));
 					}
 				}
 			}
