@@ -1,6 +1,7 @@
 package org.poollab.bench;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,24 +44,21 @@ class SweepInterruptionTests {
 	Path output;
 
 	@Test
-	void instanceKilledMidPointIsMarkedAndTheSweepFinishesTheRest() throws Exception {
+	void instanceKilledDuringAPointIsMarkedAndTheSweepFinishesTheRest() throws Exception {
 		int base = SweepEndToEndTests.freeBasePort(3);
 		Sweep.Outcome outcome;
 		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
-			Thread killer = new Thread(() -> {
-				try {
-					processes.await("ApacheJMeter", Duration.ofSeconds(120)).orElseThrow();
-					processes.await("-Dpoollab.instance=" + (base + 1), Duration.ofSeconds(5))
-						.orElseThrow()
-						.destroyForcibly();
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
+			// Killed once the first point has begun and before its load starts, and dead
+			// before the sweep goes on: however slow the machine, the death falls in that
+			// point.
+			ConsoleCue kill = ConsoleCue.on("[ 1/2]", () -> {
+				ProcessHandle instance = processes.await("-Dpoollab.instance=" + (base + 1), Duration.ofSeconds(5))
+					.orElseThrow();
+				instance.destroyForcibly();
+				instance.onExit().get(30, TimeUnit.SECONDS);
 			});
-			killer.start();
-			outcome = sweep(base, "--bench.topologies=multi", "--bench.instances=2", "--bench.poolSizes=2,3");
-			killer.join();
+			outcome = sweep(kill, base, "--bench.topologies=multi", "--bench.instances=2", "--bench.poolSizes=2,3");
+			assertThat(kill.ran()).as("the instance was killed during the first point").isTrue();
 			assertNoneAlive(processes.seen());
 		}
 		List<Point> points = outcome.results().points();
@@ -173,11 +171,15 @@ class SweepInterruptionTests {
 	}
 
 	private Sweep.Outcome sweep(int basePort, String... settings) throws Exception {
+		return sweep(System.out, basePort, settings);
+	}
+
+	private Sweep.Outcome sweep(PrintStream console, int basePort, String... settings) throws Exception {
 		List<String> args = new ArrayList<>(List.of(settings));
 		args.addAll(List.of(TINY));
 		args.add("--bench.outputDirectory=" + this.output);
 		args.add("--bench.basePort=" + basePort);
-		return BenchApplication.run(args.toArray(String[]::new));
+		return BenchApplication.run(console, args.toArray(String[]::new));
 	}
 
 	private static int pointsIn(Path run) throws IOException {
