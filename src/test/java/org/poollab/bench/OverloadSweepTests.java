@@ -3,8 +3,10 @@ package org.poollab.bench;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,6 +17,7 @@ import org.poollab.bench.SweepResults.Point;
 import org.poollab.service.database.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Overload is what the lab is run to find: a drowning pool or a database at its
@@ -75,21 +78,10 @@ class OverloadSweepTests {
 		int base = SweepEndToEndTests.freeBasePort(1);
 		try (EmbeddedPostgresServer database = EmbeddedPostgresServer.start(20)) {
 			// Once the instance is up and warmed up, and before the point's load starts,
-			// this takes every connection the server has left: each request of the
-			// unpooled instance then finds the server full.
+			// this takes every connection the server has: each request of the unpooled
+			// instance then finds the server full.
 			List<Connection> hog = new ArrayList<>();
-			ConsoleCue fill = ConsoleCue.on(FIRST_POINT, () -> {
-				try {
-					while (true) {
-						hog.add(DriverManager.getConnection(database.jdbcUrl()));
-					}
-				}
-				catch (SQLException full) {
-					if (!TOO_MANY_CLIENTS.equals(full.getSQLState())) {
-						throw full;
-					}
-				}
-			});
+			ConsoleCue fill = ConsoleCue.on(FIRST_POINT, () -> fill(database, hog));
 			Sweep.Outcome outcome;
 			try {
 				outcome = BenchApplication.run(fill, "--bench.topologies=single", "--bench.poolSizes=none",
@@ -112,6 +104,36 @@ class OverloadSweepTests {
 				.isPositive();
 			assertThat(point.refused("pool-timeout")).isZero();
 			assertThat(outcome.directory().resolve("report.md")).content().contains("too-many-clients");
+		}
+	}
+
+	/**
+	 * Takes connections until the server is full and every connection on it is one of
+	 * {@code hog}: a backend whose client (the warm-up's requests) has let go frees its
+	 * slot a moment later, which would let a request of the window through.
+	 */
+	private static void fill(EmbeddedPostgresServer database, List<Connection> hog) {
+		await().atMost(Duration.ofSeconds(30)).until(() -> {
+			try {
+				while (true) {
+					hog.add(DriverManager.getConnection(database.jdbcUrl()));
+				}
+			}
+			catch (SQLException full) {
+				if (!TOO_MANY_CLIENTS.equals(full.getSQLState())) {
+					throw full;
+				}
+			}
+			return !hog.isEmpty() && clientBackends(hog.get(0)) == hog.size();
+		});
+	}
+
+	private static long clientBackends(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement();
+				ResultSet count = statement
+					.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'")) {
+			count.next();
+			return count.getLong(1);
 		}
 	}
 
