@@ -95,9 +95,11 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		else if (cause.getCause() instanceof BindValidationException validation) {
 			for (ObjectError error : validation.getValidationErrors()) {
 				if (error instanceof FieldError field) {
-					problems.add(describe(field.getField(),
-							asWritten(environment, field.getField()).orElse(field.getRejectedValue()),
-							element(field.getField(), field.getRejectedValue())));
+					Object written = asWritten(environment, field.getField()).orElse(field.getRejectedValue());
+					// One element of a longer list: say which.
+					String which = String.valueOf(written).equals(String.valueOf(field.getRejectedValue())) ? null
+							: element(field.getField(), field.getRejectedValue());
+					problems.add(describe(field.getField(), written, which));
 				}
 			}
 		}

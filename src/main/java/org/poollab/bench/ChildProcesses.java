@@ -78,8 +78,8 @@ final class ChildProcesses implements AutoCloseable {
 			stopTree(child.handle());
 		}
 		if (!stopped.isEmpty()) {
-			System.out.println(System.lineSeparator() + "Stopped what the lab started: " + String.join(", ", stopped)
-					+ ".");
+			System.out
+				.println(System.lineSeparator() + "Stopped what the lab started: " + String.join(", ", stopped) + ".");
 			System.out.flush();
 		}
 	}

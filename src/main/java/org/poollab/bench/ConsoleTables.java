@@ -25,8 +25,8 @@ final class ConsoleTables {
 					: Deployment.describe(grid.cells().get(0).loadBalancer());
 			boolean repeats = grid.cells().stream().anyMatch((cell) -> cell.points().size() > 1);
 			out.append(String.format(Locale.ROOT,
-					"%n%s: %d instance(s), %s, %s. Cells: max / p99 latency (ms)%s; * = not sustained%n",
-					grid.name(), grid.instances(), loadBalancer, grid.limits().describe(),
+					"%n%s: %d instance(s), %s, %s. Cells: max / p99 latency (ms)%s; * = not sustained%n", grid.name(),
+					grid.instances(), loadBalancer, grid.limits().describe(),
 					repeats ? ", medians across repeats" : ""));
 			out.append(String.format("%6s", "pool"));
 			for (int rate : grid.ratesRps()) {

@@ -543,9 +543,9 @@ final class Sweep {
 		void starting(Planned point, String loadBalancer, Limits limits) {
 			this.pointStartedNanos = System.nanoTime();
 			this.out.printf(Locale.ROOT, "[%2d/%d] %-9s x%d %-20s (%s)  pool %4s  %5d rps  ", this.done + 1, this.total,
-					point.topology().label(), point.instances(), "(" + (Deployment.NONE.equals(loadBalancer) ? "no load balancer" : loadBalancer) + ")",
-					limits.describe(),
-					SweepResults.poolLabel(point.poolSize()), point.rateRps());
+					point.topology().label(), point.instances(),
+					"(" + (Deployment.NONE.equals(loadBalancer) ? "no load balancer" : loadBalancer) + ")",
+					limits.describe(), SweepResults.poolLabel(point.poolSize()), point.rateRps());
 			this.out.flush();
 		}
 
@@ -559,8 +559,8 @@ final class Sweep {
 			this.out.printf(Locale.ROOT,
 					"-> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms  JMeter %.2f cores%s  %s  ETA %s%n",
 					point.achievedRps(), point.latency().p50Ms(), point.latency().p99Ms(), point.latency().maxMs(),
-					point.errorPercent(), failures.isEmpty() ? "" : " (" + failures + ")",
-					point.pool().observedMax(), point.pool().acquireP99Ms(), point.loadGeneratorCpuCores(),
+					point.errorPercent(), failures.isEmpty() ? "" : " (" + failures + ")", point.pool().observedMax(),
+					point.pool().acquireP99Ms(), point.loadGeneratorCpuCores(),
 					(point.startLagP99Ms() >= 0) ? ", late p99 %.0f ms".formatted(point.startLagP99Ms()) : "",
 					point.ok() ? "ok" : point.outcome(), human(eta));
 		}

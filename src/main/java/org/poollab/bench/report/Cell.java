@@ -251,8 +251,8 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	 */
 	Map<String, Long> failureCauses() {
 		Map<String, Long> causes = new TreeMap<>();
-		this.points.forEach(
-				(point) -> point.failureCauses().forEach((cause, count) -> causes.merge(cause, count, Long::sum)));
+		this.points
+			.forEach((point) -> point.failureCauses().forEach((cause, count) -> causes.merge(cause, count, Long::sum)));
 		return causes;
 	}
 

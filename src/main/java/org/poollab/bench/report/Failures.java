@@ -10,8 +10,8 @@ import java.util.stream.Collectors;
 /**
  * Failed requests by cause, in one line for a table cell or the console: the 503s by the
  * reason the instances counted (pool timeout, too many clients, database unavailable),
- * then every other cause, an HTTP status or, for a request that got no HTTP response,
- * the exception JMeter reports (e.g. {@code java.net.SocketTimeoutException}).
+ * then every other cause, an HTTP status or, for a request that got no HTTP response, the
+ * exception JMeter reports (e.g. {@code java.net.SocketTimeoutException}).
  */
 public final class Failures {
 
@@ -19,7 +19,8 @@ public final class Failures {
 	}
 
 	/**
-	 * E.g. {@code 503: 4 pool-timeout, 120 too-many-clients; java.net.SocketTimeoutException: 3}.
+	 * E.g.
+	 * {@code 503: 4 pool-timeout, 120 too-many-clients; java.net.SocketTimeoutException: 3}.
 	 * @param causes failed requests by cause, as JMeter saw them
 	 * ({@link org.poollab.bench.SweepResults.Point#failureCauses()})
 	 * @param refusals the instances' 503s by reason; empty when not recorded

@@ -166,7 +166,8 @@ final class Tables {
 	}
 
 	/**
-	 * E.g. {@code 503: 4 pool-timeout, 120 too-many-clients; java.net.SocketTimeoutException: 3}.
+	 * E.g.
+	 * {@code 503: 4 pool-timeout, 120 too-many-clients; java.net.SocketTimeoutException: 3}.
 	 */
 	private static String failures(Cell cell) {
 		String failures = cell.failures();

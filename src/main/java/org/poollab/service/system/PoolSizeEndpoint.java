@@ -139,8 +139,8 @@ class PoolSizeEndpoint {
 		problem.put("type", INVALID_SIZE_TYPE);
 		problem.put("title", "Pool size not allowed");
 		problem.put("status", WebEndpointResponse.STATUS_BAD_REQUEST);
-		problem.put("detail", "maximumPoolSize=%s is not allowed: use a whole number from 1 to %d".formatted(value,
-				MAX_POOL_SIZE));
+		problem.put("detail",
+				"maximumPoolSize=%s is not allowed: use a whole number from 1 to %d".formatted(value, MAX_POOL_SIZE));
 		problem.put("field", "maximumPoolSize");
 		problem.put("value", value);
 		problem.put("minimum", 1);

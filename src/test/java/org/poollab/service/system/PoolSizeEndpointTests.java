@@ -189,7 +189,10 @@ class PoolSizeEndpointTests {
 		return post(port, String.valueOf(size));
 	}
 
-	/** @param json the size as it appears in the JSON body, e.g. {@code 8} or {@code "ten"} */
+	/**
+	 * @param json the size as it appears in the JSON body, e.g. {@code 8} or
+	 * {@code "ten"}
+	 */
 	private static HttpRequest post(int port, String json) {
 		return HttpRequest.newBuilder(uri(port, "/actuator/poolsize"))
 			.header("Content-Type", "application/json")
