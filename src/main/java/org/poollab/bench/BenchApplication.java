@@ -91,6 +91,10 @@ public class BenchApplication {
 			throw ex;
 		}
 		try (ConfigurableApplicationContext context = started) {
+			Optional<String> unknown = BenchSettingFailureAnalyzer.unknownSettings(context.getEnvironment());
+			if (unknown.isPresent()) {
+				throw new BenchSettingException(unknown.get());
+			}
 			BenchProperties properties = context.getBean(BenchProperties.class);
 			Grid grid = Grid.of(properties);
 			LabPaths paths = LabPaths.of(properties.buildDirectory());

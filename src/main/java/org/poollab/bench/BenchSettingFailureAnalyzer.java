@@ -2,6 +2,7 @@ package org.poollab.bench;
 
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -154,10 +155,39 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	static String unknown(ConfigurationProperty property) {
 		String written = (property.getOrigin() instanceof PropertySourceOrigin origin) ? origin.getPropertyName()
 				: property.getName().toString();
+		return unknown(written, property.getValue());
+	}
+
+	private static String unknown(String written, Object value) {
 		String suggestion = SettingNames.closest(written, knownNames())
 			.map((name) -> "did you mean " + name + "?")
 			.orElse("see the options in README.md.");
-		return "%s=%s is not a setting of the lab: %s".formatted(written, property.getValue(), suggestion);
+		return "%s=%s is not a setting of the lab: %s".formatted(written, value, suggestion);
+	}
+
+	/**
+	 * Every {@code bench.*} property in the environment that the lab does not know, one
+	 * line each. Spring Boot's own check ({@code ignoreUnknownFields = false}) leaves out
+	 * system properties and environment variables, and {@code -Dbench.*} is how the lab
+	 * is run.
+	 * @param environment the lab's environment
+	 * @return the lines, or empty when every {@code bench.*} property is known
+	 */
+	static Optional<String> unknownSettings(ConfigurableEnvironment environment) {
+		List<String> known = knownNames().stream().map(SettingNames::uniform).toList();
+		Map<String, String> problems = new LinkedHashMap<>();
+		for (PropertySource<?> source : environment.getPropertySources()) {
+			if (source instanceof EnumerablePropertySource<?> enumerable) {
+				for (String name : enumerable.getPropertyNames()) {
+					String uniform = SettingNames.uniform(name.replaceAll("\\[[^]]*]", ""));
+					if (uniform.startsWith("bench.") && !known.contains(uniform)) {
+						problems.putIfAbsent(uniform, unknown(name, enumerable.getProperty(name)));
+					}
+				}
+			}
+		}
+		return problems.isEmpty() ? Optional.empty()
+				: Optional.of(String.join(System.lineSeparator(), problems.values()));
 	}
 
 	/** Every setting the lab binds, from {@link BenchProperties} itself. */

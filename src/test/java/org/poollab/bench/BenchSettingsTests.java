@@ -96,12 +96,17 @@ class BenchSettingsTests {
 	 * As {@code ./mvnw verify -Pbench -Dbench.poolSizes=5,,10} runs it: the setting as a
 	 * system property, through {@code main}, which ends the JVM (Maven's, there).
 	 */
-	@Test
-	void badSettingOnTheCommandLineIsOneLineAndExitCode2() throws Exception {
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			-Dbench.poolSizes=5,,10 | -Dbench.preset=quick | bench.poolSizes=5,,10 is not allowed (element 2 is empty): use comma-separated whole numbers from 1 to 1000 (maximum-pool-size per instance) and/or none (no pool), e.g. none,1,5,10.
+			-Dbench.poolSize=5      | -Dbench.preset=quick | bench.poolSize=5 is not a setting of the lab: did you mean bench.poolSizes?
+			""")
+	void badSettingOnTheCommandLineIsOneLineAndExitCode2(String setting, String another, String message)
+			throws Exception {
 		LabPaths paths = LabPaths.of(Path.of("target"));
 		Path stdout = this.output.resolve("stdout.txt");
 		Path stderr = this.output.resolve("stderr.txt");
-		Process lab = new ProcessBuilder(paths.java(), "-Dbench.poolSizes=5,,10",
+		Process lab = new ProcessBuilder(paths.java(), setting, another,
 				"-Dbench.outputDirectory=" + this.output.resolve("runs"), "-cp", paths.serviceClasspath(),
 				BenchApplication.class.getName())
 			.redirectOutput(stdout.toFile())
@@ -110,8 +115,7 @@ class BenchSettingsTests {
 		assertThat(lab.waitFor(60, TimeUnit.SECONDS)).as("the lab exited").isTrue();
 		assertThat(lab.exitValue()).isEqualTo(BenchApplication.BAD_SETTING_EXIT_CODE);
 		assertThat(stdout).isEmptyFile();
-		assertThat(Files.readAllLines(stderr)).containsExactly(
-				"bench.poolSizes=5,,10 is not allowed (element 2 is empty): use comma-separated whole numbers from 1 to 1000 (maximum-pool-size per instance) and/or none (no pool), e.g. none,1,5,10.");
+		assertThat(Files.readAllLines(stderr)).containsExactly(message);
 		assertThat(this.output.resolve("runs")).doesNotExist();
 	}
 
