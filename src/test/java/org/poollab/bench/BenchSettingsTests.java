@@ -97,10 +97,11 @@ class BenchSettingsTests {
 	 * system property, through {@code main}, which ends the JVM (Maven's, there).
 	 */
 	@ParameterizedTest
-	@CsvSource(delimiter = '|', textBlock = """
-			-Dbench.poolSizes=5,,10 | -Dbench.preset=quick | bench.poolSizes=5,,10 is not allowed (element 2 is empty): use comma-separated whole numbers from 1 to 1000 (maximum-pool-size per instance) and/or none (no pool), e.g. none,1,5,10.
-			-Dbench.poolSize=5      | -Dbench.preset=quick | bench.poolSize=5 is not a setting of the lab: did you mean bench.poolSizes?
-			""")
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					-Dbench.poolSizes=5,,10 | -Dbench.preset=quick | bench.poolSizes=5,,10 is not allowed (element 2 is empty): use comma-separated whole numbers from 1 to 1000 (maximum-pool-size per instance) and/or none (no pool), e.g. none,1,5,10.
+					-Dbench.poolSize=5      | -Dbench.preset=quick | bench.poolSize=5 is not a setting of the lab: did you mean bench.poolSizes?
+					""")
 	void badSettingOnTheCommandLineIsOneLineAndExitCode2(String setting, String another, String message)
 			throws Exception {
 		LabPaths paths = LabPaths.of(Path.of("target"));
