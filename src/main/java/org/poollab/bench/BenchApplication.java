@@ -1,13 +1,21 @@
 package org.poollab.bench;
 
+import java.io.PrintStream;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.diagnostics.LoggingFailureAnalysisReporter;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
  * The lab's entry point: {@code ./mvnw verify -Pbench} runs a sweep through it, and the
@@ -19,29 +27,79 @@ import org.springframework.context.ConfigurableApplicationContext;
 @EnableConfigurationProperties(BenchProperties.class)
 public class BenchApplication {
 
+	/**
+	 * Exit code of a run refused for a bad setting (1 is any other failure).
+	 */
+	static final int BAD_SETTING_EXIT_CODE = 2;
+
+	/**
+	 * Runs the lab; a bad setting ends it with one line on standard error per bad setting
+	 * and exit code {@value #BAD_SETTING_EXIT_CODE}, not with a stack trace. The lab runs
+	 * inside Maven ({@code exec:java}), so exiting here also ends Maven, before it wraps
+	 * the message in a build failure.
+	 * @param args {@code --bench.*=...} settings, on top of system properties
+	 * @throws Exception when the lab itself broke
+	 */
 	public static void main(String[] args) throws Exception {
-		run(args);
+		try {
+			run(System.out, args);
+		}
+		catch (BenchSettingException ex) {
+			System.err.println(ex.getMessage());
+			System.exit(BAD_SETTING_EXIT_CODE);
+		}
 	}
 
 	/**
 	 * Runs the sweep (or serves a deployment when {@code bench.serve} is set).
 	 * @param args {@code --bench.*=...} settings, on top of system properties
 	 * @return what the sweep left behind
-	 * @throws Exception when the lab itself broke or a setting is wrong
+	 * @throws BenchSettingException when a setting is wrong, before anything starts
+	 * @throws Exception when the lab itself broke
 	 */
 	static Sweep.Outcome run(String... args) throws Exception {
+		return run(System.out, args);
+	}
+
+	/**
+	 * Runs the sweep, its progress and results printed to {@code console}: each point's
+	 * progress line is printed before its load starts.
+	 */
+	static Sweep.Outcome run(PrintStream console, String... args) throws Exception {
 		SpringApplication application = new SpringApplication(BenchApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
 		application.setBannerMode(Banner.Mode.OFF);
 		application.setLogStartupInfo(false);
-		application.setDefaultProperties(Map.of("spring.config.name", "bench", "logging.level.root", "WARN"));
+		// A bad setting is reported once, by main, in one line: not also by Spring Boot's
+		// failure report and the context's warning about the cancelled refresh.
+		application.setDefaultProperties(Map.of("spring.config.name", "bench", "logging.level.root", "WARN",
+				"logging.level." + LoggingFailureAnalysisReporter.class.getName(), "OFF",
+				"logging.level." + AnnotationConfigApplicationContext.class.getName(), "ERROR"));
 		application.setRegisterShutdownHook(false);
-		try (ConfigurableApplicationContext context = application.run(args)) {
+		AtomicReference<ConfigurableEnvironment> environment = new AtomicReference<>();
+		application.addListeners((ApplicationListener<ApplicationEnvironmentPreparedEvent>) (prepared) -> environment
+			.set(prepared.getEnvironment()));
+		ConfigurableApplicationContext started;
+		try {
+			started = application.run(args);
+		}
+		catch (RuntimeException ex) {
+			Optional<String> problem = BenchSettingFailureAnalyzer.explain(ex, environment.get());
+			if (problem.isPresent()) {
+				throw new BenchSettingException(problem.get(), ex);
+			}
+			throw ex;
+		}
+		try (ConfigurableApplicationContext context = started) {
+			Optional<String> unknown = BenchSettingFailureAnalyzer.unknownSettings(context.getEnvironment());
+			if (unknown.isPresent()) {
+				throw new BenchSettingException(unknown.get());
+			}
 			BenchProperties properties = context.getBean(BenchProperties.class);
 			Grid grid = Grid.of(properties);
 			LabPaths paths = LabPaths.of(properties.buildDirectory());
 			paths.removeStaleJMeterCopies();
-			Sweep sweep = new Sweep(grid, properties, paths, System.out);
+			Sweep sweep = new Sweep(grid, properties, paths, console);
 			if (properties.serve() != null) {
 				sweep.serve(properties.serve());
 				return null;

@@ -9,6 +9,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
 import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 
@@ -19,7 +20,8 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * The sweep's settings, from {@code -Dbench.*}. Unset grid values come from the preset.
- * Everything is checked before anything starts; {@link BenchSettingFailureAnalyzer} turns
+ * Everything is checked before anything starts, and a {@code bench.*} property that is
+ * none of these is refused rather than ignored; {@link BenchSettingFailureAnalyzer} turns
  * a violation into a message naming the setting, the value and what is allowed.
  *
  * @param preset named grid: quick, paper, full, blog or pooling
@@ -58,14 +60,14 @@ import org.springframework.validation.annotation.Validated;
  * @param tomcatThreads {@code server.tomcat.threads.max} values to sweep, a dimension
  * between topology and pool size; unset: Tomcat's default (200), not a dimension
  */
-@ConfigurationProperties("bench")
+@ConfigurationProperties(prefix = "bench", ignoreUnknownFields = false)
 @Validated
 record BenchProperties(
 		@DefaultValue("full") @jakarta.validation.constraints.Pattern(
 				regexp = "(?i)quick|paper|full|blog|pooling") String preset,
 		List<Topology> topologies, @Min(1) @Max(16) Integer instances,
-		List<@jakarta.validation.constraints.Pattern(regexp = BenchProperties.POOL_SIZE) String> poolSizes,
-		List<@Min(1) @Max(100_000) Integer> rates,
+		List<@NotNull @jakarta.validation.constraints.Pattern(regexp = BenchProperties.POOL_SIZE) String> poolSizes,
+		List<@NotNull @Min(1) @Max(100_000) Integer> rates,
 		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 1) @DurationMax(hours = 1) Duration duration,
 		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(hours = 1) Duration warmup,
 		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(hours = 1) Duration topologyWarmup,
@@ -78,7 +80,7 @@ record BenchProperties(
 		List<@jakarta.validation.constraints.Pattern(regexp = "[A-Za-z0-9.\\-]+:[0-9]{1,5}") String> remoteEngines,
 		@Min(1) @Max(1024) Integer instanceCpus,
 		@jakarta.validation.constraints.Pattern(regexp = BenchProperties.HEAP_SIZE) String instanceHeap,
-		List<@Min(1) @Max(10_000) Integer> tomcatThreads, Boolean acquireCost) {
+		List<@NotNull @Min(1) @Max(10_000) Integer> tomcatThreads, Boolean acquireCost) {
 
 	/** 1 to 1000, or {@code none}: no pool. */
 	static final String POOL_SIZE = "(?i)none|[1-9][0-9]{0,2}|1000";

@@ -10,4 +10,8 @@ class BenchSettingException extends RuntimeException {
 		super(message);
 	}
 
+	BenchSettingException(String message, Throwable cause) {
+		super(message, cause);
+	}
+
 }

@@ -1,25 +1,35 @@
 package org.poollab.bench;
 
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.origin.PropertySourceOrigin;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.PropertySource;
 import org.springframework.validation.FieldError;
 import org.springframework.validation.ObjectError;
 
 /**
- * A bad {@code -Dbench.*} value, said plainly: the setting, the value and what is
- * allowed. Binding fails before the sweep starts anything.
+ * A bad {@code -Dbench.*} setting, said plainly: the setting, the value as written and
+ * what is allowed, or, for a setting the lab does not know (a misspelling), the closest
+ * one it does. Binding fails before the sweep starts anything.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
@@ -54,45 +64,155 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 			setting("tomcatthreads", "bench.tomcatThreads",
 					"comma-separated whole numbers from 1 to 10000 (server.tomcat.threads.max), e.g. 50,200"));
 
+	private final Environment environment;
+
+	BenchSettingFailureAnalyzer(Environment environment) {
+		this.environment = environment;
+	}
+
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
-		if (!cause.getName().toString().startsWith("bench")) {
-			return null;
+		return explain(cause, this.environment).map(
+				(problem) -> new FailureAnalysis(problem, "Fix the setting and run again. Nothing was started.", cause))
+			.orElse(null);
+	}
+
+	/**
+	 * What is wrong with the {@code bench.*} settings, one line per bad setting, when
+	 * binding them is what failed.
+	 * @param failure why the lab's context did not start
+	 * @param environment where the settings came from, to quote them as written
+	 * @return the lines, or empty when the failure is not a bad setting
+	 */
+	static Optional<String> explain(Throwable failure, Environment environment) {
+		BindException cause = bindFailure(failure);
+		if (cause == null || !cause.getName().toString().startsWith("bench")) {
+			return Optional.empty();
 		}
 		List<String> problems = new ArrayList<>();
-		if (cause.getCause() instanceof BindValidationException validation) {
+		if (cause.getCause() instanceof UnboundConfigurationPropertiesException unknown) {
+			unknown.getUnboundProperties().stream().sorted().forEach((property) -> problems.add(unknown(property)));
+		}
+		else if (cause.getCause() instanceof BindValidationException validation) {
 			for (ObjectError error : validation.getValidationErrors()) {
 				if (error instanceof FieldError field) {
-					problems.add(describe(field.getField(),
-							asWritten(validation, field.getField()).orElse(field.getRejectedValue())));
+					Object written = asWritten(environment, field.getField()).orElse(field.getRejectedValue());
+					// One element of a longer list: say which.
+					String which = String.valueOf(written).equals(String.valueOf(field.getRejectedValue())) ? null
+							: element(field.getField(), field.getRejectedValue());
+					problems.add(describe(field.getField(), written, which));
 				}
 			}
 		}
 		else {
 			ConfigurationProperty property = cause.getProperty();
 			String name = (property != null) ? property.getName().toString() : cause.getName().toString();
-			problems
-				.add(describe(name.substring(name.indexOf('.') + 1), (property != null) ? property.getValue() : null));
+			String field = name.substring(name.indexOf('.') + 1);
+			problems.add(describe(field,
+					asWritten(environment, field).orElse((property != null) ? property.getValue() : null)));
 		}
-		return new FailureAnalysis(String.join(System.lineSeparator(), problems),
-				"Fix the setting and run again. Nothing was started.", cause);
+		return problems.isEmpty() ? Optional.empty() : Optional.of(String.join(System.lineSeparator(), problems));
 	}
 
 	/**
-	 * The value as the user wrote it ({@code 0s}), not as it was bound ({@code PT0S}).
+	 * The value as the user wrote it ({@code 0s}, {@code 5,,10}), not as it was bound
+	 * ({@code PT0S}, a list): the first property source that has the setting, in any of
+	 * the spellings Spring Boot binds ({@code bench.poolSizes}, {@code bench.pool-sizes},
+	 * {@code BENCH_POOLSIZES}).
 	 */
-	private static Optional<Object> asWritten(BindValidationException validation, String field) {
-		if (field.contains("[")) {
-			return Optional.empty(); // one element of a list: the element says more
+	private static Optional<Object> asWritten(Environment environment, String field) {
+		if (!(environment instanceof ConfigurableEnvironment configurable)) {
+			return Optional.empty();
 		}
-		String key = key(field);
-		return validation.getValidationErrors()
-			.getBoundProperties()
-			.stream()
-			.filter((property) -> key(property.getName().getLastElement(Form.UNIFORM)).equals(key)
-					&& !property.getName().isLastElementIndexed())
-			.map(ConfigurationProperty::getValue)
-			.findFirst();
+		String wanted = SettingNames.uniform("bench." + field.replaceAll("\\[.*", ""));
+		for (PropertySource<?> source : configurable.getPropertySources()) {
+			if (source instanceof EnumerablePropertySource<?> enumerable) {
+				for (String name : enumerable.getPropertyNames()) {
+					if (SettingNames.uniform(name).equals(wanted)) {
+						return Optional.ofNullable(enumerable.getProperty(name));
+					}
+				}
+			}
+		}
+		return Optional.empty();
+	}
+
+	/** Which element of a list was refused, e.g. "element 2 is empty". */
+	private static String element(String field, Object rejected) {
+		Matcher index = Pattern.compile("\\[(\\d+)]$").matcher(field);
+		if (!index.find()) {
+			return null;
+		}
+		int position = Integer.parseInt(index.group(1)) + 1;
+		return (rejected == null || rejected.toString().isEmpty()) ? "element %d is empty".formatted(position)
+				: "element %d is %s".formatted(position, rejected);
+	}
+
+	/**
+	 * A {@code bench.*} property the lab does not know, e.g. a misspelt one, which would
+	 * otherwise be ignored without a word.
+	 */
+	static String unknown(ConfigurationProperty property) {
+		String written = (property.getOrigin() instanceof PropertySourceOrigin origin) ? origin.getPropertyName()
+				: property.getName().toString();
+		return unknown(written, property.getValue());
+	}
+
+	private static String unknown(String written, Object value) {
+		String suggestion = SettingNames.closest(written, knownNames())
+			.map((name) -> "did you mean " + name + "?")
+			.orElse("see the options in README.md.");
+		return "%s=%s is not a setting of the lab: %s".formatted(written, value, suggestion);
+	}
+
+	/**
+	 * Every {@code bench.*} property in the environment that the lab does not know, one
+	 * line each. Spring Boot's own check ({@code ignoreUnknownFields = false}) leaves out
+	 * system properties and environment variables, and {@code -Dbench.*} is how the lab
+	 * is run.
+	 * @param environment the lab's environment
+	 * @return the lines, or empty when every {@code bench.*} property is known
+	 */
+	static Optional<String> unknownSettings(ConfigurableEnvironment environment) {
+		List<String> known = knownNames().stream().map(SettingNames::uniform).toList();
+		Map<String, String> problems = new LinkedHashMap<>();
+		for (PropertySource<?> source : environment.getPropertySources()) {
+			if (source instanceof EnumerablePropertySource<?> enumerable) {
+				for (String name : enumerable.getPropertyNames()) {
+					String uniform = SettingNames.uniform(name.replaceAll("\\[[^]]*]", ""));
+					if (uniform.startsWith("bench.") && !known.contains(uniform)) {
+						problems.putIfAbsent(uniform, unknown(name, enumerable.getProperty(name)));
+					}
+				}
+			}
+		}
+		return problems.isEmpty() ? Optional.empty()
+				: Optional.of(String.join(System.lineSeparator(), problems.values()));
+	}
+
+	/** Every setting the lab binds, from {@link BenchProperties} itself. */
+	static List<String> knownNames() {
+		List<String> names = new ArrayList<>();
+		for (RecordComponent component : BenchProperties.class.getRecordComponents()) {
+			if (component.getType().isRecord()) {
+				for (RecordComponent nested : component.getType().getRecordComponents()) {
+					names.add("bench." + component.getName() + "." + nested.getName());
+				}
+			}
+			else {
+				names.add("bench." + component.getName());
+			}
+		}
+		return names;
+	}
+
+	private static BindException bindFailure(Throwable failure) {
+		for (Throwable candidate = failure; candidate != null; candidate = candidate.getCause()) {
+			if (candidate instanceof BindException bind) {
+				return bind;
+			}
+		}
+		return null;
 	}
 
 	private static String key(String field) {
@@ -100,10 +220,15 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	}
 
 	static String describe(String field, Object value) {
+		return describe(field, value, null);
+	}
+
+	private static String describe(String field, Object value, String which) {
 		Setting setting = SETTINGS.get(key(field));
-		String name = (setting != null) ? setting.name() : "bench." + field;
+		String name = (setting != null) ? setting.name() : "bench." + field.replaceAll("\\[.*", "");
 		String allowed = (setting != null) ? setting.allowed() : "see README.md";
-		return "%s=%s is not allowed: use %s.".formatted(name, value, allowed);
+		return "%s=%s is not allowed%s: use %s.".formatted(name, value, (which != null) ? " (" + which + ")" : "",
+				allowed);
 	}
 
 	static int availableProcessors() {

@@ -63,9 +63,25 @@ final class ChildProcesses implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * On Ctrl-C or SIGTERM: stops everything and says what it stopped, so that the user
+	 * knows nothing is left running.
+	 */
 	private void stopForGood() {
 		this.stopping = true;
-		stopAll();
+		List<String> stopped = new ArrayList<>();
+		Child child;
+		while ((child = this.running.poll()) != null) {
+			if (running(child.handle())) {
+				stopped.add(child.name() + " (pid " + child.handle().pid() + ")");
+			}
+			stopTree(child.handle());
+		}
+		if (!stopped.isEmpty()) {
+			System.out
+				.println(System.lineSeparator() + "Stopped what the lab started: " + String.join(", ", stopped) + ".");
+			System.out.flush();
+		}
 	}
 
 	/**

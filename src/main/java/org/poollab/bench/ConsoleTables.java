@@ -21,11 +21,12 @@ final class ConsoleTables {
 	static String render(SweepResults results) {
 		StringBuilder out = new StringBuilder();
 		for (org.poollab.bench.report.Grid grid : org.poollab.bench.report.Grid.of(results)) {
-			String loadBalancer = grid.cells().isEmpty() ? "-" : grid.cells().get(0).loadBalancer();
+			String loadBalancer = grid.cells().isEmpty() ? "load balancer -"
+					: Deployment.describe(grid.cells().get(0).loadBalancer());
 			boolean repeats = grid.cells().stream().anyMatch((cell) -> cell.points().size() > 1);
 			out.append(String.format(Locale.ROOT,
-					"%n%s: %d instance(s), load balancer %s, %s. Cells: max / p99 latency (ms)%s; * = not sustained%n",
-					grid.name(), grid.instances(), loadBalancer, grid.limits().describe(),
+					"%n%s: %d instance(s), %s, %s. Cells: max / p99 latency (ms)%s; * = not sustained%n", grid.name(),
+					grid.instances(), loadBalancer, grid.limits().describe(),
 					repeats ? ", medians across repeats" : ""));
 			out.append(String.format("%6s", "pool"));
 			for (int rate : grid.ratesRps()) {

@@ -135,6 +135,14 @@ final class Deployment implements AutoCloseable {
 		return this.loadBalancer;
 	}
 
+	/**
+	 * A load balancer as the console names it, e.g. {@code load balancer nginx}: a bare
+	 * {@code none} would read as "no pool", the lab's word for that.
+	 */
+	static String describe(String loadBalancer) {
+		return NONE.equals(loadBalancer) ? "no load balancer" : "load balancer " + loadBalancer;
+	}
+
 	Path targets() {
 		return this.targets;
 	}

@@ -18,6 +18,7 @@ import org.poollab.bench.SweepResults.Limits;
 import org.poollab.bench.SweepResults.Point;
 import org.poollab.bench.SweepResults.Pool;
 import org.poollab.bench.acquire.AcquireCostBenchmark;
+import org.poollab.bench.report.Failures;
 import org.poollab.bench.report.Recommendation;
 import org.poollab.bench.report.Report;
 import org.poollab.bench.report.ReportMain;
@@ -192,13 +193,14 @@ final class Sweep {
 						this.grid.pgbouncerClientPoolSize(), limits, pinning, ports, nginx, pgbouncer),
 				this.paths, database, directory, processes, this.out);
 		this.out.printf(Locale.ROOT,
-				"%n%s deployment running: %d instance(s), pool %s, %s, load balancer %s.%nTargets file for JMeter: %s%n",
+				"%n%s deployment running: %d instance(s), pool %s, %s, %s.%nTargets file for JMeter: %s%n",
 				topology.label(), instances, SweepResults.poolLabel(poolSize), limits.describe(),
-				deployment.loadBalancer(), deployment.targets());
+				Deployment.describe(deployment.loadBalancer()), deployment.targets());
 		deployment.instances()
 			.forEach((instance) -> this.out.printf(
-					"  instance %s  (resize: curl -XPOST -H 'Content-Type: application/json' -d '{\"maximumPoolSize\":8}' %s)%n",
-					instance.uri("/roles"), instance.actuator("poolsize")));
+					"  instance %s  actuator %s, %s%n    resize: curl -XPOST -H 'Content-Type: application/json' -d '{\"maximumPoolSize\":8}' %s%n",
+					instance.uri("/roles"), instance.actuator("health"), instance.actuator("prometheus"),
+					instance.actuator("poolsize")));
 		this.out.printf(
 				"Open the plan in the JMeter GUI:%n  ./mvnw -Pgui -Djmeter.targets=%s%nPress Ctrl-C to stop everything.%n",
 				deployment.targets());
@@ -609,12 +611,7 @@ final class Sweep {
 			long etaNanos = this.pointNanos / Math.max(1, this.done) * (this.total - this.done)
 					+ ((this.deployments > 0) ? this.deployNanos / this.deployments * this.deploymentsLeft : 0);
 			Duration eta = Duration.ofNanos(etaNanos);
-			String refused = point.refusals()
-				.entrySet()
-				.stream()
-				.filter((reason) -> reason.getValue() > 0)
-				.map((reason) -> reason.getValue() + " " + reason.getKey())
-				.collect(java.util.stream.Collectors.joining(", "));
+			String failures = Failures.describe(point.failureCauses(), point.refusals());
 			this.out.printf(Locale.ROOT,
 					"[%2d/%d] %-9s x%d %-20s (%s)  pool %4s  %5d rps  -> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  server p99 %s ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms  JMeter %.2f cores%s  %s  ETA %s%n",
 					Math.min(this.done, this.total), this.total, point.topology(), point.instances(),
@@ -622,7 +619,7 @@ final class Sweep {
 					point.limits().describe(), SweepResults.poolLabel(point.poolSize()), point.rateRps(),
 					point.achievedRps(), point.latency().p50Ms(), point.latency().p99Ms(), point.latency().maxMs(),
 					(point.serverP99Ms() >= 0) ? "%.1f".formatted(point.serverP99Ms()) : "-", point.errorPercent(),
-					refused.isEmpty() ? "" : " (503: " + refused + ")", point.pool().observedMax(),
+					failures.isEmpty() ? "" : " (" + failures + ")", point.pool().observedMax(),
 					point.pool().acquireP99Ms(), point.loadGeneratorCpuCores(),
 					(point.startLagP99Ms() >= 0) ? ", late p99 %.0f ms".formatted(point.startLagP99Ms()) : "",
 					point.ok() ? "ok" : point.outcome(), human(eta));

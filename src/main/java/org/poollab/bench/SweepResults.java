@@ -3,6 +3,7 @@ package org.poollab.bench;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What one sweep measured: the contract between the sweep (which writes
@@ -163,6 +164,9 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 			double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer, Double startLagP99Ms,
 			Map<String, Long> refusals, List<ServerLatency> serverLatency) {
 
+		/** How JMeter's response code begins for a request that got no HTTP response. */
+		static final String NO_HTTP_RESPONSE = "Non HTTP response code: ";
+
 		public Point {
 			limits = (limits != null) ? limits : Limits.DEFAULTS;
 			startLagP99Ms = (startLagP99Ms != null) ? startLagP99Ms : -1.0;
@@ -250,6 +254,23 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 
 		public double errorPercent() {
 			return (this.samples != 0) ? 100.0 * this.errors / this.samples : 0;
+		}
+
+		/**
+		 * Failed requests by cause: every status but a 2xx, and for a request that got no
+		 * HTTP response (a timeout, a refused or reset connection) the exception JMeter
+		 * names in its response code, e.g. {@code java.net.SocketTimeoutException}.
+		 * @return the counts by cause, empty when nothing failed
+		 */
+		public Map<String, Long> failureCauses() {
+			Map<String, Long> causes = new TreeMap<>();
+			this.statusCounts.forEach((code, count) -> {
+				if (!code.startsWith("2")) {
+					causes.merge(code.startsWith(NO_HTTP_RESPONSE) ? code.substring(NO_HTTP_RESPONSE.length()) : code,
+							count, Long::sum);
+				}
+			});
+			return causes;
 		}
 
 		/**

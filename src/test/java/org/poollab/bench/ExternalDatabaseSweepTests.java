@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,25 +16,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The sweep against an existing PostgreSQL by URL: the machine's own at 127.0.0.1:5432
- * when one is reachable there (CI machines of this project have one), skipped with a
- * message otherwise. The test works in a database of its own, created for it and dropped
+ * The sweep against an existing PostgreSQL by URL. It runs only against a server it is
+ * pointed at, by {@value #URL_VARIABLE} (the JDBC URL of a database there that user
+ * {@code postgres} may connect to without a password, e.g.
+ * {@code jdbc:postgresql://127.0.0.1:5432/postgres}), and is skipped with a message
+ * otherwise. The test works in a database of its own, created for it and dropped
  * afterwards, so the server is left as it was found.
  */
 class ExternalDatabaseSweepTests {
 
-	static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/";
+	static final String URL_VARIABLE = "POOLLAB_EXTERNAL_PG_URL";
+
+	/** {@code jdbc:postgresql://host:port/}, the database name, then any parameters. */
+	private static final Pattern DATABASE_IN_URL = Pattern.compile("(jdbc:postgresql://[^/?]+/)([^?]*)(.*)");
 
 	@TempDir
 	Path output;
 
 	@Test
 	void sweepRunsAgainstAnExistingPostgresByUrl() throws Exception {
-		assumeTrue(reachable(),
-				"No PostgreSQL accepts user postgres at " + SERVER + "postgres: nothing to test against");
+		String server = System.getenv(URL_VARIABLE);
+		assumeTrue(server != null && !server.isBlank(), URL_VARIABLE
+				+ " is not set: no PostgreSQL to test against (e.g. jdbc:postgresql://127.0.0.1:5432/postgres; the test creates and drops a database of its own there)");
+		Matcher parts = DATABASE_IN_URL.matcher(server);
+		assertThat(parts.matches()).as("%s=%s is a jdbc:postgresql://host:port/database URL", URL_VARIABLE, server)
+			.isTrue();
 		String name = "poollab_test_" + ProcessHandle.current().pid();
-		String url = SERVER + name;
-		execute("CREATE DATABASE " + name);
+		String url = parts.group(1) + name + parts.group(3);
+		execute(server, "CREATE DATABASE " + name);
 		try {
 			Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=2",
 					"--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
@@ -45,23 +56,14 @@ class ExternalDatabaseSweepTests {
 			assertThat(this.output.resolve("latest/pgdata")).as("no embedded database started").doesNotExist();
 		}
 		finally {
-			execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+			execute(server, "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
 		}
 	}
 
-	private static void execute(String sql) throws SQLException {
-		try (Connection connection = Database.connect(SERVER + "postgres", "postgres", "");
+	private static void execute(String server, String sql) throws SQLException {
+		try (Connection connection = Database.connect(server, "postgres", "");
 				Statement statement = connection.createStatement()) {
 			statement.execute(sql);
-		}
-	}
-
-	private static boolean reachable() {
-		try (Connection connection = Database.connect(SERVER + "postgres", "postgres", "")) {
-			return connection.isValid(2);
-		}
-		catch (SQLException ex) {
-			return false;
 		}
 	}
 

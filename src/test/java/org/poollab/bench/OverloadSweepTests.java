@@ -1,12 +1,9 @@
 package org.poollab.bench;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -29,40 +26,45 @@ import static org.awaitility.Awaitility.await;
  */
 class OverloadSweepTests {
 
+	/**
+	 * The first round's announcement, which the sweep prints once the deployment is up
+	 * and warm and before the round's JMeter starts.
+	 */
+	private static final String FIRST_POINT = "single-run1:";
+
+	/** PostgreSQL's SQLSTATE for "too many clients already". */
+	private static final String TOO_MANY_CLIENTS = "53300";
+
 	@TempDir
 	Path output;
 
 	@Test
 	void aDrowningPoolIsRecordedNotFatal() throws Exception {
 		int base = SweepEndToEndTests.freeBasePort(1);
-		Ports ports = new Ports(base, 1);
 		try (EmbeddedPostgresServer database = EmbeddedPostgresServer.start(20);
 				Connection locker = DriverManager.getConnection(database.jdbcUrl())) {
-			// Load alone drowns a pool of 1 only on a slow enough machine. Instead the
-			// first request's statement waits on a lock for the whole point, holding the
-			// one connection: every other request waits out the connection-timeout.
+			// Load alone drowns a pool of 1 only on a slow enough machine. Instead, once
+			// the instance is up and before the point's load starts, another session
+			// locks the table: the first request's statement waits on the lock for the
+			// whole point, holding the one connection, and every other request waits out
+			// the connection-timeout.
 			locker.setAutoCommit(false);
-			Thread lock = new Thread(() -> {
-				await().atMost(Duration.ofSeconds(120)).until(() -> answers(ports.management(0), "health"));
+			ConsoleCue lock = ConsoleCue.on(FIRST_POINT, () -> {
 				try (Statement statement = locker.createStatement()) {
 					statement.execute("LOCK TABLE roles IN ACCESS EXCLUSIVE MODE");
 				}
-				catch (SQLException ex) {
-					throw new IllegalStateException(ex);
-				}
 			});
-			lock.start();
 			Sweep.Outcome outcome;
 			try {
-				outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=1", "--bench.rates=50",
-						"--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
+				outcome = BenchApplication.run(lock, "--bench.topologies=single", "--bench.poolSizes=1",
+						"--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
 						"--bench.database.url=" + database.jdbcUrl(), "--bench.outputDirectory=" + this.output,
 						"--bench.basePort=" + base);
 			}
 			finally {
-				lock.join();
 				locker.rollback();
 			}
+			assertThat(lock.ran()).as("the table was locked before the point's load").isTrue();
 
 			Point point = outcome.results().points().get(0);
 			assertThat(point.outcome()).isEqualTo("ok");
@@ -77,38 +79,25 @@ class OverloadSweepTests {
 	@Test
 	void aDatabaseAtItsConnectionLimitIsReportedAsSuch() throws Exception {
 		int base = SweepEndToEndTests.freeBasePort(1);
-		Ports ports = new Ports(base, 1);
 		try (EmbeddedPostgresServer database = EmbeddedPostgresServer.start(20)) {
-			// Once the load has started (the instance migrated, passed its health check
-			// and served /roles), this takes every connection the server has left: each
-			// request of the unpooled instance then finds the server full.
+			// Once the instance is up and warmed up, and before the point's load starts,
+			// this takes every connection the server has: each request of the unpooled
+			// instance then finds the server full.
 			List<Connection> hog = new ArrayList<>();
-			Thread filler = new Thread(() -> {
-				await().atMost(Duration.ofSeconds(120))
-					.until(() -> answers(ports.management(0), "metrics/http.server.requests?tag=uri:/roles"));
-				try {
-					while (true) {
-						hog.add(DriverManager.getConnection(database.jdbcUrl()));
-					}
-				}
-				catch (SQLException full) {
-					// "too many clients already": the server is full.
-				}
-			});
-			filler.start();
+			ConsoleCue fill = ConsoleCue.on(FIRST_POINT, () -> fill(database, hog));
 			Sweep.Outcome outcome;
 			try {
-				outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=none",
+				outcome = BenchApplication.run(fill, "--bench.topologies=single", "--bench.poolSizes=none",
 						"--bench.rates=50", "--bench.duration=2s", "--bench.warmup=2s", "--bench.topologyWarmup=2s",
 						"--bench.database.url=" + database.jdbcUrl(), "--bench.outputDirectory=" + this.output,
 						"--bench.basePort=" + base);
 			}
 			finally {
-				filler.join();
 				for (Connection connection : hog) {
 					connection.close();
 				}
 			}
+			assertThat(fill.ran()).as("the server was filled before the point's load").isTrue();
 			assertThat(hog).as("connections that filled the server").isNotEmpty();
 
 			Point point = outcome.results().points().get(0);
@@ -121,16 +110,33 @@ class OverloadSweepTests {
 		}
 	}
 
-	private static boolean answers(int managementPort, String endpoint) {
-		try {
-			HttpResponse<Void> response = HttpClient.newHttpClient()
-				.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/actuator/" + endpoint))
-					.timeout(Duration.ofSeconds(1))
-					.build(), HttpResponse.BodyHandlers.discarding());
-			return response.statusCode() == 200;
-		}
-		catch (Exception notYet) {
-			return false;
+	/**
+	 * Takes connections until the server is full and every connection on it is one of
+	 * {@code hog}: a backend whose client (the warm-up's requests) has let go frees its
+	 * slot a moment later, which would let a request of the window through.
+	 */
+	private static void fill(EmbeddedPostgresServer database, List<Connection> hog) {
+		await().atMost(Duration.ofSeconds(30)).until(() -> {
+			try {
+				while (true) {
+					hog.add(DriverManager.getConnection(database.jdbcUrl()));
+				}
+			}
+			catch (SQLException full) {
+				if (!TOO_MANY_CLIENTS.equals(full.getSQLState())) {
+					throw full;
+				}
+			}
+			return !hog.isEmpty() && clientBackends(hog.get(0)) == hog.size();
+		});
+	}
+
+	private static long clientBackends(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement();
+				ResultSet count = statement
+					.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'")) {
+			count.next();
+			return count.getLong(1);
 		}
 	}
 

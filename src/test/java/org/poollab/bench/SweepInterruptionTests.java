@@ -1,6 +1,7 @@
 package org.poollab.bench;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ class SweepInterruptionTests {
 	Path output;
 
 	@Test
-	void instanceKilledMidPointIsMarkedAndTheSweepFinishesTheRest() throws Exception {
+	void instanceKilledDuringAPointIsMarkedAndTheSweepFinishesTheRest() throws Exception {
 		int base = SweepEndToEndTests.freeBasePort(3);
 		Sweep.Outcome outcome;
 		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
@@ -173,11 +174,15 @@ class SweepInterruptionTests {
 	}
 
 	private Sweep.Outcome sweep(int basePort, String... settings) throws Exception {
+		return sweep(System.out, basePort, settings);
+	}
+
+	private Sweep.Outcome sweep(PrintStream console, int basePort, String... settings) throws Exception {
 		List<String> args = new ArrayList<>(List.of(settings));
 		args.addAll(List.of(TINY));
 		args.add("--bench.outputDirectory=" + this.output);
 		args.add("--bench.basePort=" + basePort);
-		return BenchApplication.run(args.toArray(String[]::new));
+		return BenchApplication.run(console, args.toArray(String[]::new));
 	}
 
 	private static int pointsIn(Path run) throws IOException {

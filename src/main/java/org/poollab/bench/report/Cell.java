@@ -254,16 +254,20 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 		return refusals().getOrDefault(reason, 0L);
 	}
 
-	/** Responses with status 503, all repeats together, as JMeter saw them. */
-	long status503() {
-		return this.points.stream().mapToLong((point) -> point.statusCounts().getOrDefault("503", 0L)).sum();
+	/**
+	 * Failed requests by cause, all repeats together, as JMeter saw them.
+	 * @see org.poollab.bench.SweepResults.Point#failureCauses()
+	 */
+	Map<String, Long> failureCauses() {
+		Map<String, Long> causes = new TreeMap<>();
+		this.points
+			.forEach((point) -> point.failureCauses().forEach((cause, count) -> causes.merge(cause, count, Long::sum)));
+		return causes;
 	}
 
-	/**
-	 * Whether the instances counted their refusals by reason (results since 2026-11-23).
-	 */
-	boolean refusalsRecorded() {
-		return this.points.stream().anyMatch((point) -> !point.refusals().isEmpty());
+	/** E.g. {@code 503: 120 too-many-clients; java.net.SocketTimeoutException: 3}. */
+	String failures() {
+		return Failures.describe(failureCauses(), refusals());
 	}
 
 	double errorPercent() {
@@ -331,7 +335,9 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 			reasons.add(this.timeouts + " pool timeouts");
 		}
 		if (errorPercent() > MAX_ERROR_PERCENT) {
-			reasons.add(String.format(Locale.ROOT, "%.2f %% errors", errorPercent()));
+			String failures = failures();
+			reasons.add(String.format(Locale.ROOT, "%.2f %% errors", errorPercent())
+					+ (failures.isEmpty() ? "" : " (" + failures + ")"));
 		}
 		if (!metTheObjective()) {
 			reasons.add(String.format(Locale.ROOT, "p99 %.0f ms above the %.0f ms objective", this.p99Ms,

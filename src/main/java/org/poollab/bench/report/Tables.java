@@ -98,7 +98,7 @@ final class Tables {
 			header.addAll(List.of("pgbouncer peak busy", "pgbouncer peak waiting", "pgbouncer max wait (ms)"));
 		}
 		int numericTo = header.size();
-		header.addAll(List.of("503s by reason", "pool verified"));
+		header.addAll(List.of("failures by cause", "pool verified"));
 		// Columns that would say the same in every row go into the caption.
 		if (grid.hasRepeats()) {
 			header.add("repeats");
@@ -134,7 +134,7 @@ final class Tables {
 				entries.add(Entry.of((figures != null) ? String.valueOf(figures.peakClientsWaiting()) : "–"));
 				entries.add(Entry.of((figures != null) ? Recommender.ms(figures.maxWaitMs()) : "–"));
 			}
-			entries.add(Entry.of(refusals(cell)));
+			entries.add(Entry.of(failures(cell)));
 			entries.add(Entry.warned(cell.verified() ? "yes" : "no",
 					cell.verified() ? null
 							: (cell.pgbouncer() != null)
@@ -174,17 +174,13 @@ final class Tables {
 		return Entry.of(Recommender.ms(cell.startLagP99Ms())).withFootnote(cell.lateStartCaveat().orElse(null));
 	}
 
-	/** E.g. {@code 503: 120 too-many-clients, 4 pool-timeout}. */
-	private static String refusals(Cell cell) {
-		if (cell.refusalsRecorded()) {
-			return "503: " + cell.refusals()
-				.entrySet()
-				.stream()
-				.map((reason) -> reason.getValue() + " " + reason.getKey())
-				.collect(Collectors.joining(", "));
-		}
-		// Older results counted 503s only as JMeter saw them.
-		return (cell.status503() > 0) ? "503: " + cell.status503() + " (reason not recorded)" : "–";
+	/**
+	 * E.g.
+	 * {@code 503: 4 pool-timeout, 120 too-many-clients; java.net.SocketTimeoutException: 3}.
+	 */
+	private static String failures(Cell cell) {
+		String failures = cell.failures();
+		return failures.isEmpty() ? "–" : failures;
 	}
 
 	/** Little's law and HikariCP's formulas next to the measured answer. */

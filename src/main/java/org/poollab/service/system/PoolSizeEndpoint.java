@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -14,7 +15,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 
 import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
+import org.springframework.util.MimeType;
 
 /**
  * Changes {@code maximum-pool-size} of the running pool, for the sweep (which resizes
@@ -36,6 +37,8 @@ import org.springframework.stereotype.Component;
 class PoolSizeEndpoint {
 
 	static final int MAX_POOL_SIZE = 1000;
+
+	static final String INVALID_SIZE_TYPE = "urn:poollab:invalid-pool-size";
 
 	/**
 	 * How long a resize may take to settle. HikariCP opens about 30 connections a second
@@ -68,18 +71,22 @@ class PoolSizeEndpoint {
 	 * and opens only the missing ones; shrinking soft-evicts them all (each closes as
 	 * soon as it is idle) and the pool opens the new size afresh, as HikariCP has no way
 	 * to close just the surplus.
-	 * @param maximumPoolSize the new size, 1 to {@value #MAX_POOL_SIZE}
-	 * @return the pool's state after the change, or a 503 saying why the pool does not
-	 * hold that many connections
+	 * @param maximumPoolSize the new size, a whole number from 1 to
+	 * {@value #MAX_POOL_SIZE}; taken as written, so that a refusal can quote it
+	 * @return the pool's state after the change, a 400 problem naming the field, the
+	 * value and the allowed range, or a 503 saying why the pool does not hold that many
+	 * connections
 	 */
 	@WriteOperation
-	WebEndpointResponse<Object> resize(int maximumPoolSize) {
-		if (maximumPoolSize < 1 || maximumPoolSize > MAX_POOL_SIZE) {
-			throw new InvalidEndpointRequestException(
-					"maximumPoolSize=%d is not allowed: use a whole number from 1 to %d".formatted(maximumPoolSize,
-							MAX_POOL_SIZE),
-					"maximumPoolSize out of range");
+	WebEndpointResponse<Object> resize(String maximumPoolSize) {
+		Integer parsed = parseSize(maximumPoolSize);
+		if (parsed == null) {
+			return invalid(maximumPoolSize);
 		}
+		return resizeTo(parsed);
+	}
+
+	private WebEndpointResponse<Object> resizeTo(int maximumPoolSize) {
 		HikariConfigMXBean config = this.dataSource.getHikariConfigMXBean();
 		HikariPoolMXBean pool = this.dataSource.getHikariPoolMXBean();
 		long deadlineNanos = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
@@ -110,6 +117,36 @@ class PoolSizeEndpoint {
 					SETTLE_TIMEOUT.toSeconds()));
 		}
 		return new WebEndpointResponse<>(state());
+	}
+
+	/** The size, or {@code null} unless a whole number from 1 to the maximum. */
+	private static Integer parseSize(String value) {
+		try {
+			int size = Integer.parseInt(value.trim());
+			return (size >= 1 && size <= MAX_POOL_SIZE) ? size : null;
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * A refused size as an RFC 9457 problem, like the service's other errors: the field,
+	 * the value as sent and the allowed range, in the detail and as members of their own.
+	 */
+	private static WebEndpointResponse<Object> invalid(String value) {
+		Map<String, Object> problem = new LinkedHashMap<>();
+		problem.put("type", INVALID_SIZE_TYPE);
+		problem.put("title", "Pool size not allowed");
+		problem.put("status", WebEndpointResponse.STATUS_BAD_REQUEST);
+		problem.put("detail",
+				"maximumPoolSize=%s is not allowed: use a whole number from 1 to %d".formatted(value, MAX_POOL_SIZE));
+		problem.put("field", "maximumPoolSize");
+		problem.put("value", value);
+		problem.put("minimum", 1);
+		problem.put("maximum", MAX_POOL_SIZE);
+		return new WebEndpointResponse<>(problem, WebEndpointResponse.STATUS_BAD_REQUEST,
+				MimeType.valueOf("application/problem+json"));
 	}
 
 	private WebEndpointResponse<Object> unavailable(String error) {

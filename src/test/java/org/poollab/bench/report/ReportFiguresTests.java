@@ -72,6 +72,26 @@ class ReportFiguresTests {
 	}
 
 	@Test
+	void failuresWithoutAnHttpResponseShowUnderTheirCauseNeverAsAnEmpty503Cell() throws IOException {
+		Point timingOut = RecommenderTests.point("single", 2, 1000, 20);
+		// As the instances record them today: every reason present, none counted.
+		timingOut = RecommenderTests.withRefusals(
+				new Point(timingOut.topology(), timingOut.instances(), timingOut.loadBalancer(), timingOut.poolSize(),
+						timingOut.rateRps(), timingOut.arrivals(), timingOut.repeat(), timingOut.warmupSeconds(),
+						timingOut.durationSeconds(), 1000, 30_000, 150,
+						Map.of("200", 29_850L, "Non HTTP response code: java.net.SocketTimeoutException", 150L),
+						timingOut.latency(), 10_000, timingOut.pool(), 0.4, timingOut.outcome(), timingOut.limits()),
+				Map.of("pool-timeout", 0L, "too-many-clients", 0L, "database-unavailable", 0L));
+		render(List.of(timingOut, RecommenderTests.point("single", 5, 1000, 5)));
+
+		String row = row(table(markdown(), "### Per point"), "2");
+		assertThat(row)
+			.contains("| java.net.SocketTimeoutException: 150 |",
+					"0.50 % errors (java.net.SocketTimeoutException: 150)")
+			.doesNotContain("503");
+	}
+
+	@Test
 	void throughputCountsSuccessfulResponsesAndIsWhatTheThroughputChartPlots() throws IOException {
 		Point failing = RecommenderTests.point("single", 2, 1000, 20);
 		// 30 s at 1000 rps sent, a tenth of it failed: 900 successful responses a second

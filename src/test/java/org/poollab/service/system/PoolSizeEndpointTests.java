@@ -77,11 +77,27 @@ class PoolSizeEndpointTests {
 	}
 
 	@ParameterizedTest
-	@CsvSource({ "0", "-1", "1001" })
-	void sizesOutsideTheAllowedRangeAreRefusedAndChangeNothing(int size) throws Exception {
+	@CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+			0       | 0
+			-1      | -1
+			1001    | 1001
+			"ten"   | ten
+			2.5     | 2.5
+			""")
+	void sizesOutsideTheAllowedRangeAreRefusedNamingFieldValueAndRangeAndChangeNothing(String json, String value)
+			throws Exception {
 		int maximumBefore = this.dataSource.getHikariConfigMXBean().getMaximumPoolSize();
-		HttpResponse<String> response = send(post(this.port, size));
+		HttpResponse<String> response = send(post(this.port, json));
 		assertThat(response.statusCode()).isEqualTo(400);
+		assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat((String) JsonPath.read(response.body(), "$.detail"))
+			.isEqualTo("maximumPoolSize=" + value + " is not allowed: use a whole number from 1 to 1000");
+		assertThat((String) JsonPath.read(response.body(), "$.type")).isEqualTo("urn:poollab:invalid-pool-size");
+		assertThat((Integer) JsonPath.read(response.body(), "$.status")).isEqualTo(400);
+		assertThat((String) JsonPath.read(response.body(), "$.field")).isEqualTo("maximumPoolSize");
+		assertThat((String) JsonPath.read(response.body(), "$.value")).isEqualTo(value);
+		assertThat((Integer) JsonPath.read(response.body(), "$.minimum")).isEqualTo(1);
+		assertThat((Integer) JsonPath.read(response.body(), "$.maximum")).isEqualTo(1000);
 		assertThat(this.dataSource.getHikariConfigMXBean().getMaximumPoolSize()).isEqualTo(maximumBefore);
 		assertThat((Integer) JsonPath.read(send(get(this.port, "/actuator/poolsize")).body(), "$.maximumPoolSize"))
 			.isEqualTo(maximumBefore);
@@ -170,9 +186,17 @@ class PoolSizeEndpointTests {
 	}
 
 	private static HttpRequest post(int port, int size) {
+		return post(port, String.valueOf(size));
+	}
+
+	/**
+	 * @param json the size as it appears in the JSON body, e.g. {@code 8} or
+	 * {@code "ten"}
+	 */
+	private static HttpRequest post(int port, String json) {
 		return HttpRequest.newBuilder(uri(port, "/actuator/poolsize"))
 			.header("Content-Type", "application/json")
-			.POST(BodyPublishers.ofString("{\"maximumPoolSize\":" + size + "}"))
+			.POST(BodyPublishers.ofString("{\"maximumPoolSize\":" + json + "}"))
 			.build();
 	}
 
