@@ -280,8 +280,18 @@ final class Sweep {
 			.stream()
 			.filter((rate) -> this.generatorCeilingRps.isEmpty() || rate > this.generatorCeilingRps.getAsInt())
 			.toList();
-		this.out.printf("  JMeter's ceiling here: %s.%s%n",
-				this.generatorCeilingRps.isPresent() ? this.generatorCeilingRps.getAsInt() + " rps" : "below 500 rps",
+		List<Integer> steps = GeneratorCeiling.steps(highest);
+		String ceiling;
+		if (this.generatorCeilingRps.isEmpty()) {
+			ceiling = "below " + steps.get(0) + " rps, the lowest step tried";
+		}
+		else if (this.generatorCeilingRps.getAsInt() == steps.get(steps.size() - 1)) {
+			ceiling = "at least " + this.generatorCeilingRps.getAsInt() + " rps, the highest step tried";
+		}
+		else {
+			ceiling = this.generatorCeilingRps.getAsInt() + " rps";
+		}
+		this.out.printf("  JMeter's ceiling here: %s.%s%n", ceiling,
 				above.isEmpty() ? " Every grid rate is below it." : " Grid rate(s) " + above
 						+ " rps are above it: expect those points to be generator-bound (re-measured once, then left out of every verdict).");
 	}
