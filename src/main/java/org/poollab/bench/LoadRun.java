@@ -2,6 +2,7 @@ package org.poollab.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -132,7 +133,10 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			pgbouncerSamples = telemetry.pgbouncer();
 		}
 		Telemetry.write(scrapes, directory.resolve(runId + "-pool.csv"));
-		List<LoadWindow.Sample> samples = LoadWindow.readSamples(jtl);
+		// Stopped at once for an instance that died before the first request, JMeter may
+		// not even have opened its results file.
+		List<LoadWindow.Sample> samples = (diedIn >= 0 && !Files.exists(jtl)) ? List.of()
+				: LoadWindow.readSamples(jtl);
 		if (samples.isEmpty() && diedIn < 0) {
 			throw new LabFailureException("JMeter recorded no samples in " + jtl);
 		}
