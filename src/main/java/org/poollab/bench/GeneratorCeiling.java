@@ -23,8 +23,14 @@ import org.poollab.bench.SweepResults.Pool;
  */
 final class GeneratorCeiling {
 
-	/** Each step: a second to settle after the step, then the window. */
-	private static final Duration SETTLE = Duration.ofSeconds(1);
+	/**
+	 * Each step: time to settle after the step, then the window. A fresh JMeter's first
+	 * seconds are late whatever the rate (its own JIT), so the run first rises over
+	 * {@link #RAMP} to the first step.
+	 */
+	private static final Duration SETTLE = Duration.ofSeconds(2);
+
+	private static final Duration RAMP = Duration.ofSeconds(5);
 
 	private static final Duration WINDOW = Duration.ofSeconds(2);
 
@@ -42,7 +48,7 @@ final class GeneratorCeiling {
 		Path targets = directory.resolve("ceiling-targets.csv");
 		Files.writeString(targets, "127.0.0.1," + instance.port() + "\n");
 		List<JMeter.Phase> phases = rates.stream().map((rate) -> new JMeter.Phase(rate, SETTLE.plus(WINDOW))).toList();
-		JMeter.Schedule schedule = new JMeter.Schedule(Duration.ofSeconds(2), phases, Arrivals.EVEN);
+		JMeter.Schedule schedule = new JMeter.Schedule(RAMP, phases, Arrivals.EVEN);
 		out.printf(
 				"Measuring the load generator's ceiling on this machine: JMeter at %s rps against GET /ping (no work) on instance %d, %s...%n",
 				rates, instance.port(), Sweep.human(schedule.length()));

@@ -33,6 +33,12 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 	 */
 	static final Duration SETTLE = Duration.ofSeconds(1);
 
+	/**
+	 * How long before a window's start the lab scrapes every instance: a scrape takes a
+	 * few milliseconds, and must have read the counters before the window begins.
+	 */
+	static final Duration EDGE_SCRAPE_LEAD = Duration.ofMillis(50);
+
 	/** Extra settling after the pools were resized: a shrink evicts connections. */
 	static final Duration RESIZE_SETTLE = Duration.ofSeconds(1);
 
@@ -115,13 +121,20 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 					diedIn = Math.max(0, i - 1);
 					break;
 				}
+				if (i > 0) {
+					telemetry.scrapeNow(); // the previous window's end
+				}
 				if (segment.point().poolSize() != deployment.poolSize()) {
 					deployment.resize(segment.point().poolSize());
+				}
+				if (sleepUntil(originMs + segment.windowStart().toMillis() - EDGE_SCRAPE_LEAD.toMillis(), deployment)) {
+					telemetry.scrapeNow(); // this window's start
 				}
 			}
 			if (diedIn < 0 && !sleepUntil(originMs + segments.get(segments.size() - 1).end().toMillis(), deployment)) {
 				diedIn = segments.size() - 1;
 			}
+			telemetry.scrapeNow(); // the last window's end
 			if (diedIn >= 0) {
 				run.stop();
 			}
@@ -135,8 +148,7 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		Telemetry.write(scrapes, directory.resolve(runId + "-pool.csv"));
 		// Stopped at once for an instance that died before the first request, JMeter may
 		// not even have opened its results file.
-		List<LoadWindow.Sample> samples = (diedIn >= 0 && !Files.exists(jtl)) ? List.of()
-				: LoadWindow.readSamples(jtl);
+		List<LoadWindow.Sample> samples = (diedIn >= 0 && !Files.exists(jtl)) ? List.of() : LoadWindow.readSamples(jtl);
 		if (samples.isEmpty() && diedIn < 0) {
 			throw new LabFailureException("JMeter recorded no samples in " + jtl);
 		}

@@ -110,6 +110,17 @@ final class Telemetry implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Scrapes every instance now, from the caller's thread: at a window's edges, so that
+	 * counters diffed across the window (request and acquire histograms) cover it and not
+	 * up to an interval of the load around it.
+	 */
+	void scrapeNow() {
+		for (int i = 0; i < this.instances.size(); i++) {
+			scrape(i);
+		}
+	}
+
 	private void scrape(int index) {
 		try {
 			HttpResponse<String> response = HTTP
