@@ -2,8 +2,8 @@ package org.poollab.bench;
 
 /**
  * How the open-model load spaces its requests. Poisson ({@code random}) arrivals give
- * 1.5-2x the p99 of evenly spaced ones at the same rate (../shared/FACTS.md): a property
- * of the load, so every result says which one it used.
+ * 1.5-2x the p99 of evenly spaced ones at the same rate (measured on this project's
+ * machine): a property of the load, so every result says which one it used.
  */
 enum Arrivals {
 

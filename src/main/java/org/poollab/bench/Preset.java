@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Named grids, each reproducing a seed text's experiment (../shared/seeds/) or a size of
- * sweep. Explicit {@code bench.*} settings override single values of a preset.
+ * Named grids, each reproducing a source text's experiment (README, "What it measures")
+ * or a size of sweep. Explicit {@code bench.*} settings override single values of a
+ * preset.
  *
  * @param topologies topologies swept
  * @param poolSizes pool sizes swept; {@link SweepResults#NO_POOL} is the {@code none} row

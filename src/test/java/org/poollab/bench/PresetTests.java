@@ -11,8 +11,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Each preset is the grid of the seed text it reproduces (../shared/seeds/), and an
- * explicit setting replaces one value of a preset, not the whole preset.
+ * Each preset is the grid of the source text it reproduces (README, "What it measures"),
+ * and an explicit setting replaces one value of a preset, not the whole preset.
  */
 class PresetTests {
 

@@ -24,9 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
 import org.poollab.service.database.EmbeddedPostgresServer;
 
 /**
- * What a pool saves per connection (../shared/seeds/001, "The anatomy of Connection
- * Pooling"): open and close N connections without a pool ({@code DriverManager}), then
- * borrow and return N through a warmed HikariCP pool, timing each one. Writes
+ * What a pool saves per connection (Vlad Mihalcea, "The anatomy of Connection Pooling"):
+ * open and close N connections without a pool ({@code DriverManager}), then borrow and
+ * return N through a warmed HikariCP pool, timing each one. Writes
  * {@code acquire-cost.json} and {@code acquire-cost.md} into a run directory and prints
  * the table.
  * <p>

@@ -16,13 +16,13 @@ import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 
 /**
- * The figures the seed texts (../shared/seeds/) published, shown when a run's preset
- * reproduces a seed's experiment: each table right after our own tables of the topology
- * it matches (the paper's Tables I–II after our single instance, III–IV after our three
- * instances), or at the end when it matches none we measured. They were measured by
- * others on other set-ups, so they sit in tables of their own, labelled with their
- * source, and never reach our tables or the recommendation. Every number is copied from
- * the seed text (not from the README) and rendered as published.
+ * The figures the source texts (README, "What it measures") published, shown when a run's
+ * preset reproduces a seed's experiment: each table right after our own tables of the
+ * topology it matches (the paper's Tables I–II after our single instance, III–IV after
+ * our three instances), or at the end when it matches none we measured. They were
+ * measured by others on other set-ups, so they sit in tables of their own, labelled with
+ * their source, and never reach our tables or the recommendation. Every number is copied
+ * from the seed text (not from the README) and rendered as published.
  */
 final class PublishedFigures {
 
