@@ -8,10 +8,14 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.stream.Collectors;
 
 import org.poollab.bench.Grid.Planned;
 import org.poollab.bench.SweepResults.Limits;
@@ -297,21 +301,23 @@ final class Sweep {
 	}
 
 	/**
-	 * A deployment's points in rounds, one per repeat: pool sizes largest first, rates
-	 * lowest first.
+	 * A deployment's points as JMeter runs: one per repeat and rate (repeats outermost,
+	 * so drift hits every pool size alike; rates lowest first), each through every pool
+	 * size largest first, so a drowning small pool comes last. A run never changes its
+	 * rate: a generator that falls behind at one rate catches up in bursts in the phases
+	 * after it (measured: a 2000 rps phase JMeter could not hold sent 1,004 rps into the
+	 * next pool's 500 rps window), so a rate it cannot hold must not share a run with one
+	 * it can.
 	 */
 	static List<List<Planned>> rounds(List<Planned> points) {
-		return points.stream()
-			.map(Planned::repeat)
-			.distinct()
-			.sorted()
-			.map((repeat) -> points.stream()
-				.filter((point) -> point.repeat() == repeat)
-				.sorted(java.util.Comparator.comparingInt(Planned::poolSize)
-					.reversed()
-					.thenComparingInt(Planned::rateRps))
-				.toList())
-			.toList();
+		Comparator<Planned> order = Comparator.comparingInt(Planned::repeat)
+			.thenComparingInt(Planned::rateRps)
+			.thenComparing(Comparator.comparingInt(Planned::poolSize).reversed());
+		Map<List<Integer>, List<Planned>> runs = points.stream()
+			.sorted(order)
+			.collect(Collectors.groupingBy((point) -> List.of(point.repeat(), point.rateRps()), LinkedHashMap::new,
+					Collectors.toList()));
+		return List.copyOf(runs.values());
 	}
 
 	private LoadRun.Result runPoints(LoadRun load, List<Planned> todo, Deployment deployment, Path loadDirectory,
@@ -359,17 +365,24 @@ final class Sweep {
 		this.out.printf(
 				"  %d point(s) measured the generator (JMeter fell behind its schedule): measuring them once more.%n",
 				again.size());
-		emptyWrittenTable(database);
-		List<LoadRun.Segment> segments = load.segments(again, deployment.poolSize());
-		this.out.printf("  %s: %d point(s) in one JMeter schedule of %s...%n", runId, again.size(),
-				human(segments.get(segments.size() - 1).end()));
-		long started = System.nanoTime();
-		LoadRun.Result result = load.measure(again, deployment, loadDirectory, runId, processes);
-		progress.again(result.measured(), System.nanoTime() - started, deployment.loadBalancer());
-		for (int i = 0; i < result.measured().size(); i++) {
-			results.points().set(indexes.get(i), result.measured().get(i));
+		int run = 0;
+		for (List<Planned> sameRate : rounds(again)) {
+			if (!deployment.deadInstances().isEmpty()) {
+				return;
+			}
+			emptyWrittenTable(database);
+			String id = runId + ((run++ > 0) ? "-" + run : "");
+			List<LoadRun.Segment> segments = load.segments(sameRate, deployment.poolSize());
+			this.out.printf("  %s: %d point(s) in one JMeter schedule of %s...%n", id, sameRate.size(),
+					human(segments.get(segments.size() - 1).end()));
+			long started = System.nanoTime();
+			LoadRun.Result result = load.measure(sameRate, deployment, loadDirectory, id, processes);
+			progress.again(result.measured(), System.nanoTime() - started, deployment.loadBalancer());
+			for (int i = 0; i < result.measured().size(); i++) {
+				results.points().set(indexes.get(again.indexOf(sameRate.get(i))), result.measured().get(i));
+			}
+			store.write(results);
 		}
-		store.write(results);
 	}
 
 	/**

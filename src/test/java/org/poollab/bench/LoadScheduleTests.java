@@ -16,17 +16,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LoadScheduleTests {
 
 	@Test
-	void roundsInterleaveRepeatsLargestPoolFirstLowestRateFirst() {
+	void runsAreOnePerRepeatAndRateLowestRateFirstLargestPoolFirst() {
 		List<Planned> points = List.of(planned(1, 500, 1), planned(1, 2000, 1), planned(10, 500, 1),
 				planned(10, 2000, 1), planned(1, 500, 2), planned(1, 2000, 2), planned(10, 500, 2),
 				planned(10, 2000, 2));
-		List<List<Planned>> rounds = Sweep.rounds(points);
-		assertThat(rounds).hasSize(2);
-		assertThat(rounds.get(0)).extracting(Planned::poolSize, Planned::rateRps, Planned::repeat)
+		List<List<Planned>> runs = Sweep.rounds(points);
+		assertThat(runs).hasSize(4);
+		assertThat(runs.get(0)).extracting(Planned::poolSize, Planned::rateRps, Planned::repeat)
 			.containsExactly(org.assertj.core.groups.Tuple.tuple(10, 500, 1),
-					org.assertj.core.groups.Tuple.tuple(10, 2000, 1), org.assertj.core.groups.Tuple.tuple(1, 500, 1),
+					org.assertj.core.groups.Tuple.tuple(1, 500, 1));
+		assertThat(runs.get(1)).extracting(Planned::poolSize, Planned::rateRps, Planned::repeat)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple(10, 2000, 1),
 					org.assertj.core.groups.Tuple.tuple(1, 2000, 1));
-		assertThat(rounds.get(1)).extracting(Planned::repeat).containsOnly(2);
+		assertThat(runs.get(2)).extracting(Planned::repeat).containsOnly(2);
+		// A run never changes its rate.
+		assertThat(runs)
+			.allSatisfy((run) -> assertThat(run).extracting(Planned::rateRps).containsOnly(run.get(0).rateRps()));
 	}
 
 	@Test
