@@ -125,11 +125,6 @@ final class JMeter {
 			}
 		}
 
-		/** A single rate from the first second. */
-		static Schedule constant(int rateRps, Duration length, Arrivals arrivals) {
-			return new Schedule(Duration.ZERO, List.of(new Phase(rateRps, length)), arrivals);
-		}
-
 		Duration length() {
 			long seconds = seconds(this.ramp);
 			for (Phase phase : this.phases) {

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.Grid.Planned;
@@ -323,14 +324,23 @@ final class Sweep {
 	private LoadRun.Result runPoints(LoadRun load, List<Planned> todo, Deployment deployment, Path loadDirectory,
 			String runId, Progress progress, ChildProcesses processes, SweepResults results, ResultsStore store)
 			throws IOException, InterruptedException {
-		List<LoadRun.Segment> segments = load.segments(todo, deployment.poolSize());
-		this.out.printf("  %s: %d point(s) in one JMeter schedule of %s...%n", runId, todo.size(),
-				human(segments.get(segments.size() - 1).end()));
-		long started = System.nanoTime();
-		LoadRun.Result result = load.measure(todo, deployment, loadDirectory, runId, processes);
-		progress.ran(result.measured(), System.nanoTime() - started, deployment.loadBalancer());
+		LoadRun.Result result = announceAndMeasure(load, todo, deployment, loadDirectory, runId, processes,
+				(measured, nanos) -> progress.ran(measured, nanos, deployment.loadBalancer()));
 		results.points().addAll(result.measured());
 		store.write(results);
+		return result;
+	}
+
+	/** Says what a run will do, runs it, and reports its points with the time it took. */
+	private LoadRun.Result announceAndMeasure(LoadRun load, List<Planned> points, Deployment deployment,
+			Path loadDirectory, String runId, ChildProcesses processes, BiConsumer<List<Point>, Long> report)
+			throws IOException, InterruptedException {
+		List<LoadRun.Segment> segments = load.segments(points, deployment.poolSize());
+		this.out.printf("  %s: %d point(s) in one JMeter schedule of %s...%n", runId, points.size(),
+				human(segments.get(segments.size() - 1).end()));
+		long started = System.nanoTime();
+		LoadRun.Result result = load.measure(points, deployment, loadDirectory, runId, processes);
+		report.accept(result.measured(), System.nanoTime() - started);
 		return result;
 	}
 
@@ -372,12 +382,8 @@ final class Sweep {
 			}
 			emptyWrittenTable(database);
 			String id = runId + ((run++ > 0) ? "-" + run : "");
-			List<LoadRun.Segment> segments = load.segments(sameRate, deployment.poolSize());
-			this.out.printf("  %s: %d point(s) in one JMeter schedule of %s...%n", id, sameRate.size(),
-					human(segments.get(segments.size() - 1).end()));
-			long started = System.nanoTime();
-			LoadRun.Result result = load.measure(sameRate, deployment, loadDirectory, id, processes);
-			progress.again(result.measured(), System.nanoTime() - started, deployment.loadBalancer());
+			LoadRun.Result result = announceAndMeasure(load, sameRate, deployment, loadDirectory, id, processes,
+					(measured, nanos) -> progress.again(measured, nanos, deployment.loadBalancer()));
 			for (int i = 0; i < result.measured().size(); i++) {
 				results.points().set(indexes.get(again.indexOf(sameRate.get(i))), result.measured().get(i));
 			}
@@ -638,7 +644,7 @@ final class Sweep {
 			this.out.printf(Locale.ROOT,
 					"[%2d/%d] %-9s x%d %-20s (%s)  pool %4s  %5d rps  -> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  server p99 %s ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms  JMeter %.2f cores%s  %s  ETA %s%n",
 					Math.min(this.done, this.total), this.total, point.topology(), point.instances(),
-					NONE_LABEL.equals(loadBalancer) ? "(no load balancer)" : "(" + loadBalancer + ")",
+					Deployment.NONE.equals(loadBalancer) ? "(no load balancer)" : "(" + loadBalancer + ")",
 					point.limits().describe(), SweepResults.poolLabel(point.poolSize()), point.rateRps(),
 					point.achievedRps(), point.latency().p50Ms(), point.latency().p99Ms(), point.latency().maxMs(),
 					(point.serverP99Ms() >= 0) ? "%.1f".formatted(point.serverP99Ms()) : "-", point.errorPercent(),
@@ -647,8 +653,6 @@ final class Sweep {
 					(point.startLagP99Ms() >= 0) ? ", late p99 %.0f ms".formatted(point.startLagP99Ms()) : "",
 					point.ok() ? "ok" : point.outcome(), human(eta));
 		}
-
-		private static final String NONE_LABEL = Deployment.NONE;
 
 	}
 
