@@ -14,7 +14,8 @@ import java.util.Locale;
  * @param rates target rates, requests per second
  * @param duration measured window per point
  * @param warmup load before each window, not measured
- * @param topologyWarmup load after a deployment starts, not measured (JIT)
+ * @param topologyWarmup the longest load after a deployment starts, not measured (JIT):
+ * it ends earlier once the instances' own latency settles ({@link WarmUp})
  * @param workload what each request does
  * @param instanceCpus CPUs each instance is pinned to, 0 for no pinning
  * @param instanceHeap each instance's {@code -Xmx}
@@ -56,12 +57,12 @@ record Preset(String name, List<Topology> topologies, List<Integer> poolSizes, L
 	 * 2000 rps, 5 s each, every instance limited to 1 CPU and 128 MB.
 	 */
 	static final Preset PAPER = new Preset("paper", TOPOLOGIES, List.of(1, 5, 10), List.of(500, 1000, 2000),
-			Duration.ofSeconds(5), WARMUP_AT_2000_RPS, Duration.ofSeconds(15), Workload.READ, 1, "128m", TOMCAT_DEFAULT,
+			Duration.ofSeconds(5), WARMUP_AT_2000_RPS, Duration.ofSeconds(45), Workload.READ, 1, "128m", TOMCAT_DEFAULT,
 			false);
 
 	/** The default: a wider pool range at the paper's rates, 10 s windows. */
 	static final Preset FULL = new Preset("full", TOPOLOGIES, List.of(1, 2, 5, 10, 20, 50), List.of(500, 1000, 2000),
-			Duration.ofSeconds(10), WARMUP_AT_2000_RPS, Duration.ofSeconds(20), Workload.READ, 0, DEFAULT_HEAP,
+			Duration.ofSeconds(10), WARMUP_AT_2000_RPS, Duration.ofSeconds(60), Workload.READ, 0, DEFAULT_HEAP,
 			TOMCAT_DEFAULT, false);
 
 	/**
@@ -71,7 +72,7 @@ record Preset(String name, List<Topology> topologies, List<Integer> poolSizes, L
 	 * above this box's ceiling (about 2,500 rps) and the achieved rate is the throughput.
 	 */
 	static final Preset BLOG = new Preset("blog", List.of(Topology.SINGLE), List.of(5, 10, 12, 16, 32, 200),
-			List.of(1000, 2000, 3000), Duration.ofSeconds(5), WARMUP_AT_2000_RPS, Duration.ofSeconds(15), Workload.READ,
+			List.of(1000, 2000, 3000), Duration.ofSeconds(5), WARMUP_AT_2000_RPS, Duration.ofSeconds(45), Workload.READ,
 			0, DEFAULT_HEAP, List.of(200), false);
 
 	/**
@@ -82,7 +83,7 @@ record Preset(String name, List<Topology> topologies, List<Integer> poolSizes, L
 	 */
 	static final Preset POOLING = new Preset("pooling", List.of(Topology.SINGLE, Topology.PGBOUNCER),
 			List.of(SweepResults.NO_POOL, 5, 10), List.of(100, 200, 400), Duration.ofSeconds(5), Duration.ofSeconds(2),
-			Duration.ofSeconds(10), Workload.WRITE, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, true);
+			Duration.ofSeconds(30), Workload.WRITE, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, true);
 
 	static final List<Preset> ALL = List.of(QUICK, PAPER, FULL, BLOG, POOLING);
 

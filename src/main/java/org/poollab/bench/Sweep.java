@@ -47,7 +47,7 @@ final class Sweep {
 	static final int HIKARI_DEFAULT_POOL_SIZE = 10;
 
 	/** Topology warm-ups run so far, for the time account. */
-	private int topologyWarmups;
+	private final List<SweepResults.WarmUpRecord> warmUps = new ArrayList<>();
 
 	/** The load generator's ceiling here, once measured (on the first deployment). */
 	private OptionalInt generatorCeilingRps = OptionalInt.empty();
@@ -413,8 +413,9 @@ final class Sweep {
 	 * will measure (so that a pool of 1 does not queue a cold JVM's slow first requests)
 	 * and the load rising from nothing to the grid's highest rate, then held there: a JIT
 	 * warmed only to the lowest rate was still compiling at the highest (under wrk one
-	 * instance served 3,632 rps after 25 s and 4,706 after 60 s). The first round starts
-	 * at the largest pool size, so no resize follows.
+	 * instance served 3,632 rps after 25 s and 4,706 after 60 s), held until the
+	 * instances' own latency settles ({@link WarmUp}). The first round starts at the
+	 * largest pool size, so no resize follows.
 	 */
 	private Deployment deploy(Planned point, int largestPoolSize, Ports ports, Optional<Path> nginx,
 			Optional<Path> pgbouncer, CpuPinning pinning, Database database, ResultsStore store, JMeter jmeter,
@@ -434,18 +435,9 @@ final class Sweep {
 						this.grid.pgbouncerClientPoolSize(), limits, pinning, ports, nginx, pgbouncer),
 				this.paths, database, store.directory(), processes, this.out);
 		if (!this.grid.topologyWarmup().isZero()) {
-			// JIT warm-up of fresh JVMs, so that no point pays for it; not measured.
 			int rate = this.grid.rates().stream().mapToInt(Integer::intValue).max().orElseThrow();
-			Duration ramp = this.grid.topologyWarmup().dividedBy(2);
-			this.out.printf("  warming up for %s, rising to %d rps and holding it (not measured)%n",
-					human(this.grid.topologyWarmup()), rate);
-			Path directory = Files.createDirectories(store.directory().resolve("load"));
-			jmeter.start(deployment.targets(),
-					new JMeter.Schedule(ramp, List.of(new JMeter.Phase(rate, this.grid.topologyWarmup().minus(ramp))),
-							this.grid.arrivals()),
-					true, directory.resolve(label + "-warmup.jtl"), directory.resolve(label + "-warmup.log"), processes)
-				.await();
-			this.topologyWarmups++;
+			this.warmUps.add(WarmUp.run(deployment, label, rate, this.grid.topologyWarmup(), this.grid.arrivals(),
+					jmeter, store.directory().resolve("load"), processes, this.out));
 		}
 		return deployment;
 	}
@@ -454,7 +446,7 @@ final class Sweep {
 		double wallSeconds = Duration.between(startedAt, Instant.now()).toMillis() / 1000.0;
 		return new SweepResults.Timing(wallSeconds, points.stream().mapToDouble(Point::durationSeconds).sum(),
 				points.stream().mapToDouble(Point::warmupSeconds).sum(),
-				this.topologyWarmups * seconds(this.grid.topologyWarmup()));
+				this.warmUps.stream().mapToDouble(SweepResults.WarmUpRecord::seconds).sum(), this.warmUps);
 	}
 
 	private void printTiming(SweepResults.Timing timing) {

@@ -62,9 +62,15 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * @param measuredSeconds the measured windows together
 	 * @param pointWarmupSeconds the unmeasured load before each window together
 	 * @param topologyWarmupSeconds the unmeasured load after each deployment started
+	 * @param warmUps each fresh deployment's warm-up, in the order they ran; empty in
+	 * results written before they were recorded
 	 */
 	public record Timing(double wallSeconds, double measuredSeconds, double pointWarmupSeconds,
-			double topologyWarmupSeconds) {
+			double topologyWarmupSeconds, List<WarmUpRecord> warmUps) {
+
+		public Timing {
+			warmUps = (warmUps != null) ? List.copyOf(warmUps) : List.of();
+		}
 
 		public double measuredPercent() {
 			return (this.wallSeconds > 0) ? 100 * this.measuredSeconds / this.wallSeconds : 0;
@@ -79,6 +85,24 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		public double loadPercent() {
 			return (this.wallSeconds > 0) ? 100 * loadSeconds() / this.wallSeconds : 0;
 		}
+
+	}
+
+	/**
+	 * A fresh deployment's warm-up: load at {@code rateRps} (after a ramp) until the
+	 * slowest instance's own p99 ({@code http.server.requests}) of one slice was within
+	 * 20 % or 1 ms of the slice before, or until {@code bench.topologyWarmup}.
+	 *
+	 * @param deployment the deployment's label, e.g. {@code single}
+	 * @param rateRps the rate held
+	 * @param seconds how long the load ran, ramp included
+	 * @param sliceSeconds how long each slice was
+	 * @param settled whether the latency settled before the warm-up's limit
+	 * @param serverP99sMs the slowest instance's p99 in each full-rate slice, -1 where an
+	 * instance had no figures
+	 */
+	public record WarmUpRecord(String deployment, int rateRps, double seconds, long sliceSeconds, boolean settled,
+			List<Double> serverP99sMs) {
 
 	}
 

@@ -60,6 +60,14 @@ class SweepEndToEndTests {
 					(long) (0.7 * (point.samples() - point.errors())),
 					(long) (1.5 * (point.samples() - point.errors())));
 		}
+		assertThat(outcome.results().timing().warmUps()).as("each fresh deployment's warm-up is recorded")
+			.extracting(SweepResults.WarmUpRecord::deployment, SweepResults.WarmUpRecord::rateRps)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple("single", 100),
+					org.assertj.core.groups.Tuple.tuple("multi", 100));
+		assertThat(outcome.results().timing().warmUps()).allSatisfy((warmUp) -> {
+			assertThat(warmUp.settled()).as("2 s leave no full 5 s slice to settle in").isFalse();
+			assertThat(warmUp.seconds()).isBetween(1.0, 2.0);
+		});
 		String expectedBalancer = (Nginx.find().isPresent()) ? Deployment.NGINX : Deployment.CLIENT_ROUND_ROBIN;
 		assertThat(points.subList(2, 4)).extracting(Point::loadBalancer).containsOnly(expectedBalancer);
 		if (System.getenv("CI") != null) {

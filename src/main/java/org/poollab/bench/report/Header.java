@@ -54,8 +54,21 @@ final class Header {
 		if (timing == null) {
 			return "";
 		}
-		return String.format(Locale.ROOT, " The run took %s; %.0f %% of it in measured windows, %.0f %% under load.",
-				human(timing.wallSeconds()), timing.measuredPercent(), timing.loadPercent());
+		StringBuilder text = new StringBuilder(
+				String.format(Locale.ROOT, " The run took %s; %.0f %% of it in measured windows, %.0f %% under load.",
+						human(timing.wallSeconds()), timing.measuredPercent(), timing.loadPercent()));
+		for (SweepResults.WarmUpRecord warmUp : timing.warmUps()) {
+			text.append(String.format(Locale.ROOT,
+					" Warm-up of `%s` at %d rps: %s after %s (slowest instance's own p99 per %d s: %s ms).",
+					warmUp.deployment(), warmUp.rateRps(), warmUp.settled() ? "settled" : "not settled",
+					human(warmUp.seconds()), warmUp.sliceSeconds(),
+					warmUp.serverP99sMs().isEmpty() ? "none"
+							: warmUp.serverP99sMs()
+								.stream()
+								.map((p99) -> (p99 < 0) ? "?" : Recommender.ms(p99))
+								.collect(Collectors.joining(" → "))));
+		}
+		return text.toString();
 	}
 
 	/** E.g. {@code 4m01s}, {@code 55s}. */

@@ -1,0 +1,152 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.poollab.bench.SweepResults.ServerLatency;
+import org.poollab.bench.SweepResults.WarmUpRecord;
+
+/**
+ * Warms a fresh deployment until its instances' own latency has settled, and shows that
+ * it did. A fixed warm-up is either too short or wasted: one instance hit with 2000 rps
+ * by a lean open-loop generator on this project's machine served p99 880 ms from the
+ * intended send in its first 20 s, then 11.6, 5.4, 6.0, 4.9, 4.8 ms (OpenLoopCheck, 20 s
+ * slices, 2026-11-24). So the load rises to the grid's highest rate and is held while
+ * every instance is scraped at the end of each {@link #SLICE}; the warm-up ends when the
+ * slowest instance's server-side p99 ({@code http.server.requests}, the same figure the
+ * points record) of a full-rate slice is within {@link #TOLERANCE} (or
+ * {@link #TOLERANCE_MS}) of the slice before, or at the grid's
+ * {@code bench.topologyWarmup}, whichever comes first, and says which.
+ */
+final class WarmUp {
+
+	/** How often the instances' latency is looked at. */
+	static final Duration SLICE = Duration.ofSeconds(5);
+
+	/** Two slices within this fraction of each other count as settled... */
+	static final double TOLERANCE = 0.2;
+
+	/**
+	 * ...or within this many milliseconds: {@code http.server.requests} buckets are ~10 %
+	 * apart around 1–10 ms, so finer differences are the histogram's, not the service's.
+	 */
+	static final double TOLERANCE_MS = 1;
+
+	/** The longest ramp from nothing to the warm-up's rate. */
+	static final Duration RAMP = Duration.ofSeconds(10);
+
+	private WarmUp() {
+	}
+
+	/**
+	 * Whether a series of per-slice p99s (full-rate slices only) has settled: its last
+	 * two within {@link #TOLERANCE} or {@link #TOLERANCE_MS} of each other.
+	 */
+	static boolean settled(List<Double> p99sMs) {
+		if (p99sMs.size() < 2) {
+			return false;
+		}
+		double last = p99sMs.get(p99sMs.size() - 1);
+		double before = p99sMs.get(p99sMs.size() - 2);
+		if (last < 0 || before < 0) {
+			return false;
+		}
+		return Math.abs(last - before) <= Math.max(TOLERANCE_MS, TOLERANCE * Math.max(last, before));
+	}
+
+	/**
+	 * Runs the warm-up; JMeter is stopped once the latency settled.
+	 * @param label the deployment's label, for files and the record
+	 * @param rateRps the rate to warm up to
+	 * @param most the longest warm-up ({@code bench.topologyWarmup})
+	 * @return what it saw
+	 */
+	static WarmUpRecord run(Deployment deployment, String label, int rateRps, Duration most, Arrivals arrivals,
+			JMeter jmeter, Path directory, ChildProcesses processes, PrintStream out)
+			throws IOException, InterruptedException {
+		Duration ramp = (most.compareTo(RAMP.multipliedBy(2)) < 0) ? most.dividedBy(2) : RAMP;
+		out.printf(
+				"  warming up: rising to %d rps in %s, then held until every instance's own p99 settles (at most %s; not measured)%n",
+				rateRps, Sweep.human(ramp), Sweep.human(most));
+		Files.createDirectories(directory);
+		JMeter.Run run = jmeter.start(deployment.targets(),
+				new JMeter.Schedule(ramp, List.of(new JMeter.Phase(rateRps, most.minus(ramp))), arrivals), true,
+				directory.resolve(label + "-warmup.jtl"), directory.resolve(label + "-warmup.log"), processes);
+		List<Integer> ports = deployment.instances().stream().map(Instance::port).toList();
+		List<Double> fullRate = new ArrayList<>();
+		boolean settled = false;
+		long originMs;
+		long endMs;
+		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle())) {
+			originMs = run.origin();
+			long rampEndMs = originMs + ramp.toMillis();
+			long mostEndMs = originMs + most.toMillis();
+			long sliceStartMs = rampEndMs;
+			telemetry.scrapeNow();
+			while (sliceStartMs + SLICE.toMillis() <= mostEndMs && run.handle().isAlive()) {
+				long sliceEndMs = sliceStartMs + SLICE.toMillis();
+				sleepUntil(sliceEndMs);
+				telemetry.scrapeNow();
+				fullRate
+					.add(slowest(ServerLatencyWindow.summarize(telemetry.scrapes(), ports, sliceStartMs, sliceEndMs)));
+				sliceStartMs = sliceEndMs;
+				if (settled(fullRate)) {
+					settled = true;
+					break;
+				}
+			}
+			if (!settled) {
+				sleepUntil(mostEndMs); // the rest, shorter than a slice
+			}
+			endMs = System.currentTimeMillis();
+		}
+		finally {
+			if (run.handle().isAlive()) {
+				run.stop();
+			}
+		}
+		double seconds = Math.min(most.toMillis(), endMs - originMs) / 1000.0;
+		WarmUpRecord record = new WarmUpRecord(label, rateRps, seconds, SLICE.toSeconds(), settled,
+				List.copyOf(fullRate));
+		out.println("  " + describe(record));
+		return record;
+	}
+
+	/** One line: the slices' p99s and whether they settled. */
+	static String describe(WarmUpRecord warmUp) {
+		StringBuilder p99s = new StringBuilder();
+		for (double p99 : warmUp.serverP99sMs()) {
+			p99s.append(p99s.isEmpty() ? "" : ", ").append((p99 < 0) ? "?" : String.format(Locale.ROOT, "%.1f", p99));
+		}
+		return String.format(Locale.ROOT,
+				"%s warm-up at %d rps: slowest instance's p99 per %d s at full rate: %s; %s after %.0f s",
+				warmUp.deployment(), warmUp.rateRps(), warmUp.sliceSeconds(),
+				p99s.isEmpty() ? "no full slice" : p99s + " ms",
+				warmUp.settled() ? "settled" : "NOT settled (bench.topologyWarmup reached)", warmUp.seconds());
+	}
+
+	private static double slowest(List<ServerLatency> latencies) {
+		double slowest = -1;
+		for (ServerLatency latency : latencies) {
+			if (latency.p99Ms() < 0) {
+				return -1; // an instance without figures: not settled
+			}
+			slowest = Math.max(slowest, latency.p99Ms());
+		}
+		return slowest;
+	}
+
+	private static void sleepUntil(long epochMs) throws InterruptedException {
+		long waitMs = epochMs - System.currentTimeMillis();
+		if (waitMs > 0) {
+			Thread.sleep(waitMs);
+		}
+	}
+
+}
