@@ -436,8 +436,9 @@ final class Sweep {
 				this.paths, database, store.directory(), processes, this.out);
 		if (!this.grid.topologyWarmup().isZero()) {
 			int rate = this.grid.rates().stream().mapToInt(Integer::intValue).max().orElseThrow();
-			this.warmUps.add(WarmUp.run(deployment, label, rate, this.grid.topologyWarmup(), this.grid.arrivals(),
-					jmeter, store.directory().resolve("load"), processes, this.out));
+			this.warmUps
+				.add(WarmUp.run(deployment, label, rate, this.grid.topologyWarmup(), this.properties.p99Objective(),
+						this.grid.arrivals(), jmeter, store.directory().resolve("load"), processes, this.out));
 		}
 		return deployment;
 	}

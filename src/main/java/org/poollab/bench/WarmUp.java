@@ -46,15 +46,18 @@ final class WarmUp {
 
 	/**
 	 * Whether a series of per-slice p99s (full-rate slices only) has settled: its last
-	 * two within {@link #TOLERANCE} or {@link #TOLERANCE_MS} of each other.
+	 * two within {@link #TOLERANCE} or {@link #TOLERANCE_MS} of each other, and the last
+	 * within the p99 objective. Without that bound a saturated instance "settles": two
+	 * slices at 537 ms fell into the same histogram bucket (measured at 2000 rps).
+	 * @param objectiveMs the sweep's p99 objective
 	 */
-	static boolean settled(List<Double> p99sMs) {
+	static boolean settled(List<Double> p99sMs, double objectiveMs) {
 		if (p99sMs.size() < 2) {
 			return false;
 		}
 		double last = p99sMs.get(p99sMs.size() - 1);
 		double before = p99sMs.get(p99sMs.size() - 2);
-		if (last < 0 || before < 0) {
+		if (last < 0 || before < 0 || last > objectiveMs) {
 			return false;
 		}
 		return Math.abs(last - before) <= Math.max(TOLERANCE_MS, TOLERANCE * Math.max(last, before));
@@ -65,10 +68,11 @@ final class WarmUp {
 	 * @param label the deployment's label, for files and the record
 	 * @param rateRps the rate to warm up to
 	 * @param most the longest warm-up ({@code bench.topologyWarmup})
+	 * @param objective the sweep's p99 objective: a slower slice is not settled
 	 * @return what it saw
 	 */
-	static WarmUpRecord run(Deployment deployment, String label, int rateRps, Duration most, Arrivals arrivals,
-			JMeter jmeter, Path directory, ChildProcesses processes, PrintStream out)
+	static WarmUpRecord run(Deployment deployment, String label, int rateRps, Duration most, Duration objective,
+			Arrivals arrivals, JMeter jmeter, Path directory, ChildProcesses processes, PrintStream out)
 			throws IOException, InterruptedException {
 		Duration ramp = (most.compareTo(RAMP.multipliedBy(2)) < 0) ? most.dividedBy(2) : RAMP;
 		out.printf(
@@ -96,7 +100,7 @@ final class WarmUp {
 				fullRate
 					.add(slowest(ServerLatencyWindow.summarize(telemetry.scrapes(), ports, sliceStartMs, sliceEndMs)));
 				sliceStartMs = sliceEndMs;
-				if (settled(fullRate)) {
+				if (settled(fullRate, objective.toMillis())) {
 					settled = true;
 					break;
 				}

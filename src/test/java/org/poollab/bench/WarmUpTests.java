@@ -11,29 +11,36 @@ class WarmUpTests {
 	@Test
 	void aColdInstanceIsNotSettledWhileItsLatencyStillFalls() {
 		// The slices of a cold instance at 2000 rps, measured (see WarmUp).
-		assertThat(WarmUp.settled(List.of(880.0))).isFalse();
-		assertThat(WarmUp.settled(List.of(880.0, 11.6))).isFalse();
-		assertThat(WarmUp.settled(List.of(880.0, 11.6, 5.4))).isFalse();
-		assertThat(WarmUp.settled(List.of(880.0, 11.6, 5.4, 6.0))).isTrue();
+		assertThat(WarmUp.settled(List.of(880.0), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(880.0, 11.6), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(880.0, 11.6, 5.4), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(880.0, 11.6, 5.4, 6.0), 100)).isTrue();
 	}
 
 	@Test
 	void withinTwentyPercentOrOneMillisecondIsSettled() {
-		assertThat(WarmUp.settled(List.of(50.0, 41.0))).isTrue();
-		assertThat(WarmUp.settled(List.of(50.0, 39.0))).isFalse();
-		assertThat(WarmUp.settled(List.of(2.0, 2.9))).isTrue();
-		assertThat(WarmUp.settled(List.of(2.0, 3.1))).isFalse();
+		assertThat(WarmUp.settled(List.of(50.0, 41.0), 100)).isTrue();
+		assertThat(WarmUp.settled(List.of(50.0, 39.0), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(2.0, 2.9), 100)).isTrue();
+		assertThat(WarmUp.settled(List.of(2.0, 3.1), 100)).isFalse();
+	}
+
+	@Test
+	void aSaturatedInstanceAboveTheObjectiveIsNotSettled() {
+		// Measured: two slices in one histogram bucket at 2000 rps.
+		assertThat(WarmUp.settled(List.of(536.9, 536.9), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(536.9, 536.9), 1000)).isTrue();
 	}
 
 	@Test
 	void risingLatencyIsNotSettled() {
-		assertThat(WarmUp.settled(List.of(5.0, 9.0))).isFalse();
+		assertThat(WarmUp.settled(List.of(5.0, 9.0), 100)).isFalse();
 	}
 
 	@Test
 	void aSliceWithoutFiguresIsNeverSettled() {
-		assertThat(WarmUp.settled(List.of(-1.0, -1.0))).isFalse();
-		assertThat(WarmUp.settled(List.of(5.0, -1.0))).isFalse();
+		assertThat(WarmUp.settled(List.of(-1.0, -1.0), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(5.0, -1.0), 100)).isFalse();
 	}
 
 }
