@@ -296,8 +296,9 @@ final class Sweep {
 		else {
 			ceiling = this.generatorCeilingRps.getAsInt() + " rps";
 		}
-		this.out.printf("  JMeter's ceiling here: %s.%s%n", ceiling,
-				above.isEmpty() ? " Every grid rate is below it." : " Grid rate(s) " + above
+		this.out.printf("  JMeter's ceiling here: %s.%s%n", ceiling, above.isEmpty()
+				? " Every grid rate is below it; beside a service doing real work on the same cores JMeter may hold less, which each point's own check (late starts, rate sent) shows."
+				: " Grid rate(s) " + above
 						+ " rps are above it: expect those points to be generator-bound (re-measured once, then left out of every verdict).");
 	}
 
