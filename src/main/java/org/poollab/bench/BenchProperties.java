@@ -57,7 +57,7 @@ import org.springframework.validation.annotation.Validated;
  * ({@code taskset}) and told so ({@code -XX:ActiveProcessorCount}); unset: not pinned
  * @param instanceHeap each instance's {@code -Xmx}, from 64m to 8g; unset: the preset's
  * @param acquireCost also run the pooled vs unpooled acquire-cost benchmark into the run
- * (seed 001); unset: the preset's
+ * (after Vlad Mihalcea, "The anatomy of Connection Pooling"); unset: the preset's
  * @param tomcatThreads {@code server.tomcat.threads.max} values to sweep, a dimension
  * between topology and pool size; unset: Tomcat's default (200), not a dimension
  */

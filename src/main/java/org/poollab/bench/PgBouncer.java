@@ -17,7 +17,8 @@ import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
- * pgbouncer between the instances and PostgreSQL, in transaction mode (seed 002): the
+ * pgbouncer between the instances and PostgreSQL, in transaction mode (as in "Improve
+ * database performance with connection pooling", Stack Overflow blog, 2020): the
  * instances' HikariCP pools connect to it, and its own pool to the database is the size
  * the point sweeps. Run by the lab in the foreground, with its configuration under the
  * run directory, and watched through its admin console.
@@ -140,11 +141,11 @@ final class PgBouncer implements AutoCloseable {
 	}
 
 	/**
-	 * Transaction pooling, as in seed 002: a server connection belongs to a client for
-	 * one transaction only. The admin console is reached with pgjdbc, which sends
-	 * {@code extra_float_digits} and, to skip the SET statements it would run on a server
-	 * of a version below 12 (which the admin console refuses), {@code replication}:
-	 * pgbouncer is told to ignore both.
+	 * Transaction pooling, as in the Stack Overflow blog article: a server connection
+	 * belongs to a client for one transaction only. The admin console is reached with
+	 * pgjdbc, which sends {@code extra_float_digits} and, to skip the SET statements it
+	 * would run on a server of a version below 12 (which the admin console refuses),
+	 * {@code replication}: pgbouncer is told to ignore both.
 	 */
 	static String config(Path databases, Path userlist, int port, int poolSize, int maxClients, String admin) {
 		return """

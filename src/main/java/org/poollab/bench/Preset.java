@@ -22,7 +22,7 @@ import java.util.Locale;
  * @param tomcatThreads {@code server.tomcat.threads.max} values, {@code [0]} for Tomcat's
  * default without making it a dimension
  * @param acquireCost whether the sweep also runs the pooled vs unpooled acquire-cost
- * benchmark (seed 001) and reports it
+ * benchmark (after Vlad Mihalcea, "The anatomy of Connection Pooling") and reports it
  */
 record Preset(String name, List<Topology> topologies, List<Integer> poolSizes, List<Integer> rates, Duration duration,
 		Duration warmup, Duration topologyWarmup, Workload workload, int instanceCpus, String instanceHeap,
@@ -53,7 +53,8 @@ record Preset(String name, List<Topology> topologies, List<Integer> poolSizes, L
 			Duration.ofSeconds(2), Duration.ofSeconds(5), Workload.READ, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, false);
 
 	/**
-	 * The JOIV paper (seed 000): one vs three instances, pools 1, 5, 10, rates 500, 1000,
+	 * The JOIV paper "A Study of Database Connection Pool in Microservice Architecture"
+	 * (Nor Sobri et al., 2022): one vs three instances, pools 1, 5, 10, rates 500, 1000,
 	 * 2000 rps, 5 s each, every instance limited to 1 CPU and 128 MB.
 	 */
 	static final Preset PAPER = new Preset("paper", TOPOLOGIES, List.of(1, 5, 10), List.of(500, 1000, 2000),
@@ -66,20 +67,23 @@ record Preset(String name, List<Topology> topologies, List<Integer> poolSizes, L
 			TOMCAT_DEFAULT, false);
 
 	/**
-	 * The sizing blog (seed 004): one instance with Tomcat's 200 threads, pools 5, 10,
-	 * 12, 16, 32 and 200. The blog drove a closed model to the maximum throughput; an
-	 * open model finds it by offering more than the service can carry, so the top rate is
-	 * above this box's ceiling (about 2,500 rps) and the achieved rate is the throughput.
+	 * The blog post "Sizing connection pool" (limvik, 2023): one instance with Tomcat's
+	 * 200 threads, pools 5, 10, 12, 16, 32 and 200. The blog drove a closed model to the
+	 * maximum throughput; an open model finds it by offering more than the service can
+	 * carry, so the top rate is above this box's ceiling (about 2,500 rps) and the
+	 * achieved rate is the throughput.
 	 */
 	static final Preset BLOG = new Preset("blog", List.of(Topology.SINGLE), List.of(5, 10, 12, 16, 32, 200),
 			List.of(1000, 2000, 3000), Duration.ofSeconds(5), WARMUP_AT_2000_RPS, Duration.ofSeconds(45), Workload.READ,
 			0, DEFAULT_HEAP, List.of(200), false);
 
 	/**
-	 * No pool vs a pool (seeds 001, 002, 003): the write-heavy request of seed 003 (100
-	 * rows inserted per request) with no pool and with HikariCP pools of 5 and 10, the
-	 * same sizes as pgbouncer pools (seed 002) when pgbouncer is installed, and the
-	 * acquire-cost benchmark of seed 001.
+	 * No pool vs a pool: the write-heavy request of Kamal, "Configuring Connection
+	 * Pooling with Spring R2DBC" (100 rows inserted per request) with no pool and with
+	 * HikariCP pools of 5 and 10, the same sizes as pgbouncer pools (as in "Improve
+	 * database performance with connection pooling", Stack Overflow blog, 2020) when
+	 * pgbouncer is installed, and the acquire-cost benchmark of Vlad Mihalcea, "The
+	 * anatomy of Connection Pooling".
 	 */
 	static final Preset POOLING = new Preset("pooling", List.of(Topology.SINGLE, Topology.PGBOUNCER),
 			List.of(SweepResults.NO_POOL, 5, 10), List.of(100, 200, 400), Duration.ofSeconds(5), Duration.ofSeconds(2),

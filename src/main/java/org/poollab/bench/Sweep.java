@@ -464,7 +464,7 @@ final class Sweep {
 	}
 
 	/**
-	 * Seed 001's experiment on the sweep's database, into the run directory, where the
+	 * Vlad Mihalcea's test on the sweep's database, into the run directory, where the
 	 * report picks it up.
 	 */
 	private void measureAcquireCost(Database database, Path directory) {

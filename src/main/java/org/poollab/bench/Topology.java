@@ -13,7 +13,8 @@ enum Topology {
 
 	/**
 	 * Several instances behind a load balancer, connecting through pgbouncer in
-	 * transaction mode (seed 002): the swept pool size is pgbouncer's.
+	 * transaction mode (as in "Improve database performance with connection pooling",
+	 * Stack Overflow blog, 2020): the swept pool size is pgbouncer's.
 	 */
 	PGBOUNCER;
 

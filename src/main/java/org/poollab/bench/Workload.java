@@ -3,8 +3,9 @@ package org.poollab.bench;
 import java.util.Locale;
 
 /**
- * What each request does: the read the paper measures, or the write-heavy request of seed
- * 003 (100 rows inserted in one transaction).
+ * What each request does: the read the JOIV paper measures, or the write-heavy request of
+ * Kamal, "Configuring Connection Pooling with Spring R2DBC" (100 rows inserted in one
+ * transaction).
  */
 enum Workload {
 

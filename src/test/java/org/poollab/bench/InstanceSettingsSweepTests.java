@@ -16,8 +16,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The seeds' instance settings through a tiny real sweep: instances limited like the
- * paper's (CPUs and heap) and Tomcat's thread maximum as a dimension of the grid.
+ * The source texts' instance settings through a tiny real sweep: instances limited like
+ * the paper's (CPUs and heap) and Tomcat's thread maximum as a dimension of the grid.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class InstanceSettingsSweepTests {

@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * Seeds 001 to 003 at a tiny scale through real sweeps: no pool beside a pool,
+ * The no-pool, pgbouncer and acquire-cost experiments (Mihalcea; Stack Overflow blog;
+ * Kamal's R2DBC article) at a tiny scale through real sweeps: no pool beside a pool,
  * pgbouncer's pool as the swept value, and the acquire-cost benchmark in the run.
  */
 @ExtendWith(OutputCaptureExtension.class)

@@ -13,9 +13,9 @@ import org.poollab.bench.SweepResults.Point;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The write-heavy workload (seed 003) through the whole sweep, against a database the
- * test owns so it can look at the table afterwards: it must not grow across points or
- * runs.
+ * The write-heavy workload (after Kamal, "Configuring Connection Pooling with Spring
+ * R2DBC") through the whole sweep, against a database the test owns so it can look at the
+ * table afterwards: it must not grow across points or runs.
  */
 class WriteWorkloadSweepTests {
 

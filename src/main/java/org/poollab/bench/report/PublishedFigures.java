@@ -17,12 +17,12 @@ import org.poollab.bench.report.Table.Row;
 
 /**
  * The figures the source texts (README, "What it measures") published, shown when a run's
- * preset reproduces a seed's experiment: each table right after our own tables of the
+ * preset reproduces a source's experiment: each table right after our own tables of the
  * topology it matches (the paper's Tables I–II after our single instance, III–IV after
  * our three instances), or at the end when it matches none we measured. They were
  * measured by others on other set-ups, so they sit in tables of their own, labelled with
  * their source, and never reach our tables or the recommendation. Every number is copied
- * from the seed text (not from the README) and rendered as published.
+ * from the source text itself (not from the README) and rendered as published.
  */
 final class PublishedFigures {
 
@@ -39,36 +39,36 @@ final class PublishedFigures {
 	/** The rates of the JOIV paper's Tables I–IV, in their column order. */
 	static final List<Integer> PAPER_RATES_RPS = List.of(500, 1000, 2000);
 
-	/** 000_cc66c8e5d8ec10a7.txt, Table I: maximum latency (ms), single instance. */
+	/** The JOIV paper, Table I: maximum latency (ms), single instance. */
 	static final List<PaperRow> PAPER_SINGLE_MAX_MS = List.of(new PaperRow(1, 438.966, 9387, 19433),
 			new PaperRow(5, 64.758, 156.088, 1658), new PaperRow(10, 24.278, 119.675, 499.172));
 
 	/**
-	 * 000_cc66c8e5d8ec10a7.txt, Table II: 99th percentile latency (ms), single instance.
-	 * Pool 10 at 1000 rps is 35.356 in the table and 33.356 in the prose below it; the
-	 * table is taken.
+	 * The JOIV paper, Table II: 99th percentile latency (ms), single instance. Pool 10 at
+	 * 1000 rps is 35.356 in the table and 33.356 in the prose below it; the table is
+	 * taken.
 	 */
 	static final List<PaperRow> PAPER_SINGLE_P99_MS = List.of(new PaperRow(1, 203.918, 7442, 17749),
 			new PaperRow(5, 19.166, 55.95, 426.78), new PaperRow(10, 4.741, 35.356, 205.427));
 
-	/** 000_cc66c8e5d8ec10a7.txt, Table III: maximum latency (ms), three instances. */
+	/** The JOIV paper, Table III: maximum latency (ms), three instances. */
 	static final List<PaperRow> PAPER_MULTI_MAX_MS = List.of(new PaperRow(1, 33.455, 52.652, 164.504),
 			new PaperRow(5, 36.346, 29.725, 52.948), new PaperRow(10, 35.298, 59.407, 226.646));
 
 	/**
-	 * 000_cc66c8e5d8ec10a7.txt, Table IV: 99th percentile latency (ms), three instances.
+	 * The JOIV paper, Table IV: 99th percentile latency (ms), three instances.
 	 */
 	static final List<PaperRow> PAPER_MULTI_P99_MS = List.of(new PaperRow(1, 7.496, 14.672, 54.697),
 			new PaperRow(5, 6.227, 13.279, 18.513), new PaperRow(10, 7.111, 18.173, 55.855));
 
 	/**
-	 * 004_0d84ea6dc334b926.txt, "테스트 결과" sections: every pool size the post tested with
+	 * The sizing blog post, "테스트 결과" sections: every pool size the post tested with
 	 * Tomcat's 200 threads, in the post's order of size.
 	 */
 	static final List<Integer> BLOG_POOL_SIZES = List.of(5, 10, 12, 16, 32, 200);
 
 	/**
-	 * 004_0d84ea6dc334b926.txt, sections "Connection Pool Size 16 / 10 / 5 / 200 테스트 결과":
+	 * The sizing blog post, sections "Connection Pool Size 16 / 10 / 5 / 200 테스트 결과":
 	 * JMeter's throughput. Sizes 12 and 32 have their figures only in screenshots; the
 	 * text says only that they made no big difference.
 	 */
@@ -80,14 +80,14 @@ final class PublishedFigures {
 			new BlogThroughput(200, 6147.4, "as many connections as Tomcat threads"));
 
 	/**
-	 * 003_4d8883ba3892ae25.txt, sections "Without Connection Pooling" and "With
-	 * Connection Pooling": k6 against the endpoint that inserts 100 records per request.
+	 * The R2DBC article, sections "Without Connection Pooling" and "With Connection
+	 * Pooling": k6 against the endpoint that inserts 100 records per request.
 	 */
 	static final List<K6Run> R2DBC_RUNS = List.of(new K6Run("none", 140, 2330, "2.33s"),
 			new K6Run("R2DBC pool, initial-size 50, max-size 100", 480, 668, "668ms"));
 
 	/**
-	 * 001_dd16b0af77d2abff.txt, table "Type / No Pooling Time (milliseconds)": 1000
+	 * Vlad Mihalcea's article, table "Type / No Pooling Time (milliseconds)": 1000
 	 * connections opened and closed. The text runs the two columns together
 	 * ({@code max146.69324125.528047}, {@code stddev5.94383353.969438}); split as
 	 * 146.69324 / 125.528047 and 5.9438335 / 3.969438, the only split that fits the
@@ -97,11 +97,14 @@ final class PublishedFigures {
 	static final Timing ANATOMY_NO_POOLING = new Timing("no pooling", 74.551414, 146.69324, 78.216549, 76.150440,
 			5.9438335);
 
-	/** 001_dd16b0af77d2abff.txt, the same table, "Connection Pooling Time" column. */
+	/** Vlad Mihalcea's article, the same table, "Connection Pooling Time" column. */
 	static final Timing ANATOMY_POOLING = new Timing("connection pooling (HikariCP)", 0.002633, 125.528047, 0.128900,
 			0.003218, 3.969438);
 
-	/** Seed 000. */
+	/**
+	 * The JOIV paper "A Study of Database Connection Pool in Microservice Architecture"
+	 * (Nor Sobri et al., 2022).
+	 */
 	static final Source JOIV = new Source("000", "A Study of Database Connection Pool in Microservice Architecture",
 			"Nur Ayuni Nor Sobri, Mohamad Aqib Haqmi Abas, Ihsan Mohd Yassin et al., International Journal on "
 					+ "Informatics Visualization (JOIV), 2022; Tables I–IV",
@@ -127,7 +130,7 @@ final class PublishedFigures {
 							paperTable("Published by the paper, Table IV: p99 latency (ms), three instances",
 									PAPER_MULTI_P99_MS))));
 
-	/** Seed 004. */
+	/** The blog post "Sizing connection pool" (limvik, 2023, in Korean). */
 	static final Source BLOG = new Source("004", "Sizing connection pool",
 			"Korean-language blog post dated 2023-12-11 (the text names no author or site)",
 			"Measured with JMeter, 1000 threads ramped up over 10 s, 100 requests each (a closed model: each thread "
@@ -141,7 +144,7 @@ final class PublishedFigures {
 					+ "figures. The text publishes no latency figures (its JMeter result tables are screenshots).",
 			List.of(new Published(SINGLE, blogTable())));
 
-	/** Seed 003. */
+	/** Kamal, "Configuring Connection Pooling with Spring R2DBC" (DEV Community). */
 	static final Source R2DBC = new Source("003", "Configuring Connection Pooling with Spring R2DBC",
 			"Kamal, DEV Community (originally published at kamalhm.dev)",
 			"Measured with k6 against a Spring Boot application on Spring Data R2DBC and PostgreSQL (the database in "
@@ -154,9 +157,10 @@ final class PublishedFigures {
 			List.of(new Published(SINGLE, r2dbcTable())));
 
 	/**
-	 * Seed 002, 002_26abfe8d1a0ff30d.txt, "Scaling database performance with pgbouncer":
-	 * pgbench (TPC-B-like), 10 clients, directly and through pgbouncer in transaction
-	 * mode (default_pool_size 25, reserve_pool_size 5, max_client_conn 100).
+	 * "Improve database performance with connection pooling" (Stack Overflow blog, 2020),
+	 * section "Scaling database performance with pgbouncer": pgbench (TPC-B-like), 10
+	 * clients, directly and through pgbouncer in transaction mode (default_pool_size 25,
+	 * reserve_pool_size 5, max_client_conn 100).
 	 */
 	static final Source PGBOUNCER = new Source("002", "Improve database performance with connection pooling",
 			"code-for-a-living, October 14, 2020 (the Stack Overflow blog section of that name)",
@@ -169,7 +173,7 @@ final class PublishedFigures {
 					+ "service's own pools instead of pgbench's clients, so only the direction compares.",
 			List.of(new Published(PGBOUNCER_TOPOLOGY, pgbouncerTable())));
 
-	/** Seed 001. */
+	/** Vlad Mihalcea, "The anatomy of Connection Pooling". */
 	static final Source ANATOMY = new Source("001", "The anatomy of Connection Pooling",
 			"Vlad Mihalcea, Vlad Mihalcea's Blog (republished by Java Code Geeks)",
 			"Measured by a test that opens and closes 1000 connections (getDataSource().getConnection().close()), "
@@ -264,7 +268,7 @@ final class PublishedFigures {
 		Source source = block.source();
 		boolean inSection = block.topologyKey() != null;
 		html.append("<section class=\"published\" id=\"published-")
-			.append(source.seed())
+			.append(source.key())
 			.append(inSection ? "-" + HtmlReport.escape(block.topologyKey()) : "")
 			.append("\">\n")
 			.append(inSection ? "<h3>" : "<h2>")
@@ -282,7 +286,7 @@ final class PublishedFigures {
 		html.append("</div>\n</section>\n");
 	}
 
-	/** A figure as the seed printed it: no rounding, no padding. */
+	/** A figure as the source printed it: no rounding, no padding. */
 	static String figure(double value) {
 		return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
 	}
@@ -341,16 +345,17 @@ final class PublishedFigures {
 			+ "its first tables above.";
 
 	/**
-	 * One seed text and its figures.
+	 * One source text and its figures.
 	 *
-	 * @param seed the seed's number, e.g. {@code 000}
+	 * @param key the source's key in the report's HTML anchors, e.g. {@code 000} in
+	 * {@code published-000}
 	 * @param title the text's title
 	 * @param byline author and venue as the text gives them
 	 * @param note the set-up the figures were measured on, as the text describes it, and
 	 * why ours differ
 	 * @param tables its figures
 	 */
-	record Source(String seed, String title, String byline, String note, List<Published> tables) {
+	record Source(String key, String title, String byline, String note, List<Published> tables) {
 	}
 
 	/**

@@ -14,7 +14,10 @@ import org.springframework.transaction.annotation.Transactional;
 @Repository
 class AuditRepository {
 
-	/** Rows one request inserts, as in the write-heavy benchmark of seed 003. */
+	/**
+	 * Rows one request inserts, as in the write-heavy benchmark of Kamal, "Configuring
+	 * Connection Pooling with Spring R2DBC".
+	 */
 	static final int EVENTS_PER_REQUEST = 100;
 
 	private static final String INSERT = "INSERT INTO role_audit (role_id, event) VALUES (?, ?)";

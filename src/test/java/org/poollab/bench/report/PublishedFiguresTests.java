@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The seed texts' published figures in reports of the presets that reproduce them, kept
+ * The source texts' published figures in reports of the presets that reproduce them, kept
  * apart from what the lab measured.
  */
 class PublishedFiguresTests {
