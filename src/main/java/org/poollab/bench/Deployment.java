@@ -7,6 +7,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.SweepResults.Limits;
@@ -167,10 +171,50 @@ final class Deployment implements AutoCloseable {
 			this.poolSize = poolSize;
 			return;
 		}
-		for (Instance instance : this.instances) {
-			instance.resize(poolSize);
+		if (this.instances.size() == 1) {
+			this.instances.get(0).resize(poolSize);
+		}
+		else {
+			resizeAtOnce(poolSize);
 		}
 		this.poolSize = poolSize;
+	}
+
+	/**
+	 * Every instance at once: each resize returns only once its pool holds the new number
+	 * of connections, which for a shrink waits for busy connections to come back. One
+	 * after the other, three instances took 3.5 s at 500 rps (measured in a default
+	 * sweep), so the last one changed inside a window that started 2 s after the phase.
+	 */
+	private void resizeAtOnce(int poolSize) throws IOException, InterruptedException {
+		ExecutorService executor = Executors.newFixedThreadPool(this.instances.size());
+		try {
+			List<Future<Void>> resizes = new ArrayList<>();
+			for (Instance instance : this.instances) {
+				resizes.add(executor.submit(() -> {
+					instance.resize(poolSize);
+					return null;
+				}));
+			}
+			for (Future<Void> resize : resizes) {
+				try {
+					resize.get();
+				}
+				catch (ExecutionException ex) {
+					if (ex.getCause() instanceof IOException io) {
+						throw io;
+					}
+					if (ex.getCause() instanceof RuntimeException runtime) {
+						throw runtime;
+					}
+					throw new LabFailureException(
+							"Could not resize the pools to %d: %s".formatted(poolSize, ex.getCause()), ex.getCause());
+				}
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
 	}
 
 	int poolSize() {
