@@ -100,7 +100,9 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			throws IOException, InterruptedException {
 		List<Segment> segments = segments(points, deployment.poolSize());
 		if (points.get(0).poolSize() != deployment.poolSize()) {
-			deployment.resize(points.get(0).poolSize());
+			// An instance dead already (e.g. killed by its warm-up) is found below, at
+			// the first segment, and that point is its death.
+			resizeUnlessDead(deployment, points.get(0).poolSize());
 		}
 		JMeter.Schedule schedule = new JMeter.Schedule(Duration.ZERO, segments.stream()
 			.map((segment) -> new JMeter.Phase(segment.point().rateRps(), segment.settle().plus(segment.window())))
@@ -124,8 +126,10 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 				if (i > 0) {
 					telemetry.scrapeNow(); // the previous window's end
 				}
-				if (segment.point().poolSize() != deployment.poolSize()) {
-					deployment.resize(segment.point().poolSize());
+				if (segment.point().poolSize() != deployment.poolSize()
+						&& !resizeUnlessDead(deployment, segment.point().poolSize())) {
+					diedIn = i;
+					break;
 				}
 				if (sleepUntil(originMs + segment.windowStart().toMillis() - EDGE_SCRAPE_LEAD.toMillis(), deployment)) {
 					telemetry.scrapeNow(); // this window's start
@@ -164,6 +168,32 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		}
 		return new Result(measured, leftover);
 	}
+
+	/**
+	 * Resizes the pools; an instance that refuses the resize because it has died (its
+	 * process exits moments after its sockets close) is a death, not a lab failure.
+	 * @return false when an instance died
+	 */
+	private static boolean resizeUnlessDead(Deployment deployment, int poolSize)
+			throws IOException, InterruptedException {
+		try {
+			deployment.resize(poolSize);
+			return true;
+		}
+		catch (IOException ex) {
+			long deadlineMs = System.currentTimeMillis() + DEATH_GRACE.toMillis();
+			while (deployment.deadInstances().isEmpty() && System.currentTimeMillis() < deadlineMs) {
+				Thread.sleep(50);
+			}
+			if (deployment.deadInstances().isEmpty()) {
+				throw ex;
+			}
+			return false;
+		}
+	}
+
+	/** How long a process whose sockets closed may take to be seen exited. */
+	private static final Duration DEATH_GRACE = Duration.ofSeconds(2);
 
 	/**
 	 * Sleeps until the time, watching for dead instances.

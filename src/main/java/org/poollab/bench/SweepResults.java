@@ -97,12 +97,24 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * @param rateRps the rate held
 	 * @param seconds how long the load ran, ramp included
 	 * @param sliceSeconds how long each slice was
-	 * @param settled whether the latency settled before the warm-up's limit
+	 * @param end how it ended: {@value #SETTLED}, {@value #OVERLOADED} (stopped early: an
+	 * instance did not answer, or its p99 stayed far above the objective) or
+	 * {@value #LIMIT} ({@code bench.topologyWarmup} reached)
 	 * @param serverP99sMs the slowest instance's p99 in each full-rate slice, -1 where an
 	 * instance had no figures
 	 */
-	public record WarmUpRecord(String deployment, int rateRps, double seconds, long sliceSeconds, boolean settled,
+	public record WarmUpRecord(String deployment, int rateRps, double seconds, long sliceSeconds, String end,
 			List<Double> serverP99sMs) {
+
+		public static final String SETTLED = "settled";
+
+		public static final String OVERLOADED = "overloaded";
+
+		public static final String LIMIT = "limit";
+
+		public boolean settled() {
+			return SETTLED.equals(this.end);
+		}
 
 	}
 

@@ -38,10 +38,35 @@ final class WarmUp {
 	 */
 	static final double TOLERANCE_MS = 1;
 
+	/**
+	 * A slice whose p99 is this many times the objective, twice in a row, ends the
+	 * warm-up as overloaded: the paper preset's 1-CPU, 128 MB instance died of
+	 * {@code OutOfMemoryError} in a 45 s warm-up at 2000 rps from a JMeter that fell
+	 * behind and sent in bursts (measured), and such a slice warms nothing.
+	 */
+	static final int OVERLOAD_FACTOR = 10;
+
 	/** The longest ramp from nothing to the warm-up's rate. */
 	static final Duration RAMP = Duration.ofSeconds(10);
 
 	private WarmUp() {
+	}
+
+	/**
+	 * Whether the instances are drowning at the warm-up's rate: an instance that did not
+	 * answer its scrape in the last slice, or two slices in a row above
+	 * {@link #OVERLOAD_FACTOR} times the objective.
+	 */
+	static boolean overloaded(List<Double> p99sMs, double objectiveMs) {
+		if (p99sMs.isEmpty()) {
+			return false;
+		}
+		double last = p99sMs.get(p99sMs.size() - 1);
+		if (last < 0) {
+			return true;
+		}
+		double limit = OVERLOAD_FACTOR * objectiveMs;
+		return p99sMs.size() >= 2 && last > limit && p99sMs.get(p99sMs.size() - 2) > limit;
 	}
 
 	/**
@@ -84,7 +109,7 @@ final class WarmUp {
 				directory.resolve(label + "-warmup.jtl"), directory.resolve(label + "-warmup.log"), processes);
 		List<Integer> ports = deployment.instances().stream().map(Instance::port).toList();
 		List<Double> fullRate = new ArrayList<>();
-		boolean settled = false;
+		String end = WarmUpRecord.LIMIT;
 		long originMs;
 		long endMs;
 		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle())) {
@@ -101,11 +126,15 @@ final class WarmUp {
 					.add(slowest(ServerLatencyWindow.summarize(telemetry.scrapes(), ports, sliceStartMs, sliceEndMs)));
 				sliceStartMs = sliceEndMs;
 				if (settled(fullRate, objective.toMillis())) {
-					settled = true;
+					end = WarmUpRecord.SETTLED;
+					break;
+				}
+				if (overloaded(fullRate, objective.toMillis())) {
+					end = WarmUpRecord.OVERLOADED;
 					break;
 				}
 			}
-			if (!settled) {
+			if (end.equals(WarmUpRecord.LIMIT)) {
 				sleepUntil(mostEndMs); // the rest, shorter than a slice
 			}
 			endMs = System.currentTimeMillis();
@@ -116,8 +145,7 @@ final class WarmUp {
 			}
 		}
 		double seconds = Math.min(most.toMillis(), endMs - originMs) / 1000.0;
-		WarmUpRecord record = new WarmUpRecord(label, rateRps, seconds, SLICE.toSeconds(), settled,
-				List.copyOf(fullRate));
+		WarmUpRecord record = new WarmUpRecord(label, rateRps, seconds, SLICE.toSeconds(), end, List.copyOf(fullRate));
 		out.println("  " + describe(record));
 		return record;
 	}
@@ -131,8 +159,13 @@ final class WarmUp {
 		return String.format(Locale.ROOT,
 				"%s warm-up at %d rps: slowest instance's p99 per %d s at full rate: %s; %s after %.0f s",
 				warmUp.deployment(), warmUp.rateRps(), warmUp.sliceSeconds(),
-				p99s.isEmpty() ? "no full slice" : p99s + " ms",
-				warmUp.settled() ? "settled" : "NOT settled (bench.topologyWarmup reached)", warmUp.seconds());
+				p99s.isEmpty() ? "no full slice" : p99s + " ms", switch (warmUp.end()) {
+					case WarmUpRecord.SETTLED -> "settled";
+					case WarmUpRecord.OVERLOADED ->
+						"NOT settled: stopped early, the instances were drowning (an instance did not answer, or p99 above %dx the objective twice)"
+							.formatted(OVERLOAD_FACTOR);
+					default -> "NOT settled (bench.topologyWarmup reached)";
+				}, warmUp.seconds());
 	}
 
 	private static double slowest(List<ServerLatency> latencies) {

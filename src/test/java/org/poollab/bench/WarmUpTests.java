@@ -33,6 +33,15 @@ class WarmUpTests {
 	}
 
 	@Test
+	void drowningInstancesEndTheWarmUp() {
+		assertThat(WarmUp.overloaded(List.of(5.0, -1.0), 100)).as("an instance did not answer").isTrue();
+		assertThat(WarmUp.overloaded(List.of(1431.7, 1073.7), 100)).as("twice above 10x the objective").isTrue();
+		assertThat(WarmUp.overloaded(List.of(1431.7), 100)).as("once is a cold start").isFalse();
+		assertThat(WarmUp.overloaded(List.of(1431.7, 626.3), 100)).isFalse();
+		assertThat(WarmUp.overloaded(List.of(), 100)).isFalse();
+	}
+
+	@Test
 	void risingLatencyIsNotSettled() {
 		assertThat(WarmUp.settled(List.of(5.0, 9.0), 100)).isFalse();
 	}

@@ -60,7 +60,10 @@ final class Header {
 		for (SweepResults.WarmUpRecord warmUp : timing.warmUps()) {
 			text.append(String.format(Locale.ROOT,
 					" Warm-up of `%s` at %d rps: %s after %s (slowest instance's own p99 per %d s: %s ms).",
-					warmUp.deployment(), warmUp.rateRps(), warmUp.settled() ? "settled" : "not settled",
+					warmUp.deployment(), warmUp.rateRps(),
+					warmUp.settled() ? "settled"
+							: (SweepResults.WarmUpRecord.OVERLOADED.equals(warmUp.end())
+									? "stopped early, the instances drowning" : "not settled"),
 					human(warmUp.seconds()), warmUp.sliceSeconds(),
 					warmUp.serverP99sMs().isEmpty() ? "none"
 							: warmUp.serverP99sMs()
