@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
@@ -28,17 +30,25 @@ import org.springframework.core.env.ConfigurableEnvironment;
 public class BenchApplication {
 
 	/**
-	 * Exit code of a run refused for a bad setting (1 is any other failure).
+	 * Exit code of a run refused for a bad setting.
 	 */
 	static final int BAD_SETTING_EXIT_CODE = 2;
 
 	/**
+	 * Exit code of a run the lab itself broke ({@link LabFailureException}), and of any
+	 * other failure.
+	 */
+	static final int LAB_FAILURE_EXIT_CODE = 1;
+
+	/**
 	 * Runs the lab; a bad setting ends it with one line on standard error per bad setting
-	 * and exit code {@value #BAD_SETTING_EXIT_CODE}, not with a stack trace. The lab runs
-	 * inside Maven ({@code exec:java}), so exiting here also ends Maven, before it wraps
-	 * the message in a build failure.
+	 * and exit code {@value #BAD_SETTING_EXIT_CODE}, and a lab failure with its message
+	 * (what broke, what is kept) and exit code {@value #LAB_FAILURE_EXIT_CODE}, neither
+	 * with a stack trace. The lab runs inside Maven ({@code exec:java}), so exiting here
+	 * also ends Maven, before it prints the exception's stack trace and wraps the message
+	 * in a build failure.
 	 * @param args {@code --bench.*=...} settings, on top of system properties
-	 * @throws Exception when the lab itself broke
+	 * @throws Exception when something other than the lab's checks failed
 	 */
 	public static void main(String[] args) throws Exception {
 		try {
@@ -47,6 +57,10 @@ public class BenchApplication {
 		catch (BenchSettingException ex) {
 			System.err.println(ex.getMessage());
 			System.exit(BAD_SETTING_EXIT_CODE);
+		}
+		catch (LabFailureException ex) {
+			System.err.println(ex.getMessage());
+			System.exit(LAB_FAILURE_EXIT_CODE);
 		}
 	}
 
@@ -72,9 +86,13 @@ public class BenchApplication {
 		application.setLogStartupInfo(false);
 		// A bad setting is reported once, by main, in one line: not also by Spring Boot's
 		// failure report and the context's warning about the cancelled refresh.
+		// zonky's "Could not stop postmaster", with its stack trace, only repeats what
+		// the lab says of a PostgreSQL that died (Database#exit); a live one that
+		// pg_ctl could not stop, the lab stops itself (ChildProcesses).
 		application.setDefaultProperties(Map.of("spring.config.name", "bench", "logging.level.root", "WARN",
 				"logging.level." + LoggingFailureAnalysisReporter.class.getName(), "OFF",
-				"logging.level." + AnnotationConfigApplicationContext.class.getName(), "ERROR"));
+				"logging.level." + AnnotationConfigApplicationContext.class.getName(), "ERROR",
+				"logging.level." + EmbeddedPostgres.class.getName(), "OFF"));
 		application.setRegisterShutdownHook(false);
 		AtomicReference<ConfigurableEnvironment> environment = new AtomicReference<>();
 		application.addListeners((ApplicationListener<ApplicationEnvironmentPreparedEvent>) (prepared) -> environment

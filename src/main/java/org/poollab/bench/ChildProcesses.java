@@ -57,6 +57,14 @@ final class ChildProcesses implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Whether the JVM is shutting down (Ctrl-C, SIGTERM) and everything is being stopped:
+	 * what fails then failed because the lab stopped it.
+	 */
+	boolean stopping() {
+		return this.stopping;
+	}
+
 	private void refuseWhenStopping(String name) {
 		if (this.stopping) {
 			throw new LabFailureException("The lab is shutting down; " + name + " was not (or no longer) started");

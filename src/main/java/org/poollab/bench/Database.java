@@ -1,6 +1,7 @@
 package org.poollab.bench;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -8,7 +9,10 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.poollab.bench.BenchProperties.ExternalDatabase;
 import org.poollab.service.database.EmbeddedPostgresServer;
@@ -18,6 +22,12 @@ import org.poollab.service.database.EmbeddedPostgresServer;
  * or external (by URL, started by nobody here).
  */
 final class Database implements AutoCloseable {
+
+	/**
+	 * What the postmaster logs when asked to stop (smart: SIGTERM, fast: SIGINT or pg_ctl
+	 * stop, immediate: SIGQUIT) or when it gives up.
+	 */
+	private static final Pattern SHUTDOWN_OR_PANIC = Pattern.compile("received \\w+ shutdown request|PANIC:");
 
 	/** Room for the largest preset grids; see {@link #requireBudget}. */
 	static final int EMBEDDED_MAX_CONNECTIONS = 300;
@@ -37,15 +47,23 @@ final class Database implements AutoCloseable {
 
 	private final EmbeddedPostgresServer embedded;
 
+	/** The embedded server's postmaster, {@code null} for an external database. */
+	private final ProcessHandle postmaster;
+
+	/** The embedded server's own log, {@code null} for an external database. */
+	private final Path log;
+
 	private final Settings settings;
 
-	private Database(String kind, String url, String username, String password, EmbeddedPostgresServer embedded)
-			throws SQLException {
+	private Database(String kind, String url, String username, String password, EmbeddedPostgresServer embedded,
+			ProcessHandle postmaster, Path log) throws SQLException {
 		this.kind = kind;
 		this.url = url;
 		this.username = username;
 		this.password = password;
 		this.embedded = embedded;
+		this.postmaster = postmaster;
+		this.log = log;
 		this.settings = readSettings();
 	}
 
@@ -56,15 +74,26 @@ final class Database implements AutoCloseable {
 		return new Settings("PostgreSQL (embedded)", EMBEDDED_MAX_CONNECTIONS, EMBEDDED_RESERVED_CONNECTIONS);
 	}
 
-	static Database embedded(Path dataDirectory, ChildProcesses processes) throws SQLException, IOException {
-		EmbeddedPostgresServer server = EmbeddedPostgresServer.start(EMBEDDED_MAX_CONNECTIONS, dataDirectory);
+	/**
+	 * Starts the embedded server.
+	 * @param dataDirectory its cluster, removed when it stops
+	 * @param log its own log, kept
+	 * @param processes where its postmaster is tracked, to be stopped with everything
+	 * else
+	 */
+	static Database embedded(Path dataDirectory, Path log, ChildProcesses processes) throws SQLException, IOException {
+		EmbeddedPostgresServer server = EmbeddedPostgresServer.start(EMBEDDED_MAX_CONNECTIONS, dataDirectory, log);
 		Path pidFile = dataDirectory.resolve("postmaster.pid");
+		ProcessHandle postmaster = null;
 		if (Files.isRegularFile(pidFile)) {
 			long pid = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
-			ProcessHandle.of(pid).ifPresent((postmaster) -> processes.track("postgres", postmaster));
+			postmaster = ProcessHandle.of(pid).orElse(null);
+			if (postmaster != null) {
+				processes.track("postgres", postmaster);
+			}
 		}
 		try {
-			return new Database("embedded", server.jdbcUrl(), EmbeddedPostgresServer.USER, "", server);
+			return new Database("embedded", server.jdbcUrl(), EmbeddedPostgresServer.USER, "", server, postmaster, log);
 		}
 		catch (SQLException ex) {
 			server.close();
@@ -73,7 +102,7 @@ final class Database implements AutoCloseable {
 	}
 
 	static Database external(ExternalDatabase external) throws SQLException {
-		return new Database("external", external.url(), external.username(), external.password(), null);
+		return new Database("external", external.url(), external.username(), external.password(), null, null, null);
 	}
 
 	/**
@@ -113,6 +142,33 @@ final class Database implements AutoCloseable {
 
 	Connection connect() throws SQLException {
 		return connect(this.url, this.username, this.password);
+	}
+
+	/**
+	 * How the lab's own PostgreSQL ended, once its postmaster is gone: empty while it
+	 * runs, and always for an external database, which is not the lab's to watch. The
+	 * exit status is not knowable here: pg_ctl starts the postmaster, so init, not the
+	 * lab, collects it. Its log tells a shutdown someone asked for (pg_ctl stop, SIGTERM,
+	 * SIGINT, SIGQUIT) or a PANIC; SIGKILL, by hand or the kernel's out-of-memory killer,
+	 * leaves no word.
+	 */
+	Optional<String> exit() {
+		if (this.postmaster == null || ChildProcesses.running(this.postmaster)) {
+			return Optional.empty();
+		}
+		String how = lastLogLine(SHUTDOWN_OR_PANIC).map((line) -> "after logging \"%s\"".formatted(line.strip()))
+			.orElse("without a word in its log, as a SIGKILL leaves it (by hand, or the kernel's out-of-memory killer)");
+		return Optional.of("The lab's PostgreSQL (postmaster pid %d) exited %s. Its log: %s"
+			.formatted(this.postmaster.pid(), how, this.log));
+	}
+
+	private Optional<String> lastLogLine(Pattern pattern) {
+		try (Stream<String> lines = Files.lines(this.log)) {
+			return lines.filter((line) -> pattern.matcher(line).find()).reduce((first, second) -> second);
+		}
+		catch (IOException | UncheckedIOException ex) {
+			return Optional.empty();
+		}
 	}
 
 	@Override

@@ -39,6 +39,8 @@ final class Deployment implements AutoCloseable {
 
 	private final ChildProcesses processes;
 
+	private final Database database;
+
 	/**
 	 * The swept pool size right now: pgbouncer's pool behind pgbouncer, else every
 	 * instance's.
@@ -46,8 +48,9 @@ final class Deployment implements AutoCloseable {
 	private int poolSize;
 
 	private Deployment(List<Instance> instances, String loadBalancer, Path targets, ProcessHandle nginx,
-			PgBouncer pgbouncer, ChildProcesses processes, int poolSize) {
+			PgBouncer pgbouncer, ChildProcesses processes, Database database, int poolSize) {
 		this.poolSize = poolSize;
+		this.database = database;
 		this.instances = instances;
 		this.loadBalancer = loadBalancer;
 		this.targets = targets;
@@ -117,18 +120,19 @@ final class Deployment implements AutoCloseable {
 		Path targets = directory.resolve("targets.csv");
 		if (plan.instances() == 1) {
 			Files.writeString(targets, "127.0.0.1," + instances.get(0).port() + "\n");
-			return new Deployment(instances, NONE, targets, null, pgbouncer, processes, plan.poolSize());
+			return new Deployment(instances, NONE, targets, null, pgbouncer, processes, database, plan.poolSize());
 		}
 		List<Integer> instancePorts = instances.stream().map(Instance::port).toList();
 		if (plan.nginx().isPresent()) {
 			ProcessHandle handle = Nginx.start(plan.nginx().get(), directory.resolve("nginx"), ports.entry(),
 					instancePorts, processes);
 			Files.writeString(targets, "127.0.0.1," + ports.entry() + "\n");
-			return new Deployment(instances, NGINX, targets, handle, pgbouncer, processes, plan.poolSize());
+			return new Deployment(instances, NGINX, targets, handle, pgbouncer, processes, database, plan.poolSize());
 		}
 		Files.writeString(targets,
 				instancePorts.stream().map((port) -> "127.0.0.1," + port + "\n").collect(Collectors.joining()));
-		return new Deployment(instances, CLIENT_ROUND_ROBIN, targets, null, pgbouncer, processes, plan.poolSize());
+		return new Deployment(instances, CLIENT_ROUND_ROBIN, targets, null, pgbouncer, processes, database,
+				plan.poolSize());
 	}
 
 	List<Instance> instances() {
@@ -158,8 +162,14 @@ final class Deployment implements AutoCloseable {
 
 	/**
 	 * Sets the swept pool size: pgbouncer's pool behind pgbouncer, else every instance's.
+	 * Refused at once when the lab's database is gone: the pools could never fill, and
+	 * each instance would wait up to 30 s to say so.
 	 */
 	void resize(int poolSize) throws IOException, InterruptedException {
+		if (this.database.exit().isPresent()) {
+			throw new LabFailureException(
+					"Could not resize the pools to %d: the lab's PostgreSQL is gone".formatted(poolSize));
+		}
 		if (this.pgbouncer != null) {
 			try {
 				this.pgbouncer.resize(poolSize);

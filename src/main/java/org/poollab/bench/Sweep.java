@@ -43,6 +43,9 @@ final class Sweep {
 
 	private final PrintStream out;
 
+	/** The embedded PostgreSQL's own log, in the run's directory. */
+	static final String POSTGRES_LOG = "postgres.log";
+
 	/** HikariCP's {@code maximumPoolSize} when none is configured. */
 	static final int HIKARI_DEFAULT_POOL_SIZE = 10;
 
@@ -134,8 +137,20 @@ final class Sweep {
 											&& p.pooled() == pooled)
 									.toList();
 								if (!mine.isEmpty()) {
-									runTopology(mine, nginx, pgbouncer, pinning, database, store, results, progress,
-											processes);
+									try {
+										runTopology(mine, nginx, pgbouncer, pinning, database, store, results, progress,
+												processes);
+									}
+									catch (RuntimeException | IOException ex) {
+										// The lab's PostgreSQL gone is the cause, not
+										// what failed first.
+										Optional<String> exit = processes.stopping() ? Optional.empty()
+												: database.exit();
+										if (exit.isPresent()) {
+											throw databaseExited(exit.get(), ex, store.directory(), points.size());
+										}
+										throw ex;
+									}
 								}
 							}
 						}
@@ -165,6 +180,24 @@ final class Sweep {
 			printRecommendation(store.directory(), recommendations);
 			return new Outcome(results, store.directory(), recommendations, processes.everStarted());
 		}
+	}
+
+	/**
+	 * The lab's database is gone: every point left would measure refusals, so the sweep
+	 * ends, saying so instead of what failed first because of it (typically the next
+	 * resize), where the finished points are and how to get their report.
+	 * @param exit how the database ended
+	 * @param failure what failed because of it
+	 * @param directory the run's directory
+	 * @param finishedPoints the points kept in its results
+	 */
+	static LabFailureException databaseExited(String exit, Exception failure, Path directory, int finishedPoints) {
+		String kept = (finishedPoints > 0)
+				? "%d finished point(s) are kept in %s; rebuild the report from them with:%n  %s".formatted(
+						finishedPoints, directory.resolve(ResultsStore.RESULTS_JSON), ReportMain.command(directory))
+				: "No point had finished.";
+		return new LabFailureException("%s%nEvery point needs it, so the sweep stopped (what failed then: %s).%n%s"
+			.formatted(exit, failure.getMessage(), kept), failure);
 	}
 
 	/**
@@ -250,7 +283,7 @@ final class Sweep {
 					}
 					emptyWrittenTable(database);
 					LoadRun.Result result = runPoints(load, todo, deployment, loadDirectory,
-							first.deploymentLabel() + "-run" + (++runs), progress, processes, results, store);
+							first.deploymentLabel() + "-run" + (++runs), progress, processes, results, store, database);
 					todo = result.leftover();
 					for (Instance dead : deployment.deadInstances()) {
 						this.out.printf("  Instance %d died (%s); its log: %s%n", dead.port(), dead.deathCause(),
@@ -323,24 +356,32 @@ final class Sweep {
 	}
 
 	private LoadRun.Result runPoints(LoadRun load, List<Planned> todo, Deployment deployment, Path loadDirectory,
-			String runId, Progress progress, ChildProcesses processes, SweepResults results, ResultsStore store)
-			throws IOException, InterruptedException {
-		LoadRun.Result result = announceAndMeasure(load, todo, deployment, loadDirectory, runId, processes,
+			String runId, Progress progress, ChildProcesses processes, SweepResults results, ResultsStore store,
+			Database database) throws IOException, InterruptedException {
+		LoadRun.Result result = announceAndMeasure(load, todo, deployment, loadDirectory, runId, processes, database,
 				(measured, nanos) -> progress.ran(measured, nanos, deployment.loadBalancer()));
 		results.points().addAll(result.measured());
 		store.write(results);
 		return result;
 	}
 
-	/** Says what a run will do, runs it, and reports its points with the time it took. */
+	/**
+	 * Says what a run will do, runs it, and reports its points with the time it took.
+	 * Points run while the lab's database was gone are not reported: they measured its
+	 * absence.
+	 */
 	private LoadRun.Result announceAndMeasure(LoadRun load, List<Planned> points, Deployment deployment,
-			Path loadDirectory, String runId, ChildProcesses processes, BiConsumer<List<Point>, Long> report)
-			throws IOException, InterruptedException {
+			Path loadDirectory, String runId, ChildProcesses processes, Database database,
+			BiConsumer<List<Point>, Long> report) throws IOException, InterruptedException {
 		List<LoadRun.Segment> segments = load.segments(points, deployment.poolSize());
 		this.out.printf("  %s: %d point(s) in one JMeter schedule of %s...%n", runId, points.size(),
 				human(segments.get(segments.size() - 1).end()));
 		long started = System.nanoTime();
 		LoadRun.Result result = load.measure(points, deployment, loadDirectory, runId, processes);
+		if (database.exit().isPresent()) {
+			throw new LabFailureException("%s ran %d point(s) while the database was gone or going; they are not kept"
+				.formatted(runId, result.measured().size()));
+		}
 		report.accept(result.measured(), System.nanoTime() - started);
 		return result;
 	}
@@ -384,7 +425,7 @@ final class Sweep {
 			emptyWrittenTable(database);
 			String id = runId + ((run++ > 0) ? "-" + run : "");
 			LoadRun.Result result = announceAndMeasure(load, sameRate, deployment, loadDirectory, id, processes,
-					(measured, nanos) -> progress.again(measured, nanos, deployment.loadBalancer()));
+					database, (measured, nanos) -> progress.again(measured, nanos, deployment.loadBalancer()));
 			for (int i = 0; i < result.measured().size(); i++) {
 				results.points().set(indexes.get(again.indexOf(sameRate.get(i))), result.measured().get(i));
 			}
@@ -530,7 +571,7 @@ final class Sweep {
 		if (this.properties.database().configured()) {
 			return Database.external(this.properties.database());
 		}
-		return Database.embedded(directory.resolve("pgdata"), processes);
+		return Database.embedded(directory.resolve("pgdata"), directory.resolve(POSTGRES_LOG), processes);
 	}
 
 	private void requireBudget(Database.Settings settings) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -152,6 +153,53 @@ class SweepInterruptionTests {
 		assertThat(pointsIn(this.output.resolve("latest"))).isEqualTo(2);
 	}
 
+	/**
+	 * The lab's own PostgreSQL killed by hand between two rounds: the sweep stops at
+	 * once, says that the database exited and how, where the finished points are and how
+	 * to rebuild the report from them, and leaves nothing running.
+	 */
+	@Test
+	void labDatabaseKilledMidSweepEndsTheSweepWithWhatHappenedAndKeepsFinishedPoints() throws Exception {
+		Path run = this.output.resolve("latest");
+		List<Long> postgres = new ArrayList<>();
+		// The second round's announcement: the first round's points are in results.json,
+		// and the second round has not resized a pool or started its load yet.
+		ConsoleCue kill = ConsoleCue.on("single-run2:", () -> postgres.addAll(killPostmaster(run)));
+		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
+			assertThatException()
+				.isThrownBy(() -> sweep(kill, SweepEndToEndTests.freeBasePort(1), "--bench.topologies=single",
+						"--bench.poolSizes=1,2", "--bench.repeats=2"))
+				.isInstanceOf(LabFailureException.class)
+				.withMessageStartingWith("The lab's PostgreSQL (postmaster pid " + postgres.get(0) + ") exited")
+				.withMessageContaining("exited without a word in its log, as a SIGKILL leaves it")
+				.withMessageContaining("Its log: " + run.toRealPath().resolve(Sweep.POSTGRES_LOG))
+				.withMessageContaining(
+						"what failed then: Could not resize the pools to 2: the lab's PostgreSQL is gone")
+				.withMessageContaining("2 finished point(s) are kept in " + run.toRealPath().resolve("results.json"))
+				.withMessageContaining("-Dexec.args=" + run.toRealPath());
+			assertThat(kill.ran()).isTrue();
+			assertNoneAlive(processes.seen());
+			assertNoneAlive(postgres);
+		}
+		assertThat(pointsIn(run)).isEqualTo(2);
+		assertThat(Report.regenerate(run)).hasSize(1);
+	}
+
+	/**
+	 * Kills the postmaster of the run's embedded PostgreSQL with SIGKILL and waits until
+	 * it has exited.
+	 * @return the postmaster's process id, then those of its child processes
+	 */
+	private static List<Long> killPostmaster(Path run) throws Exception {
+		long pid = Long.parseLong(Files.readAllLines(run.resolve("pgdata/postmaster.pid")).get(0).trim());
+		ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow();
+		List<Long> pids = new ArrayList<>(List.of(pid));
+		postmaster.children().forEach((child) -> pids.add(child.pid()));
+		assertThat(new ProcessBuilder("kill", "-KILL", String.valueOf(pid)).start().waitFor()).isZero();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !LabProcesses.alive(pid));
+		return pids;
+	}
+
 	@Test
 	void databasePasswordAppearsNowhereInTheRunsOutput(CapturedOutput console) throws Exception {
 		String password = "pw-" + Long.toHexString(System.nanoTime());
@@ -190,7 +238,7 @@ class SweepInterruptionTests {
 		return Files.isRegularFile(results) ? Report.read(results).points().size() : 0;
 	}
 
-	private static void assertNoneAlive(Set<Long> pids) {
+	private static void assertNoneAlive(Collection<Long> pids) {
 		assertThat(pids).as("processes the lab started").isNotEmpty();
 		for (long pid : pids) {
 			assertThat(LabProcesses.alive(pid))

@@ -8,9 +8,9 @@ import java.util.List;
 
 /**
  * Regenerates a run's report from its {@code results.json}, e.g.
- * {@code ./mvnw -q exec:java -Dexec.mainClass=org.poollab.bench.report.ReportMain -Dexec.args=target/bench/latest},
- * and ends like the sweep's console: the answer per topology, where the report is, and
- * the recommended block to paste.
+ * {@code ./mvnw -q compile exec:java -Dexec.mainClass=org.poollab.bench.report.ReportMain -Dexec.args=target/bench/latest}
+ * ({@link #command(Path)}), and ends like the sweep's console: the answer per topology,
+ * where the report is, and the recommended block to paste.
  */
 public final class ReportMain {
 
@@ -22,6 +22,16 @@ public final class ReportMain {
 
 	public static void main(String[] args) throws IOException {
 		run(Path.of((args.length > 0) ? args[0] : DEFAULT_RUN_DIR), System.out);
+	}
+
+	/**
+	 * The command that rebuilds a run's report, for a sweep that ended before writing
+	 * one.
+	 * @param runDir the run's directory
+	 * @return the command line
+	 */
+	public static String command(Path runDir) {
+		return "./mvnw -q compile exec:java -Dexec.mainClass=" + ReportMain.class.getName() + " -Dexec.args=" + runDir;
 	}
 
 	static void run(Path runDir, PrintStream out) throws IOException {

@@ -28,7 +28,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 	 * @return the running server
 	 */
 	public static EmbeddedPostgresServer start(int maxConnections) {
-		return start(maxConnections, null);
+		return start(maxConnections, null, null);
 	}
 
 	/**
@@ -37,14 +37,21 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 	 * @param maxConnections the server's {@code max_connections}
 	 * @param dataDirectory where the cluster lives, or {@code null} for a temporary
 	 * directory
+	 * @param log where the server's own log goes (appended to; kept when the server
+	 * stops, so it can say how the server ended), or {@code null} for the
+	 * {@code io.zonky} logger at level INFO
 	 * @return the running server
 	 */
-	public static EmbeddedPostgresServer start(int maxConnections, Path dataDirectory) {
+	public static EmbeddedPostgresServer start(int maxConnections, Path dataDirectory, Path log) {
 		try {
 			EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
 				.setServerConfig("max_connections", String.valueOf(maxConnections));
 			if (dataDirectory != null) {
 				builder.setDataDirectory(dataDirectory).setCleanDataDirectory(true);
+			}
+			if (log != null) {
+				// pg_ctl's output, and the postmaster's, which inherits it.
+				builder.setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()));
 			}
 			return new EmbeddedPostgresServer(builder.start());
 		}
