@@ -43,6 +43,12 @@ final class Sweep {
 
 	private final PrintStream out;
 
+	/**
+	 * Every instance's actuator address (host,port per line) for the exploring plan,
+	 * beside the deployment's targets file.
+	 */
+	static final String ACTUATORS_FILE = "actuators.csv";
+
 	/** The embedded PostgreSQL's own log, in the run's directory. */
 	static final String POSTGRES_LOG = "postgres.log";
 
@@ -239,9 +245,17 @@ final class Sweep {
 					"  instance %s  actuator %s, %s%n    resize: curl -XPOST -H 'Content-Type: application/json' -d '{\"maximumPoolSize\":8}' %s%n",
 					instance.uri("/roles"), instance.actuator("health"), instance.actuator("prometheus"),
 					instance.actuator("poolsize")));
+		// The exploring plan reads every instance's pool gauges from its actuator.
+		Path actuators = deployment.targets().resolveSibling(ACTUATORS_FILE);
+		Files.writeString(actuators,
+				deployment.instances()
+					.stream()
+					.map((instance) -> instance.actuator(""))
+					.map((actuator) -> actuator.getHost() + "," + actuator.getPort() + "\n")
+					.collect(Collectors.joining()));
 		this.out.printf(
-				"Open the plan in the JMeter GUI:%n  ./mvnw -Pgui -Djmeter.targets=%s%nPress Ctrl-C to stop everything.%n",
-				deployment.targets());
+				"Open the exploring plan in the JMeter GUI:%n  ./mvnw -Pgui -Djmeter.targets=%s -Djmeter.actuators=%s%nPress Ctrl-C to stop everything.%n",
+				deployment.targets(), actuators);
 		Thread.currentThread().join();
 	}
 

@@ -26,7 +26,10 @@ import static org.assertj.core.api.Assertions.fail;
  * Every plan under {@code jmeter/} loads with JMeter's own loader and holds what the lab
  * relies on: an open-model schedule driven by the {@code rate} and
  * {@code durationSeconds} properties, the {@code Java} HTTP implementation (the JVM-wide
- * keep-alive cache), targets from the {@code targets} property, and no listeners.
+ * keep-alive cache), targets from the {@code targets} property, and, in the plans the
+ * sweep measures with, no listeners. The exploring plan the GUI opens runs the measuring
+ * plan's load unchanged, with listeners, the instances' pool gauges and a disabled resize
+ * request around it.
  * <p>
  * JMeter runs in a child JVM on the jars of the installation the build laid out
  * ({@code target/config.json}), the very ones the sweep and the GUI run, through a
@@ -46,6 +49,20 @@ class PlanLoadingTests {
 	private static final String HTTP_SAMPLER = "org.apache.jmeter.protocol.http.sampler.HTTPSamplerProxy";
 
 	private static final String CSV_DATA_SET = "org.apache.jmeter.config.CSVDataSet";
+
+	private static final String THREAD_GROUP = "org.apache.jmeter.threads.ThreadGroup";
+
+	private static final String REGEX_EXTRACTOR = "org.apache.jmeter.extractor.RegexExtractor";
+
+	private static final String JSR223_SAMPLER = "org.apache.jmeter.protocol.java.sampler.JSR223Sampler";
+
+	private static final String HEADER_MANAGER = "org.apache.jmeter.protocol.http.control.HeaderManager";
+
+	/** The plan the GUI opens ({@code gui} profile): for looking, with listeners. */
+	private static final String EXPLORING_PLAN = "explore.jmx";
+
+	/** The plan whose load the exploring plan runs. */
+	private static final String MEASURING_PLAN = "roles.jmx";
 
 	@TempDir
 	static Path work;
@@ -126,11 +143,80 @@ class PlanLoadingTests {
 	}
 
 	@Test
-	void noPlanHasListeners() {
-		assertThat(plans).allSatisfy((plan) -> assertThat(plan.elements()).as(plan.file())
-			.filteredOn(Element::listener)
-			.as("listeners (ResultCollector and other SampleListener elements) in %s", plan.file())
-			.isEmpty());
+	void noMeasuringPlanHasListeners() {
+		assertThat(plans).filteredOn((plan) -> !plan.file().endsWith("/" + EXPLORING_PLAN))
+			.hasSizeGreaterThanOrEqualTo(2)
+			.allSatisfy((plan) -> assertThat(plan.elements()).as(plan.file())
+				.filteredOn(Element::listener)
+				.as("listeners (ResultCollector and other SampleListener elements) in %s", plan.file())
+				.isEmpty());
+	}
+
+	@Test
+	void theExploringPlanRunsTheMeasuringPlansLoadUnchanged() {
+		List<Element> measuring = plan(MEASURING_PLAN).subtree(OPEN_MODEL_THREAD_GROUP);
+		List<Element> exploring = plan(EXPLORING_PLAN).subtree(OPEN_MODEL_THREAD_GROUP);
+		assertThat(measuring).hasSizeGreaterThan(2);
+		assertThat(exploring).filteredOn((element) -> !element.listener()).isEqualTo(measuring);
+	}
+
+	@Test
+	void theExploringPlanShowsASummaryTableAndTheLoadOverTime() {
+		Plan exploring = plan(EXPLORING_PLAN);
+		assertThat(exploring.elements()).filteredOn((element) -> element.depth() == 1 && element.listener())
+			.extracting(Element::guiClass)
+			.containsExactly("org.apache.jmeter.visualizers.StatVisualizer");
+		assertThat(exploring.subtree(OPEN_MODEL_THREAD_GROUP)).filteredOn(Element::listener)
+			.extracting(Element::guiClass)
+			.containsExactly("org.apache.jmeter.visualizers.GraphVisualizer");
+	}
+
+	@Test
+	void theExploringPlanReadsEveryInstancesPoolGaugesFromItsActuatorWhileTheLoadRuns() {
+		List<Element> gauges = plan(EXPLORING_PLAN).subtree(THREAD_GROUP, "Pool gauges");
+		assertThat(gauges.get(0).properties().get("ThreadGroup.duration")).contains("${__P(durationSeconds,");
+		assertThat(gauges).filteredOn((element) -> element.type().equals(HTTP_SAMPLER))
+			.singleElement()
+			.satisfies((scrape) -> assertThat(scrape.properties()).containsEntry("HTTPSampler.method", "GET")
+				.containsEntry("HTTPSampler.path", "http://${actuator}/actuator/prometheus"));
+		assertThat(gauges).filteredOn((element) -> element.type().equals(REGEX_EXTRACTOR))
+			.extracting((extractor) -> extractor.properties().get("RegexExtractor.regex"))
+			.anyMatch((regex) -> regex.startsWith("hikaricp_connections_active\\{"))
+			.anyMatch((regex) -> regex.startsWith("hikaricp_connections_pending\\{"))
+			.anyMatch((regex) -> regex.startsWith("hikaricp_connections_acquire_seconds_count\\{"))
+			.anyMatch((regex) -> regex.startsWith("hikaricp_connections_acquire_seconds_sum\\{"));
+		assertThat(gauges).filteredOn((element) -> element.type().equals(JSR223_SAMPLER))
+			.extracting(Element::name)
+			.contains("${pool} active connections", "${pool} threads waiting for a connection (pending)",
+					"${pool} acquire time, mean since the last reading (ms)");
+		assertThat(gauges).filteredOn(Element::listener)
+			.extracting(Element::guiClass)
+			.containsExactly("org.apache.jmeter.visualizers.RespTimeGraphVisualizer");
+	}
+
+	@Test
+	void theExploringPlanHasAReadyDisabledRequestThatResizesEveryInstancesPool() {
+		List<Element> resize = plan(EXPLORING_PLAN).subtree(THREAD_GROUP, "Resize every instance's pool");
+		assertThat(resize.get(0).properties()).containsEntry("TestElement.enabled", "false");
+		assertThat(resize).filteredOn((element) -> element.type().equals(HTTP_SAMPLER))
+			.singleElement()
+			.satisfies((post) -> assertThat(post.properties()).containsEntry("HTTPSampler.method", "POST")
+				.containsEntry("HTTPSampler.path", "http://${actuator}/actuator/poolsize")
+				.containsEntry("HTTPSampler.postBodyRaw", "true")
+				.hasEntrySatisfying("HTTPsampler.Arguments",
+						(body) -> assertThat(body).contains("{\"maximumPoolSize\":${__P(resizeTo,5)}}")));
+		assertThat(resize).filteredOn((element) -> element.type().equals(HEADER_MANAGER))
+			.singleElement()
+			.satisfies(
+					(headers) -> assertThat(headers.properties().get("HeaderManager.headers")).contains("Content-Type")
+						.contains("application/json"));
+	}
+
+	private static Plan plan(String name) {
+		return plans.stream()
+			.filter((plan) -> plan.file().endsWith("/" + name))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no plan jmeter/" + name));
 	}
 
 	private static Path jmeterHome() {
@@ -145,6 +231,27 @@ class PlanLoadingTests {
 
 		List<Element> elementsOf(String type) {
 			return this.elements.stream().filter((element) -> element.type().equals(type)).toList();
+		}
+
+		/** The only element of a type whose name starts so, and everything below it. */
+		List<Element> subtree(String type, String namePrefix) {
+			Element root = elementsOf(type).stream()
+				.filter((element) -> element.name().startsWith(namePrefix))
+				.reduce((first, second) -> {
+					throw new AssertionError("more than one " + type + " named " + namePrefix + "... in " + this.file);
+				})
+				.orElseThrow(() -> new AssertionError("no " + type + " named " + namePrefix + "... in " + this.file));
+			int start = this.elements.indexOf(root);
+			int end = start + 1;
+			while (end < this.elements.size() && this.elements.get(end).depth() > root.depth()) {
+				end++;
+			}
+			return this.elements.subList(start, end);
+		}
+
+		/** The only element of a type, and everything below it. */
+		List<Element> subtree(String type) {
+			return subtree(type, "");
 		}
 
 		static List<Plan> parse(String printed) {
@@ -195,6 +302,14 @@ class PlanLoadingTests {
 	}
 
 	record Element(int depth, String type, boolean listener, boolean guiClassLoads, Map<String, String> properties) {
+
+		String name() {
+			return this.properties.getOrDefault("TestElement.name", "");
+		}
+
+		String guiClass() {
+			return this.properties.getOrDefault("TestElement.gui_class", "");
+		}
 
 	}
 
