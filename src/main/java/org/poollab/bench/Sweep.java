@@ -673,26 +673,30 @@ final class Sweep {
 		/** A run's points, printed once the run has ended. */
 		void ran(List<Point> points, long nanos, String loadBalancer) {
 			this.pointNanos += nanos;
-			for (Point point : points) {
-				this.done++;
-				print(point, loadBalancer);
+			int first = this.done;
+			// Counted before printing: the run's time covers all of its points, so an
+			// ETA per point inside the run would charge the whole run to its first
+			// point (the default preset's first line said 50 min for a 16 min sweep).
+			this.done += points.size();
+			for (int i = 0; i < points.size(); i++) {
+				print(points.get(i), first + i + 1, loadBalancer);
 			}
 		}
 
 		/** Points measured once more: they replace points already counted. */
 		void again(List<Point> points, long nanos, String loadBalancer) {
 			this.pointNanos += nanos;
-			points.forEach((point) -> print(point, loadBalancer));
+			points.forEach((point) -> print(point, this.done, loadBalancer));
 		}
 
-		private void print(Point point, String loadBalancer) {
+		private void print(Point point, int index, String loadBalancer) {
 			long etaNanos = this.pointNanos / Math.max(1, this.done) * (this.total - this.done)
 					+ ((this.deployments > 0) ? this.deployNanos / this.deployments * this.deploymentsLeft : 0);
 			Duration eta = Duration.ofNanos(etaNanos);
 			String failures = Failures.describe(point.failureCauses(), point.refusals());
 			this.out.printf(Locale.ROOT,
 					"[%2d/%d] %-9s x%d %-20s (%s)  pool %4s  %5d rps  -> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  server p99 %s ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms  JMeter %.2f cores%s  %s  ETA %s%n",
-					Math.min(this.done, this.total), this.total, point.topology(), point.instances(),
+					Math.min(index, this.total), this.total, point.topology(), point.instances(),
 					Deployment.NONE.equals(loadBalancer) ? "(no load balancer)" : "(" + loadBalancer + ")",
 					point.limits().describe(), SweepResults.poolLabel(point.poolSize()), point.rateRps(),
 					point.achievedRps(), point.latency().p50Ms(), point.latency().p99Ms(), point.latency().maxMs(),
