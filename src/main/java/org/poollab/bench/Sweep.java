@@ -491,10 +491,9 @@ final class Sweep {
 						this.grid.pgbouncerClientPoolSize(), limits, pinning, ports, nginx, pgbouncer),
 				this.paths, database, store.directory(), processes, this.out);
 		if (!this.grid.topologyWarmup().isZero()) {
-			int rate = this.grid.rates().stream().mapToInt(Integer::intValue).max().orElseThrow();
-			this.warmUps
-				.add(WarmUp.run(deployment, label, rate, this.grid.topologyWarmup(), this.properties.p99Objective(),
-						this.grid.arrivals(), jmeter, store.directory().resolve("load"), processes, this.out));
+			this.warmUps.add(WarmUp.run(deployment, label, this.grid.rates(), this.grid.topologyWarmup(),
+					this.properties.p99Objective(), this.grid.arrivals(), jmeter, store.directory().resolve("load"),
+					processes, this.out));
 		}
 		return deployment;
 	}

@@ -17,11 +17,12 @@ import org.poollab.bench.SweepResults.WarmUpRecord;
  * it did. A fixed warm-up is either too short or wasted: one instance hit with 2000 rps
  * by a lean open-loop generator on this project's machine served p99 880 ms from the
  * intended send in its first 20 s, then 11.6, 5.4, 6.0, 4.9, 4.8 ms (OpenLoopCheck, 20 s
- * slices, 2026-11-24). So the load rises to the grid's highest rate and is held while
- * every instance is scraped at the end of each {@link #SLICE}; the warm-up ends when the
- * slowest instance's server-side p99 ({@code http.server.requests}, the same figure the
- * points record) of a full-rate slice is within {@link #TOLERANCE} (or
- * {@link #TOLERANCE_MS}) of the slice before, or at the grid's
+ * slices, 2026-11-24). So the load steps up through the grid's rates to the highest and
+ * is held there while every instance is scraped at the end of each {@link #SLICE}; the
+ * warm-up ends when the slowest instance's server-side p99 ({@code http.server.requests},
+ * the same figure the points record) of a top-rate slice is within {@link #TOLERANCE} (or
+ * {@link #TOLERANCE_MS}) of the slice before and within the p99 objective, when the
+ * instances are drowning ({@link #overloaded}), or at the grid's
  * {@code bench.topologyWarmup}, whichever comes first, and says which.
  */
 final class WarmUp {
@@ -46,8 +47,11 @@ final class WarmUp {
 	 */
 	static final int OVERLOAD_FACTOR = 10;
 
+	/** How long each of the grid's lower rates is held on the way up. */
+	static final Duration LOWER_STEP = Duration.ofSeconds(10);
+
 	/** The longest ramp from nothing to the warm-up's rate. */
-	static final Duration RAMP = Duration.ofSeconds(10);
+	static final Duration RAMP = Duration.ofSeconds(5);
 
 	private WarmUp() {
 	}
@@ -89,47 +93,68 @@ final class WarmUp {
 	}
 
 	/**
-	 * Runs the warm-up; JMeter is stopped once the latency settled.
+	 * Runs the warm-up, stepping up through the grid's rates: each lower rate for
+	 * {@link #LOWER_STEP}, then the highest until the latency settles. One JMeter
+	 * schedule; it is stopped once the latency settled or the instances drown. Straight
+	 * to 2000 rps, the paper preset's 1-CPU, 128 MB instance died of
+	 * {@code OutOfMemoryError} in every warm-up (measured twice); stepping up, its JIT is
+	 * warm before the top rate, and a top rate it cannot carry is left within a slice.
 	 * @param label the deployment's label, for files and the record
-	 * @param rateRps the rate to warm up to
+	 * @param rates the grid's rates
 	 * @param most the longest warm-up ({@code bench.topologyWarmup})
 	 * @param objective the sweep's p99 objective: a slower slice is not settled
 	 * @return what it saw
 	 */
-	static WarmUpRecord run(Deployment deployment, String label, int rateRps, Duration most, Duration objective,
+	static WarmUpRecord run(Deployment deployment, String label, List<Integer> rates, Duration most, Duration objective,
 			Arrivals arrivals, JMeter jmeter, Path directory, ChildProcesses processes, PrintStream out)
 			throws IOException, InterruptedException {
+		List<Integer> steps = rates.stream().distinct().sorted().toList();
+		int top = steps.get(steps.size() - 1);
 		Duration ramp = (most.compareTo(RAMP.multipliedBy(2)) < 0) ? most.dividedBy(2) : RAMP;
+		Duration lower = most.minus(ramp).dividedBy(steps.size());
+		lower = (lower.compareTo(LOWER_STEP) < 0) ? lower : LOWER_STEP;
+		List<JMeter.Phase> phases = new ArrayList<>();
+		for (int rate : steps.subList(0, steps.size() - 1)) {
+			phases.add(new JMeter.Phase(rate, lower));
+		}
+		Duration topLength = most.minus(ramp).minus(lower.multipliedBy(steps.size() - 1));
+		phases.add(new JMeter.Phase(top, topLength));
 		out.printf(
-				"  warming up: rising to %d rps in %s, then held until every instance's own p99 settles (at most %s; not measured)%n",
-				rateRps, Sweep.human(ramp), Sweep.human(most));
+				"  warming up: rising to %d rps in %s, then %s, held until every instance's own p99 settles (at most %s; not measured)%n",
+				steps.get(0), Sweep.human(ramp), (steps.size() > 1)
+						? "stepping up every %s to %d rps".formatted(Sweep.human(lower), top) : "at that rate",
+				Sweep.human(most));
 		Files.createDirectories(directory);
-		JMeter.Run run = jmeter.start(deployment.targets(),
-				new JMeter.Schedule(ramp, List.of(new JMeter.Phase(rateRps, most.minus(ramp))), arrivals), true,
+		JMeter.Run run = jmeter.start(deployment.targets(), new JMeter.Schedule(ramp, phases, arrivals), true,
 				directory.resolve(label + "-warmup.jtl"), directory.resolve(label + "-warmup.log"), processes);
 		List<Integer> ports = deployment.instances().stream().map(Instance::port).toList();
-		List<Double> fullRate = new ArrayList<>();
+		List<Double> slices = new ArrayList<>();
+		List<Double> atTop = new ArrayList<>();
 		String end = WarmUpRecord.LIMIT;
 		long originMs;
 		long endMs;
 		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle())) {
 			originMs = run.origin();
-			long rampEndMs = originMs + ramp.toMillis();
+			long topStartMs = originMs + most.minus(topLength).toMillis();
 			long mostEndMs = originMs + most.toMillis();
-			long sliceStartMs = rampEndMs;
+			long sliceStartMs = originMs + ramp.toMillis();
 			telemetry.scrapeNow();
 			while (sliceStartMs + SLICE.toMillis() <= mostEndMs && run.handle().isAlive()) {
 				long sliceEndMs = sliceStartMs + SLICE.toMillis();
 				sleepUntil(sliceEndMs);
 				telemetry.scrapeNow();
-				fullRate
-					.add(slowest(ServerLatencyWindow.summarize(telemetry.scrapes(), ports, sliceStartMs, sliceEndMs)));
+				double p99 = slowest(
+						ServerLatencyWindow.summarize(telemetry.scrapes(), ports, sliceStartMs, sliceEndMs));
+				slices.add(p99);
+				if (sliceStartMs >= topStartMs) {
+					atTop.add(p99);
+				}
 				sliceStartMs = sliceEndMs;
-				if (settled(fullRate, objective.toMillis())) {
+				if (settled(atTop, objective.toMillis())) {
 					end = WarmUpRecord.SETTLED;
 					break;
 				}
-				if (overloaded(fullRate, objective.toMillis())) {
+				if (overloaded(slices, objective.toMillis())) {
 					end = WarmUpRecord.OVERLOADED;
 					break;
 				}
@@ -145,7 +170,7 @@ final class WarmUp {
 			}
 		}
 		double seconds = Math.min(most.toMillis(), endMs - originMs) / 1000.0;
-		WarmUpRecord record = new WarmUpRecord(label, rateRps, seconds, SLICE.toSeconds(), end, List.copyOf(fullRate));
+		WarmUpRecord record = new WarmUpRecord(label, top, seconds, SLICE.toSeconds(), end, List.copyOf(slices));
 		out.println("  " + describe(record));
 		return record;
 	}
@@ -157,7 +182,7 @@ final class WarmUp {
 			p99s.append(p99s.isEmpty() ? "" : ", ").append((p99 < 0) ? "?" : String.format(Locale.ROOT, "%.1f", p99));
 		}
 		return String.format(Locale.ROOT,
-				"%s warm-up at %d rps: slowest instance's p99 per %d s at full rate: %s; %s after %.0f s",
+				"%s warm-up up to %d rps: slowest instance's p99 per %d s after the ramp: %s; %s after %.0f s",
 				warmUp.deployment(), warmUp.rateRps(), warmUp.sliceSeconds(),
 				p99s.isEmpty() ? "no full slice" : p99s + " ms", switch (warmUp.end()) {
 					case WarmUpRecord.SETTLED -> "settled";
