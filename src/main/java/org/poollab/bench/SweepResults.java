@@ -97,23 +97,32 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * @param rateRps the rate held
 	 * @param seconds how long the load ran, ramp included
 	 * @param sliceSeconds how long each slice was
-	 * @param end how it ended: {@value #SETTLED}, {@value #OVERLOADED} (stopped early: an
-	 * instance did not answer, or its p99 stayed far above the objective) or
-	 * {@value #LIMIT} ({@code bench.topologyWarmup} reached)
-	 * @param serverP99sMs the slowest instance's p99 in each full-rate slice, -1 where an
-	 * instance had no figures
+	 * @param end how it ended
+	 * @param serverP99sMs the slowest instance's p99 in each slice after the ramp, -1
+	 * where an instance had no figures
 	 */
-	public record WarmUpRecord(String deployment, int rateRps, double seconds, long sliceSeconds, String end,
+	public record WarmUpRecord(String deployment, int rateRps, double seconds, long sliceSeconds, End end,
 			List<Double> serverP99sMs) {
 
-		public static final String SETTLED = "settled";
+		/** How a warm-up ended. */
+		public enum End {
 
-		public static final String OVERLOADED = "overloaded";
+			/** The slowest instance's p99 settled at the top rate. */
+			SETTLED,
 
-		public static final String LIMIT = "limit";
+			/**
+			 * Stopped early: an instance did not answer, or its p99 stayed far above the
+			 * objective.
+			 */
+			OVERLOADED,
+
+			/** {@code bench.topologyWarmup} reached. */
+			LIMIT
+
+		}
 
 		public boolean settled() {
-			return SETTLED.equals(this.end);
+			return this.end == End.SETTLED;
 		}
 
 	}

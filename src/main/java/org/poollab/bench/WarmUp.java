@@ -130,7 +130,7 @@ final class WarmUp {
 		List<Integer> ports = deployment.instances().stream().map(Instance::port).toList();
 		List<Double> slices = new ArrayList<>();
 		List<Double> atTop = new ArrayList<>();
-		String end = WarmUpRecord.LIMIT;
+		WarmUpRecord.End end = WarmUpRecord.End.LIMIT;
 		long originMs;
 		long endMs;
 		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle())) {
@@ -151,15 +151,15 @@ final class WarmUp {
 				}
 				sliceStartMs = sliceEndMs;
 				if (settled(atTop, objective.toMillis())) {
-					end = WarmUpRecord.SETTLED;
+					end = WarmUpRecord.End.SETTLED;
 					break;
 				}
 				if (overloaded(slices, objective.toMillis())) {
-					end = WarmUpRecord.OVERLOADED;
+					end = WarmUpRecord.End.OVERLOADED;
 					break;
 				}
 			}
-			if (end.equals(WarmUpRecord.LIMIT)) {
+			if (end == WarmUpRecord.End.LIMIT) {
 				sleepUntil(mostEndMs); // the rest, shorter than a slice
 			}
 			endMs = System.currentTimeMillis();
@@ -185,11 +185,11 @@ final class WarmUp {
 				"%s warm-up up to %d rps: slowest instance's p99 per %d s after the ramp: %s; %s after %.0f s",
 				warmUp.deployment(), warmUp.rateRps(), warmUp.sliceSeconds(),
 				p99s.isEmpty() ? "no full slice" : p99s + " ms", switch (warmUp.end()) {
-					case WarmUpRecord.SETTLED -> "settled";
-					case WarmUpRecord.OVERLOADED ->
+					case SETTLED -> "settled";
+					case OVERLOADED ->
 						"NOT settled: stopped early, the instances were drowning (an instance did not answer, or p99 above %dx the objective twice)"
 							.formatted(OVERLOAD_FACTOR);
-					default -> "NOT settled (bench.topologyWarmup reached)";
+					case LIMIT -> "NOT settled (bench.topologyWarmup reached)";
 				}, warmUp.seconds());
 	}
 

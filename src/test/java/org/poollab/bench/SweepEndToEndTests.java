@@ -66,7 +66,7 @@ class SweepEndToEndTests {
 					org.assertj.core.groups.Tuple.tuple("multi", 100));
 		assertThat(outcome.results().timing().warmUps()).allSatisfy((warmUp) -> {
 			assertThat(warmUp.end()).as("2 s leave no full 5 s slice to settle in")
-				.isEqualTo(SweepResults.WarmUpRecord.LIMIT);
+				.isEqualTo(SweepResults.WarmUpRecord.End.LIMIT);
 			assertThat(warmUp.seconds()).isBetween(1.0, 2.0);
 		});
 		String expectedBalancer = (Nginx.find().isPresent()) ? Deployment.NGINX : Deployment.CLIENT_ROUND_ROBIN;

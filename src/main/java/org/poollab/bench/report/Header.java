@@ -62,7 +62,7 @@ final class Header {
 					" Warm-up of `%s` at %d rps: %s after %s (slowest instance's own p99 per %d s: %s ms).",
 					warmUp.deployment(), warmUp.rateRps(),
 					warmUp.settled() ? "settled"
-							: (SweepResults.WarmUpRecord.OVERLOADED.equals(warmUp.end())
+							: (warmUp.end() == SweepResults.WarmUpRecord.End.OVERLOADED
 									? "stopped early, the instances drowning" : "not settled"),
 					human(warmUp.seconds()), warmUp.sliceSeconds(),
 					warmUp.serverP99sMs().isEmpty() ? "none"
