@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 import org.poollab.bench.Grid.Planned;
 import org.poollab.bench.SweepResults.Point;
@@ -176,16 +177,34 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 	 */
 	private static boolean resizeUnlessDead(Deployment deployment, int poolSize)
 			throws IOException, InterruptedException {
+		return resizeUnlessDead(() -> deployment.resize(poolSize), () -> !deployment.deadInstances().isEmpty(),
+				DEATH_GRACE);
+	}
+
+	/** A resize that can fail on the wire. */
+	@FunctionalInterface
+	interface Resize {
+
+		void run() throws IOException, InterruptedException;
+
+	}
+
+	/**
+	 * The rule of {@link #resizeUnlessDead(Deployment, int)}: a failed resize is a death
+	 * when an instance is seen dead within {@code grace}, else the failure it was.
+	 */
+	static boolean resizeUnlessDead(Resize resize, BooleanSupplier anyDead, Duration grace)
+			throws IOException, InterruptedException {
 		try {
-			deployment.resize(poolSize);
+			resize.run();
 			return true;
 		}
 		catch (IOException ex) {
-			long deadlineMs = System.currentTimeMillis() + DEATH_GRACE.toMillis();
-			while (deployment.deadInstances().isEmpty() && System.currentTimeMillis() < deadlineMs) {
+			long deadlineMs = System.currentTimeMillis() + grace.toMillis();
+			while (!anyDead.getAsBoolean() && System.currentTimeMillis() < deadlineMs) {
 				Thread.sleep(50);
 			}
-			if (deployment.deadInstances().isEmpty()) {
+			if (!anyDead.getAsBoolean()) {
 				throw ex;
 			}
 			return false;
