@@ -60,6 +60,8 @@ import org.springframework.validation.annotation.Validated;
  * (after Vlad Mihalcea, "The anatomy of Connection Pooling"); unset: the preset's
  * @param tomcatThreads {@code server.tomcat.threads.max} values to sweep, a dimension
  * between topology and pool size; unset: Tomcat's default (200), not a dimension
+ * @param crossCheck measure every point a second time, right after JMeter, with the lab's
+ * independent open-loop generator, and record both (read workload only)
  */
 @ConfigurationProperties(prefix = "bench", ignoreUnknownFields = false)
 @Validated
@@ -81,7 +83,8 @@ record BenchProperties(
 		List<@jakarta.validation.constraints.Pattern(regexp = "[A-Za-z0-9.\\-]+:[0-9]{1,5}") String> remoteEngines,
 		@Min(1) @Max(1024) Integer instanceCpus,
 		@jakarta.validation.constraints.Pattern(regexp = BenchProperties.HEAP_SIZE) String instanceHeap,
-		List<@NotNull @Min(1) @Max(10_000) Integer> tomcatThreads, Boolean acquireCost) {
+		List<@NotNull @Min(1) @Max(10_000) Integer> tomcatThreads, Boolean acquireCost,
+		@DefaultValue("false") boolean crossCheck) {
 
 	/** 1 to 1000, or {@code none}: no pool. */
 	static final String POOL_SIZE = "(?i)none|[1-9][0-9]{0,2}|1000";

@@ -139,6 +139,20 @@ final class Deployment implements AutoCloseable {
 		return this.instances;
 	}
 
+	/**
+	 * Where the load goes, as URLs of {@code path}: the entries of {@link #targets()}.
+	 * @param path e.g. {@code /roles}
+	 * @return one URL per target, in its order
+	 */
+	List<String> urls(String path) throws IOException {
+		return Files.readAllLines(this.targets)
+			.stream()
+			.filter((line) -> !line.isBlank())
+			.map((line) -> line.split(","))
+			.map((hostPort) -> "http://" + hostPort[0].trim() + ":" + hostPort[1].trim() + path)
+			.toList();
+	}
+
 	String loadBalancer() {
 		return this.loadBalancer;
 	}

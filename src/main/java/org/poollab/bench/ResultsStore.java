@@ -94,7 +94,8 @@ final class ResultsStore {
 						"usageMeanMs", "timeouts", "telemetrySamples", "loadGeneratorCpuCores", "startLagP99Ms",
 						"outcome", "instanceCpus", "instanceHeap", "tomcatThreads", "pgbouncerPoolSize",
 						"pgbouncerClientPoolSize", "pgbouncerPeakServerConnections", "pgbouncerPeakServerActive",
-						"pgbouncerPeakClientsWaiting", "pgbouncerMaxWaitMs"))
+						"pgbouncerPeakClientsWaiting", "pgbouncerMaxWaitMs", "crossCheckP50Ms", "crossCheckP99Ms",
+						"crossCheckSendLagP99Ms", "crossCheckSentRps", "crossCheckErrors", "crossCheckAgrees"))
 		.flatMap(List::stream)
 		.toArray(String[]::new);
 
@@ -117,6 +118,9 @@ final class ResultsStore {
 				(b != null) ? b.clientPoolSize() : "", (b != null) ? b.peakServerConnections() : "",
 				(b != null) ? b.peakServerActive() : "", (b != null) ? b.peakClientsWaiting() : "",
 				(b != null) ? round(b.maxWaitMs()) : ""));
+		SweepResults.CrossCheck c = p.crossCheck();
+		row.addAll((c != null) ? List.of(round(c.p50Ms()), round(c.p99Ms()), round(c.sendLagP99Ms()),
+				round(c.sentRps()), c.errors(), c.agrees()) : List.of("", "", "", "", "", ""));
 		return row.toArray();
 	}
 

@@ -94,6 +94,11 @@ final class Sweep {
 						.formatted(this.grid.topologies().stream().map(Topology::label).toList(),
 								this.grid.poolSizes().stream().map(SweepResults::poolLabel).toList()));
 		}
+		if (this.properties.crossCheck() && this.grid.workload() != Workload.READ) {
+			throw new BenchSettingException(
+					"bench.crossCheck=true is not allowed with bench.workload=%s: the independent generator sends GET %s only; use the read workload"
+						.formatted(this.grid.workload().name().toLowerCase(java.util.Locale.ROOT), Workload.READ.uri));
+		}
 		int mostInstances = this.grid.topologies().stream().mapToInt(this.grid::instancesOf).max().orElse(1);
 		new Ports(this.properties.basePort(), mostInstances).requireFree();
 		Optional<Path> nginx = loadBalancer(mostInstances);
@@ -298,6 +303,10 @@ final class Sweep {
 					emptyWrittenTable(database);
 					LoadRun.Result result = runPoints(load, todo, deployment, loadDirectory,
 							first.deploymentLabel() + "-run" + (++runs), progress, processes, results, store, database);
+					if (this.properties.crossCheck()) {
+						crossCheck(result.measured(), deployment, loadDirectory,
+								first.deploymentLabel() + "-run" + runs, results, store, processes);
+					}
 					todo = result.leftover();
 					for (Instance dead : deployment.deadInstances()) {
 						this.out.printf("  Instance %d died (%s); its log: %s%n", dead.port(), dead.deathCause(),
@@ -441,9 +450,47 @@ final class Sweep {
 			LoadRun.Result result = announceAndMeasure(load, sameRate, deployment, loadDirectory, id, processes,
 					database, (measured, nanos) -> progress.again(measured, nanos, deployment.loadBalancer()));
 			for (int i = 0; i < result.measured().size(); i++) {
-				results.points().set(indexes.get(again.indexOf(sameRate.get(i))), result.measured().get(i));
+				int index = indexes.get(again.indexOf(sameRate.get(i)));
+				SweepResults.CrossCheck check = results.points().get(index).crossCheck();
+				Point remeasured = result.measured().get(i);
+				// The cross-check of the first try measured the same deployment, pool and
+				// rate.
+				results.points().set(index, (check != null) ? remeasured.withCrossCheck(check) : remeasured);
 			}
 			store.write(results);
+		}
+	}
+
+	/**
+	 * {@code bench.crossCheck}: every point the run measured, measured again at once on
+	 * the same deployment, pool size and rate by the independent open-loop generator
+	 * ({@link CrossCheck}), its figures kept beside JMeter's. Stops at the first dead
+	 * instance: what is left is the death's to report.
+	 */
+	private void crossCheck(List<Point> measured, Deployment deployment, Path loadDirectory, String runId,
+			SweepResults results, ResultsStore store, ChildProcesses processes)
+			throws IOException, InterruptedException {
+		List<String> urls = deployment.urls(Workload.READ.uri);
+		for (Point point : measured) {
+			if (!deployment.deadInstances().isEmpty()) {
+				return;
+			}
+			if (point.poolSize() != deployment.poolSize()) {
+				deployment.resize(point.poolSize());
+			}
+			String name = "%s-check-pool%s-%drps".formatted(runId, SweepResults.poolLabel(point.poolSize()),
+					point.rateRps());
+			SweepResults.CrossCheck check = CrossCheck.run(this.paths, urls, point.rateRps(), this.grid.arrivals(),
+					this.grid.warmup().plus(LoadRun.SETTLE), this.grid.duration(), loadDirectory.resolve(name + ".log"),
+					processes, point.latency());
+			int index = results.points().indexOf(point);
+			results.points().set(index, point.withCrossCheck(check));
+			store.write(results);
+			this.out.printf(java.util.Locale.ROOT,
+					"    cross-check, pool %s at %d rps: p50 %.1f / p99 %.1f ms (sent %.0f rps, send lag p99 %.1f ms, %d errors) against JMeter's %.0f / %.0f ms: %s%n",
+					SweepResults.poolLabel(point.poolSize()), point.rateRps(), check.p50Ms(), check.p99Ms(),
+					check.sentRps(), check.sendLagP99Ms(), check.errors(), point.latency().p50Ms(),
+					point.latency().p99Ms(), check.agrees() ? "agree" : "DISAGREE (not within 1.5x or 3 ms)");
 		}
 	}
 

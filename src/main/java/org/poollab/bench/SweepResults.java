@@ -202,12 +202,14 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * @param serverLatency each instance's own latency of the same requests, a second
 	 * opinion on {@link #latency()}: one entry per instance, in the order they were
 	 * started; empty in results written before it was recorded
+	 * @param crossCheck the same point measured again by an independent open-loop
+	 * generator ({@code bench.crossCheck}); {@code null} when not asked for
 	 */
 	public record Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
 			int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
 			Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
 			double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer, Double startLagP99Ms,
-			Map<String, Long> refusals, List<ServerLatency> serverLatency) {
+			Map<String, Long> refusals, List<ServerLatency> serverLatency, CrossCheck crossCheck) {
 
 		/** How JMeter's response code begins for a request that got no HTTP response. */
 		static final String NO_HTTP_RESPONSE = "Non HTTP response code: ";
@@ -217,6 +219,17 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 			startLagP99Ms = (startLagP99Ms != null) ? startLagP99Ms : -1.0;
 			refusals = (refusals != null) ? Map.copyOf(refusals) : Map.of();
 			serverLatency = (serverLatency != null) ? List.copyOf(serverLatency) : List.of();
+		}
+
+		/** A point without a cross-check. */
+		public Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
+				int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
+				Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
+				double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer, Double startLagP99Ms,
+				Map<String, Long> refusals, List<ServerLatency> serverLatency) {
+			this(topology, instances, loadBalancer, poolSize, rateRps, arrivals, repeat, warmupSeconds, durationSeconds,
+					achievedRps, samples, errors, statusCounts, latency, failedMaxMs, pool, loadGeneratorCpuCores,
+					outcome, limits, pgbouncer, startLagP99Ms, refusals, serverLatency, null);
 		}
 
 		/** A point without the instances' own latency. */
@@ -278,7 +291,20 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
 					this.samples, this.errors, this.statusCounts, this.latency, this.failedMaxMs, this.pool,
 					this.loadGeneratorCpuCores, newOutcome, this.limits, this.pgbouncer, this.startLagP99Ms,
-					this.refusals, this.serverLatency);
+					this.refusals, this.serverLatency, this.crossCheck);
+		}
+
+		/**
+		 * The same point with an independent generator's figures beside JMeter's.
+		 * @param check what the independent generator measured
+		 * @return the copy
+		 */
+		public Point withCrossCheck(CrossCheck check) {
+			return new Point(this.topology, this.instances, this.loadBalancer, this.poolSize, this.rateRps,
+					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
+					this.samples, this.errors, this.statusCounts, this.latency, this.failedMaxMs, this.pool,
+					this.loadGeneratorCpuCores, this.outcome, this.limits, this.pgbouncer, this.startLagP99Ms,
+					this.refusals, this.serverLatency, check);
 		}
 
 		/**
@@ -435,6 +461,25 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 			return new ServerLatency(port, -1, -1, -1, -1);
 		}
 
+	}
+
+	/**
+	 * A point measured a second time, right after JMeter's window, on the same deployment
+	 * at the same pool size and rate, by the lab's independent open-loop generator
+	 * ({@code org.poollab.crosscheck.OpenLoopCheck}): latency from each request's
+	 * intended send time, microsecond resolution.
+	 *
+	 * @param p50Ms median
+	 * @param p99Ms 99th percentile
+	 * @param sendLagP99Ms how late its sends were, 99th percentile
+	 * @param sentRps the rate it sent in its window
+	 * @param errors requests without a 2xx answer (timeouts included)
+	 * @param cpuCores its own process CPU over the run
+	 * @param agrees whether its p50 and p99 are both within 1.5x or 3 ms (whichever is
+	 * larger) of JMeter's
+	 */
+	public record CrossCheck(double p50Ms, double p99Ms, double sendLagP99Ms, double sentRps, long errors,
+			double cpuCores, boolean agrees) {
 	}
 
 	/**

@@ -146,6 +146,17 @@ class BenchSettingsTests {
 	}
 
 	@Test
+	void crossCheckWithTheWriteWorkloadIsRefusedBecauseTheCheckOnlyReads() throws Exception {
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException()
+			.isThrownBy(() -> run("--bench.crossCheck=true", "--bench.workload=write",
+					"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4)))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageStartingWith("bench.crossCheck=true is not allowed with bench.workload=write");
+		assertNothingStarted(childrenBefore);
+	}
+
+	@Test
 	void moreCpusPerInstanceThanThisHostHasAreRefusedNamingTheLimit() throws Exception {
 		int processors = Runtime.getRuntime().availableProcessors();
 		long childrenBefore = ProcessHandle.current().children().count();

@@ -28,8 +28,8 @@ class SweepEndToEndTests {
 		long childrenBefore = ProcessHandle.current().children().count();
 		Sweep.Outcome outcome = BenchApplication.run("--bench.preset=quick", "--bench.topologies=single,multi",
 				"--bench.instances=2", "--bench.poolSizes=1,3", "--bench.rates=100", "--bench.duration=2s",
-				"--bench.warmup=1s", "--bench.topologyWarmup=2s", "--bench.outputDirectory=" + this.output,
-				"--bench.basePort=" + freeBasePort(3));
+				"--bench.warmup=1s", "--bench.topologyWarmup=2s", "--bench.crossCheck=true",
+				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + freeBasePort(3));
 
 		List<Point> points = outcome.results().points();
 		assertThat(points).extracting(Point::topology, Point::poolSize)
@@ -46,6 +46,10 @@ class SweepEndToEndTests {
 			assertThat(point.achievedRps()).isBetween(90.0, 110.0);
 			assertThat(point.latency().p99Ms()).isPositive();
 			assertThat(point.pool().telemetrySamples()).isGreaterThan(1);
+			assertThat(point.crossCheck()).as("the independent generator measured the same point").isNotNull();
+			assertThat(point.crossCheck().sentRps()).isBetween(90.0, 110.0);
+			assertThat(point.crossCheck().errors()).isZero();
+			assertThat(point.crossCheck().p99Ms()).isPositive().isGreaterThanOrEqualTo(point.crossCheck().p50Ms());
 			assertThat(point.serverLatency()).as("server-side latency is recorded for every instance")
 				.hasSize(point.instances())
 				.allSatisfy((server) -> {
