@@ -43,7 +43,7 @@ record LoadWindow(long startMs, long endMs, long samples, long errors, Map<Strin
 	/**
 	 * JMeter records whole milliseconds; an hour bounds any request the plan lets run.
 	 */
-	private static final long HIGHEST_MS = Duration.ofHours(1).toMillis();
+	static final long HIGHEST_MS = Duration.ofHours(1).toMillis();
 
 	/**
 	 * The window [startMs, endMs) of a run's samples.
@@ -55,6 +55,9 @@ record LoadWindow(long startMs, long endMs, long samples, long errors, Map<Strin
 	 */
 	static LoadWindow of(List<Sample> all, long startMs, long endMs, int evenRateRps, long phaseStartMs) {
 		Histogram success = new Histogram(HIGHEST_MS, 3);
+		long[] successMs = new long[Math.max(16, all.size())]; // in order of sending, for
+																// the intervals
+		int successes = 0;
 		Map<String, Long> statusCounts = new TreeMap<>();
 		long samples = 0;
 		long errors = 0;
@@ -67,6 +70,7 @@ record LoadWindow(long startMs, long endMs, long samples, long errors, Map<Strin
 			statusCounts.merge(sample.code(), 1L, Long::sum);
 			if (sample.success()) {
 				success.recordValue(Math.min(sample.elapsedMs(), HIGHEST_MS));
+				successMs[successes++] = sample.elapsedMs();
 			}
 			else {
 				errors++;
@@ -80,7 +84,10 @@ record LoadWindow(long startMs, long endMs, long samples, long errors, Map<Strin
 				.toList();
 			lag = startLagP99Ms(phase, evenRateRps, startMs, endMs);
 		}
-		return new LoadWindow(startMs, endMs, samples, errors, statusCounts, latency(success), failedMaxMs, lag);
+		BlockBootstrap.Intervals intervals = BlockBootstrap.of(java.util.Arrays.copyOf(successMs, successes),
+				successes * 1000.0 / Math.max(1, endMs - startMs));
+		return new LoadWindow(startMs, endMs, samples, errors, statusCounts, latency(success, intervals), failedMaxMs,
+				lag);
 	}
 
 	/**
@@ -112,12 +119,13 @@ record LoadWindow(long startMs, long endMs, long samples, long errors, Map<Strin
 		return this.samples * 1000.0 / (this.endMs - this.startMs);
 	}
 
-	private static Latency latency(Histogram histogram) {
+	private static Latency latency(Histogram histogram, BlockBootstrap.Intervals intervals) {
 		if (histogram.getTotalCount() == 0) {
 			return new Latency(0, 0, 0, 0, 0, 0);
 		}
 		return new Latency(histogram.getMean(), histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(95),
-				histogram.getValueAtPercentile(99), histogram.getValueAtPercentile(99.9), histogram.getMaxValue());
+				histogram.getValueAtPercentile(99), histogram.getValueAtPercentile(99.9), histogram.getMaxValue(),
+				(intervals != null) ? intervals.p50() : null, (intervals != null) ? intervals.p99() : null);
 	}
 
 	/** A run's samples, in order of start; none when JMeter wrote only the header. */

@@ -95,7 +95,8 @@ final class ResultsStore {
 						"outcome", "instanceCpus", "instanceHeap", "tomcatThreads", "pgbouncerPoolSize",
 						"pgbouncerClientPoolSize", "pgbouncerPeakServerConnections", "pgbouncerPeakServerActive",
 						"pgbouncerPeakClientsWaiting", "pgbouncerMaxWaitMs", "crossCheckP50Ms", "crossCheckP99Ms",
-						"crossCheckSendLagP99Ms", "crossCheckSentRps", "crossCheckErrors", "crossCheckAgrees"))
+						"crossCheckSendLagP99Ms", "crossCheckSentRps", "crossCheckErrors", "crossCheckAgrees",
+						"p50LowMs", "p50HighMs", "p99LowMs", "p99HighMs"))
 		.flatMap(List::stream)
 		.toArray(String[]::new);
 
@@ -122,6 +123,11 @@ final class ResultsStore {
 		row.addAll((c != null) ? List.of(round(c.p50Ms()), round(c.p99Ms()), round(c.sendLagP99Ms()),
 				round(c.sentRps()), c.errors(), c.agrees()) : List.of("", "", "", "", "", ""));
 		return row.toArray();
+	}
+
+	/** An interval's two bounds; empty when it was not recorded. */
+	private static List<String> bounds(SweepResults.Interval interval) {
+		return (interval != null) ? List.of(round(interval.lowMs()), round(interval.highMs())) : List.of("", "");
 	}
 
 	/** Empty where the JSON says -1 (unknown). */

@@ -295,6 +295,19 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		}
 
 		/**
+		 * The same point with other latency figures.
+		 * @param newLatency the figures
+		 * @return the copy
+		 */
+		public Point withLatency(Latency newLatency) {
+			return new Point(this.topology, this.instances, this.loadBalancer, this.poolSize, this.rateRps,
+					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
+					this.samples, this.errors, this.statusCounts, newLatency, this.failedMaxMs, this.pool,
+					this.loadGeneratorCpuCores, this.outcome, this.limits, this.pgbouncer, this.startLagP99Ms,
+					this.refusals, this.serverLatency, this.crossCheck);
+		}
+
+		/**
 		 * The same point with an independent generator's figures beside JMeter's.
 		 * @param check what the independent generator measured
 		 * @return the copy
@@ -484,8 +497,29 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 
 	/**
 	 * Percentiles from the raw samples (HdrHistogram); JMeter records whole milliseconds.
+	 *
+	 * @param p50Interval the median's 95 % interval; {@code null} in results written
+	 * before intervals were recorded, or for too few samples
+	 * @param p99Interval the 99th percentile's 95 % interval, likewise
 	 */
-	public record Latency(double meanMs, double p50Ms, double p95Ms, double p99Ms, double p999Ms, double maxMs) {
+	public record Latency(double meanMs, double p50Ms, double p95Ms, double p99Ms, double p999Ms, double maxMs,
+			Interval p50Interval, Interval p99Interval) {
+
+		/** Figures without intervals (results written before they were recorded). */
+		public Latency(double meanMs, double p50Ms, double p95Ms, double p99Ms, double p999Ms, double maxMs) {
+			this(meanMs, p50Ms, p95Ms, p99Ms, p999Ms, maxMs, null, null);
+		}
+
+	}
+
+	/**
+	 * A 95 % confidence interval of a percentile, from the window's samples by a block
+	 * bootstrap (see {@code BlockBootstrap}).
+	 *
+	 * @param lowMs lower bound
+	 * @param highMs upper bound
+	 */
+	public record Interval(double lowMs, double highMs) {
 	}
 
 	/**

@@ -110,6 +110,40 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 				serverP99Ms(figures));
 	}
 
+	/**
+	 * The p99's 95 % interval: the window's own (a block bootstrap of its samples) for
+	 * one repeat; for several, from the lowest repeat's lower bound to the highest
+	 * repeat's upper bound, which holds every repeat's plausible values and so is wider
+	 * than an interval of their median would be: a conservative choice, not a pooled
+	 * estimate.
+	 * @return empty when no repeat that ran to the end recorded one
+	 */
+	public Optional<SweepResults.Interval> p99Interval() {
+		return envelope((point) -> point.latency().p99Interval());
+	}
+
+	/**
+	 * The p50's 95 % interval, as {@link #p99Interval()}.
+	 * @return empty when no repeat that ran to the end recorded one
+	 */
+	public Optional<SweepResults.Interval> p50Interval() {
+		return envelope((point) -> point.latency().p50Interval());
+	}
+
+	private Optional<SweepResults.Interval> envelope(
+			java.util.function.Function<Point, SweepResults.Interval> interval) {
+		List<SweepResults.Interval> intervals = this.points.stream()
+			.filter((point) -> Fate.of(point) != Fate.DIED)
+			.map(interval)
+			.toList();
+		if (intervals.isEmpty() || intervals.contains(null)) {
+			return Optional.empty();
+		}
+		return Optional.of(new SweepResults.Interval(
+				intervals.stream().mapToDouble(SweepResults.Interval::lowMs).min().getAsDouble(),
+				intervals.stream().mapToDouble(SweepResults.Interval::highMs).max().getAsDouble()));
+	}
+
 	private static double serverP99Ms(List<Point> repeats) {
 		List<Point> recorded = repeats.stream().filter((point) -> point.serverP99Ms() >= 0).toList();
 		return recorded.isEmpty() ? -1 : median(recorded, Point::serverP99Ms);

@@ -41,28 +41,42 @@ final class HtmlReport {
 	private static final String REPEATS_OPTION = "-Dbench.repeats=3";
 
 	private static List<ChartSpec> charts(AcquireBuckets buckets) {
-		return List.of(new ChartSpec("p99", "p99 latency vs pool size", "p99 latency (ms)", Cell::p99Ms,
-				(cell) -> Recommender.ms(cell.p99Ms()) + " ms", true,
-				"Lower is better. Where a line flattens, more connections stop helping: the recommended pool is "
-						+ "where the line for the highest sustained rate stops falling."),
+		return List.of(
+				new ChartSpec("p99", "p99 latency vs pool size", "p99 latency (ms)", Cell::p99Ms,
+						(cell) -> Recommender.ms(cell.p99Ms()) + " ms"
+								+ cell.p99Interval()
+									.map((interval) -> ", 95 % interval" + Tables.interval(interval))
+									.orElse(""),
+						true,
+						"Lower is better; a bar through a point is its 95 % interval. Where a line flattens, more "
+								+ "connections stop helping: the recommended pool is where the line for the highest "
+								+ "sustained rate stops falling.",
+						Cell::p99Interval),
 				new ChartSpec("throughput", "Throughput vs pool size", "throughput (successful responses/s)",
 						Cell::throughputRps,
 						(cell) -> String
 							.format(Locale.ROOT, "%.0f ok/s (%.0f rps sent)", cell.throughputRps(), cell.achievedRps()),
 						false,
 						"Successful responses per second. Level with its own rate: the service delivered it; "
-								+ "below: requests failed, were refused (503) or the instance died."),
+								+ "below: requests failed, were refused (503) or the instance died.",
+						HtmlReport::noInterval),
 				new ChartSpec("acquire", "Connection acquire time (p99) vs pool size", "HikariCP acquire p99 (ms)",
 						Cell::acquireP99Ms, (cell) -> buckets.format(cell) + " ms", true,
 						"How long the slowest 1 % of requests waited for a connection: the upper bound of the "
 								+ "histogram bucket (" + Recommender.ms(buckets.lowestBucketMs())
 								+ " ms is the lowest bucket: a connection was free on arrival); rising: requests "
-								+ "queue for the pool."),
+								+ "queue for the pool.",
+						HtmlReport::noInterval),
 				new ChartSpec("pending", "Peak pending requests vs pool size", "peak pending (requests, one instance)",
 						(cell) -> cell.peakPending(), (cell) -> cell.peakPending() + " pending", false,
 						"Most requests seen waiting for a connection at once on any one instance, in samples "
 								+ "taken every 500 ms: a burst between samples is missed, so 0 means none was "
-								+ "seen waiting, not that the pool never ran dry."));
+								+ "seen waiting, not that the pool never ran dry.",
+						HtmlReport::noInterval));
+	}
+
+	private static Optional<SweepResults.Interval> noInterval(Cell cell) {
+		return Optional.empty();
 	}
 
 	private HtmlReport() {
@@ -244,7 +258,13 @@ final class HtmlReport {
 									? " (instance " + cell.get().deathSummary()
 											+ "; the figure covers the window up to the death)"
 									: cell.get().sustained() ? "" : " (not sustained: " + cell.get().shortfall() + ")");
-					data.add(Map.of("value", value, "meta", meta));
+					Map<String, Object> point = new LinkedHashMap<>(Map.of("value", value, "meta", meta));
+					spec.interval().apply(cell.get()).ifPresent((interval) -> {
+						// drawn as an error bar through the point
+						point.put("low", interval.lowMs());
+						point.put("high", interval.highMs());
+					});
+					data.add(point);
 				}
 				else {
 					data.add(null);
@@ -408,7 +428,8 @@ final class HtmlReport {
 	 * @param howToRead one line for the reader
 	 */
 	private record ChartSpec(String key, String title, String yTitle, ToDoubleFunction<Cell> metric,
-			Function<Cell, String> label, boolean logScaleAllowed, String howToRead) {
+			Function<Cell, String> label, boolean logScaleAllowed, String howToRead,
+			Function<Cell, Optional<SweepResults.Interval>> interval) {
 
 	}
 

@@ -28,9 +28,17 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 	static Section of(Grid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets) {
 		return new Section(grid, recommendation,
 				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
-				Tables.latencyGrid(grid, recommendation, "p99 latency (ms)", Cell::p99Ms),
+				Tables.latencyGrid(grid, recommendation, p99Caption(grid), Cell::p99Ms, Cell::p99Interval),
 				Tables.detail(grid, recommendation, runDir, buckets),
 				Tables.crossChecks(recommendation, grid.behindPgBouncer()), Tables.excluded(grid));
+	}
+
+	/** Says what the brackets are, where there are any (older results have none). */
+	private static String p99Caption(Grid grid) {
+		return grid.cells().stream().anyMatch((cell) -> cell.p99Interval().isPresent())
+				? "p99 latency (ms), with its 95 % interval in brackets (a bootstrap of the window's requests in "
+						+ "blocks of 0.5 s)"
+				: "p99 latency (ms)";
 	}
 
 	String title() {

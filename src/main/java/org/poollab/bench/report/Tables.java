@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
@@ -45,6 +46,15 @@ final class Tables {
 	/** The paper's shape (Tables I–IV): pool sizes down, rates across. */
 	static Table latencyGrid(Grid grid, Recommendation recommendation, String caption,
 			ToDoubleFunction<Cell> latencyMs) {
+		return latencyGrid(grid, recommendation, caption, latencyMs, (cell) -> Optional.empty());
+	}
+
+	/**
+	 * {@link #latencyGrid(Grid, Recommendation, String, ToDoubleFunction)} with each
+	 * figure's 95 % interval beside it: {@code 6 [5–9]}.
+	 */
+	static Table latencyGrid(Grid grid, Recommendation recommendation, String caption, ToDoubleFunction<Cell> latencyMs,
+			Function<Cell, Optional<SweepResults.Interval>> interval) {
 		List<String> header = new ArrayList<>();
 		header.add("pool \\ rate");
 		for (int rateRps : grid.ratesRps()) {
@@ -56,7 +66,7 @@ final class Tables {
 			entries.add(Entry.of(SweepResults.poolLabel(poolSize)));
 			for (int rateRps : grid.ratesRps()) {
 				Optional<Cell> cell = grid.cell(poolSize, rateRps);
-				entries.add(cell.map((measured) -> latencyEntry(measured, latencyMs))
+				entries.add(cell.map((measured) -> latencyEntry(measured, latencyMs, interval))
 					.orElseGet(() -> notMeasured(grid.excludedAt(poolSize, rateRps))));
 			}
 			rows.add(new Row(entries, isRecommended(recommendation, poolSize)));
@@ -64,13 +74,20 @@ final class Tables {
 		return new Table(caption, header, rows, 1, header.size());
 	}
 
-	private static Entry latencyEntry(Cell cell, ToDoubleFunction<Cell> latencyMs) {
+	private static Entry latencyEntry(Cell cell, ToDoubleFunction<Cell> latencyMs,
+			Function<Cell, Optional<SweepResults.Interval>> interval) {
 		Optional<String> instead = cell.instead();
 		if (instead.isPresent()) {
 			return new Entry(instead.get(), null, cell.died() ? cell.shortfall() : null, cell.insteadReason());
 		}
-		return new Entry(Recommender.ms(latencyMs.applyAsDouble(cell)), null,
-				cell.sustained() ? null : cell.shortfall(), cell.latencyCaveat().orElse(null));
+		String figure = Recommender.ms(latencyMs.applyAsDouble(cell))
+				+ interval.apply(cell).map(Tables::interval).orElse("");
+		return new Entry(figure, null, cell.sustained() ? null : cell.shortfall(), cell.latencyCaveat().orElse(null));
+	}
+
+	/** {@code " [5–9]"}: a 95 % interval after its figure. */
+	static String interval(SweepResults.Interval interval) {
+		return " [" + Recommender.ms(interval.lowMs()) + "–" + Recommender.ms(interval.highMs()) + "]";
 	}
 
 	/** A gap in the grid: what the lab failed to do there, when it tried. */
@@ -113,7 +130,7 @@ final class Tables {
 			List<Entry> entries = new ArrayList<>();
 			entries.add(Entry.of(cell.poolLabel()));
 			entries.add(Entry.of(String.valueOf(cell.rateRps())));
-			entries.add(Entry.of(Recommender.ms(cell.p50Ms())));
+			entries.add(Entry.of(Recommender.ms(cell.p50Ms()) + cell.p50Interval().map(Tables::interval).orElse("")));
 			entries.add(Entry.of(Recommender.ms(cell.p95Ms())));
 			entries.add(Entry.of(Recommender.ms(cell.p999Ms())));
 			entries.add(Entry.of((cell.serverP99Ms() >= 0) ? Recommender.ms(cell.serverP99Ms()) : "–"));

@@ -1,6 +1,7 @@
 // Hands each chart's data (CHARTS, written by HtmlReport) to Chartist and sets its axes.
 // Latency charts switch to a log scale when values span more than 20x: one saturated
-// point would otherwise press every healthy point flat against the axis.
+// point would otherwise press every healthy point flat against the axis. A point with a
+// 95 % interval (low, high) gets an error bar through it.
 (function () {
   function format(value) {
     if (value >= 100) {
@@ -37,6 +38,9 @@
       series.data.forEach(function (point) {
         if (point !== null) {
           values.push(point.value);
+          if (point.low !== undefined && point.low > 0) {
+            values.push(point.low, point.high);
+          }
         }
       });
     });
@@ -48,6 +52,9 @@
         name: series.name,
         colour: series.colour,
         failed: series.failed,
+        bars: series.data.map(function (point) {
+          return (point !== null && point.low !== undefined && point.low > 0) ? { low: point.low, high: point.high } : null;
+        }),
         data: series.data.map(function (point) {
           return (point === null) ? null : { value: log ? Math.log10(point.value) : point.value, meta: point.meta };
         })
@@ -87,6 +94,16 @@
       }
       point.attr({ style: stroke });
       point.elem('title').text(data.meta);
+      var bar = data.series.bars && data.series.bars[data.index];
+      if (bar) {
+        var y = function (value) {
+          return data.axisY.chartRect.y1 - data.axisY.projectValue(log ? Math.log10(value) : value);
+        };
+        var line = new Chartist.Svg('line', { x1: data.x, x2: data.x, y1: y(bar.low), y2: y(bar.high) },
+          'ct-error-bar');
+        line.attr({ style: stroke + '; stroke-width: 1.5px' });
+        data.group.append(line);
+      }
     });
   });
 })();

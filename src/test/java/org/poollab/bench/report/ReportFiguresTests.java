@@ -15,6 +15,8 @@ import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.poollab.bench.SweepResults;
+import org.poollab.bench.SweepResults.Interval;
+import org.poollab.bench.SweepResults.Latency;
 import org.poollab.bench.SweepResults.Point;
 import org.poollab.bench.SweepResults.Pool;
 import org.poollab.bench.SweepResults.ServerLatency;
@@ -45,6 +47,31 @@ class ReportFiguresTests {
 		assertThat(detail).contains("late starts p99 (ms)", "- ¹ " + note);
 		assertThat(row(detail, "2")).contains("| 3 |").doesNotContain("¹");
 		assertThat(row(detail, "**5**")).contains("| **14 ¹** |");
+	}
+
+	@Test
+	void everyFigureWithAnIntervalShowsItInBrackets() throws IOException {
+		render(List.of(RecommenderTests.point("single", 2, 1000, 20), withIntervals(
+				RecommenderTests.point("single", 5, 1000, 6), new Interval(1.2, 1.8), new Interval(5, 9))));
+
+		String markdown = markdown();
+		String grid = table(markdown, "### p99 latency (ms)");
+		assertThat(grid).contains("with its 95 % interval in brackets");
+		assertThat(row(grid, "**5**")).contains("| **6 [5–9]** |");
+		assertThat(row(grid, "2")).as("results without intervals show the figure alone").contains("| 20 |");
+		assertThat(row(table(markdown, "### Per point"), "**5**")).contains("| **1.5 [1.2–1.8]** |");
+	}
+
+	@Test
+	void repeatsShowTheEnvelopeOfTheirIntervals() {
+		Point first = withIntervals(RecommenderTests.point("single", 5, 1000, 6), new Interval(1, 2),
+				new Interval(5, 9));
+		Point second = withIntervals(RecommenderTests.point("single", 5, 1000, 5), new Interval(1, 2),
+				new Interval(4, 7));
+		assertThat(Cell.of(List.of(first, second), 100).p99Interval()).contains(new Interval(4, 9));
+		assertThat(Cell.of(List.of(first, RecommenderTests.point("single", 5, 1000, 5)), 100).p99Interval())
+			.as("a repeat without one leaves the cell without one")
+			.isEmpty();
 	}
 
 	@Test
@@ -264,6 +291,15 @@ class ReportFiguresTests {
 				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
 				p.statusCounts(), p.latency(), p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), p.outcome(),
 				p.limits(), p.pgbouncer(), p.startLagP99Ms(), p.refusals(), instances);
+	}
+
+	private static Point withIntervals(Point p, Interval p50, Interval p99) {
+		Latency l = p.latency();
+		Latency latency = new Latency(l.meanMs(), l.p50Ms(), l.p95Ms(), l.p99Ms(), l.p999Ms(), l.maxMs(), p50, p99);
+		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
+				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
+				p.statusCounts(), latency, p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), p.outcome(),
+				p.limits());
 	}
 
 	private static Point withAcquire(Point p, double acquireP99Ms, long timeouts) {

@@ -16,6 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
+import org.poollab.bench.SweepResults;
+import org.poollab.bench.SweepResults.Interval;
+import org.poollab.bench.SweepResults.Latency;
+import org.poollab.bench.SweepResults.Point;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -70,6 +75,35 @@ class ReportTests {
 		assertThat(failed.first().select("title").text()).contains("pool 1 · 2000 rps", "not sustained");
 		// its p99 is ~700x the healthy ones: the latency axis goes logarithmic
 		assertThat(page.select("#chart-single-p99").first().parent().text()).contains("log scale");
+	}
+
+	@Test
+	void p99PointsWithAnIntervalGetAnErrorBarThroughThemInABrowser() throws Exception {
+		Path withIntervals = Files.createDirectories(this.runDir.resolve("with-intervals"));
+		SweepResults fixture = Report.read(this.runDir.resolve(Report.RESULTS_FILE));
+		List<Point> points = fixture.points().stream().map((point) -> {
+			Latency l = point.latency();
+			return point.withLatency(new Latency(l.meanMs(), l.p50Ms(), l.p95Ms(), l.p99Ms(), l.p999Ms(), l.maxMs(),
+					new Interval(0.8 * l.p50Ms(), 1.2 * l.p50Ms()), new Interval(0.5 * l.p99Ms(), 2 * l.p99Ms())));
+		}).toList();
+		Report.write(new SweepResults(fixture.startedAt(), fixture.preset(), fixture.host(), fixture.database(),
+				fixture.p99ObjectiveMs(), fixture.workload(), new java.util.ArrayList<>(points), fixture.timing()),
+				withIntervals);
+		Document page = Jsoup.parse(Chromium.require().dumpDom(withIntervals.resolve("report.html"), withIntervals));
+
+		Elements bars = page.select("#chart-single-p99 line.ct-error-bar");
+		// one per point drawn: 3 rates x 3 pool sizes, every one with an interval
+		assertThat(bars).hasSize(9);
+		for (Element bar : bars) {
+			double low = Double.parseDouble(bar.attr("y1"));
+			double high = Double.parseDouble(bar.attr("y2"));
+			assertThat(low).as("the lower bound is drawn below the upper one (SVG y grows downwards)")
+				.isGreaterThan(high);
+		}
+		assertThat(page.select("#chart-single-throughput line.ct-error-bar")).as("only latency has intervals")
+			.isEmpty();
+		assertThat(page.select("#chart-single-p99 .ct-point title").eachText())
+			.anySatisfy((title) -> assertThat(title).contains("95 % interval ["));
 	}
 
 	@Test
