@@ -2,7 +2,9 @@ package org.poollab.bench.report;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
@@ -14,8 +16,20 @@ import java.util.OptionalDouble;
  */
 final class RecommendedYaml {
 
-	/** HikariCP rejects a smaller connection-timeout. */
-	static final long MIN_CONNECTION_TIMEOUT_MS = 250;
+	/**
+	 * The smallest connection-timeout written: HikariCP ignores one below 250 ms, and
+	 * validation-timeout (at least 250 ms) must stay below it.
+	 */
+	static final long MIN_CONNECTION_TIMEOUT_MS = 500;
+
+	/** HikariCP's floor for validation-timeout and connection-timeout. */
+	static final long HIKARI_TIMEOUT_FLOOR_MS = 250;
+
+	/** HikariCP's default validation-timeout. */
+	static final long DEFAULT_VALIDATION_TIMEOUT_MS = 5_000;
+
+	/** Comment lines are wrapped to this width, so the file reads in a pull request. */
+	static final int COMMENT_WIDTH = 100;
 
 	/** HikariCP's default, kept when nothing measured says otherwise. */
 	static final long DEFAULT_CONNECTION_TIMEOUT_MS = 30_000;
@@ -89,20 +103,22 @@ final class RecommendedYaml {
 			// Settings of two programs, not one YAML document: always as comments.
 			prefix = "# ";
 			int clientPoolSize = section.grid().cells().get(0).pgbouncer().clientPoolSize();
+			comment(yaml, prefix,
+					poolSizeWhy(recommendation).replace("per instance; ", "pgbouncer's one pool for the fleet; ")
+						.replace(" per instance", " for pgbouncer's pool"));
 			yaml.append(prefix)
 				.append("pgbouncer.ini: pool_mode = transaction, default_pool_size = ")
 				.append(poolSize(recommendation))
-				.append("   # ")
-				.append(poolSizeWhy(recommendation).replace("per instance; ", "pgbouncer's one pool for the fleet; ")
-					.replace(" per instance", " for pgbouncer's pool"))
 				.append('\n');
+			comment(yaml, prefix,
+					"unnamed statements: under transaction pooling a named one may be missing on the next server connection");
 			yaml.append(prefix)
-				.append("spring.datasource.url: jdbc:postgresql://<pgbouncer host>:<port>/<db>?prepareThreshold=0")
-				.append("   # unnamed statements: under transaction pooling a named one may be missing on the next server connection\n");
+				.append("spring.datasource.url: jdbc:postgresql://<pgbouncer host>:<port>/<db>?prepareThreshold=0\n");
+			comment(yaml, prefix, "each instance's pool to pgbouncer, as measured (pgbouncer's pool is the limit)");
 			yaml.append(prefix)
 				.append("spring.datasource.hikari.maximum-pool-size: ")
 				.append(clientPoolSize)
-				.append("   # each instance's pool to pgbouncer, as measured (pgbouncer's pool is the limit)\n");
+				.append('\n');
 			return;
 		}
 		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
@@ -114,17 +130,25 @@ final class RecommendedYaml {
 				? Math.max(MIN_CONNECTION_TIMEOUT_MS, roundUp(4 * slowestMs.getAsDouble(), 250))
 				: DEFAULT_CONNECTION_TIMEOUT_MS;
 		line(yaml, prefix, "connection-timeout", connectionTimeoutMs, slowestMs.isPresent() ? String.format(Locale.ROOT,
-				"ms; 4x the slowest successful request at any sustained point (%s ms), rounded up to 250 ms "
-						+ "(HikariCP's minimum): a longer wait means the pool is saturated, so fail fast with a 503 "
-						+ "instead of queueing for HikariCP's default 30 s",
+				"ms; 4x the slowest successful request at any sustained point (%s ms), rounded up to 250 ms, at "
+						+ "least 500 ms (validation-timeout must fit below it): a longer wait means the pool is "
+						+ "saturated, so fail fast with a 503 instead of queueing for HikariCP's default 30 s",
 				Recommender.ms(slowestMs.getAsDouble()))
 				: "ms; HikariCP's default: no sustained point to derive a tighter bound from");
+		long validationTimeoutMs = validationTimeoutMs(connectionTimeoutMs);
+		line(yaml, prefix, "validation-timeout", validationTimeoutMs,
+				(validationTimeoutMs == DEFAULT_VALIDATION_TIMEOUT_MS)
+						? "ms; HikariCP's default, below connection-timeout"
+						: "ms; HikariCP requires 250 ms <= validation-timeout < connection-timeout, and its default "
+								+ "(5000 ms) is not below this connection-timeout: half of it, rounded down to 250 ms; "
+								+ "not measured by the sweep (a validation runs only on a connection idle for 500 ms)");
 		line(yaml, prefix, "max-lifetime", MAX_LIFETIME_MS,
 				"ms (30 min), HikariCP's default; not measured by the sweep. Keep it a few seconds shorter than "
 						+ "any connection time limit imposed by the database or the network (>= 30 s)");
 		line(yaml, prefix, "keepalive-time", KEEPALIVE_TIME_MS,
-				"ms (2 min); a fixed-size pool keeps idle connections, and this pings them before a firewall or "
-						+ "NAT drops them silently (HikariCP: >= 30 s and < max-lifetime)");
+				"ms (2 min), HikariCP's default; not measured by the sweep. A fixed-size pool keeps idle "
+						+ "connections, and this pings them before a firewall or NAT drops them silently (HikariCP: "
+						+ ">= 30 s and < max-lifetime)");
 		long leakMs = slowestMs.isPresent()
 				? Math.max(MIN_LEAK_DETECTION_THRESHOLD_MS, roundUp(10 * slowestMs.getAsDouble(), 1000)) : 60_000;
 		line(yaml, prefix, "leak-detection-threshold", leakMs, slowestMs.isPresent()
@@ -134,6 +158,14 @@ final class RecommendedYaml {
 								+ "flags only real leaks",
 						Recommender.ms(slowestMs.getAsDouble()))
 				: "ms; no sustained point to derive it from: a generous minute, still well under max-lifetime");
+		Map<String, Long> written = new LinkedHashMap<>();
+		written.put("maximum-pool-size", poolSize(recommendation));
+		written.put("connection-timeout", connectionTimeoutMs);
+		written.put("validation-timeout", validationTimeoutMs);
+		written.put("max-lifetime", MAX_LIFETIME_MS);
+		written.put("keepalive-time", KEEPALIVE_TIME_MS);
+		written.put("leak-detection-threshold", leakMs);
+		requireHikariRules(written);
 	}
 
 	/** HikariCP's own default maximum-pool-size. */
@@ -170,15 +202,84 @@ final class RecommendedYaml {
 		return (long) Math.ceil(valueMs / stepMs) * stepMs;
 	}
 
+	/**
+	 * validation-timeout: HikariCP's default when it is below connection-timeout, else
+	 * half of connection-timeout rounded down to 250 ms (never below HikariCP's 250 ms).
+	 */
+	static long validationTimeoutMs(long connectionTimeoutMs) {
+		if (DEFAULT_VALIDATION_TIMEOUT_MS < connectionTimeoutMs) {
+			return DEFAULT_VALIDATION_TIMEOUT_MS;
+		}
+		return Math.max(HIKARI_TIMEOUT_FLOOR_MS, (connectionTimeoutMs / 2) / 250 * 250);
+	}
+
+	/**
+	 * HikariCP's own rules for the values written (HikariConfig and its documentation): a
+	 * block that breaks one is a bug of this class, never pasted.
+	 * @param hikari the values by key, in milliseconds where they are times
+	 * @throws IllegalStateException naming the rule broken
+	 */
+	static void requireHikariRules(Map<String, Long> hikari) {
+		long connection = hikari.getOrDefault("connection-timeout", DEFAULT_CONNECTION_TIMEOUT_MS);
+		long validation = hikari.getOrDefault("validation-timeout", DEFAULT_VALIDATION_TIMEOUT_MS);
+		long maxLifetime = hikari.getOrDefault("max-lifetime", MAX_LIFETIME_MS);
+		require(connection >= HIKARI_TIMEOUT_FLOOR_MS, "connection-timeout %d ms is below HikariCP's 250 ms",
+				connection);
+		require(validation >= HIKARI_TIMEOUT_FLOOR_MS, "validation-timeout %d ms is below HikariCP's 250 ms",
+				validation);
+		require(validation < connection, "validation-timeout %d ms must be below connection-timeout %d ms", validation,
+				connection);
+		require(maxLifetime >= 30_000, "max-lifetime %d ms is below HikariCP's 30 s", maxLifetime);
+		Long keepalive = hikari.get("keepalive-time");
+		require(keepalive == null || (keepalive >= 30_000 && keepalive < maxLifetime),
+				"keepalive-time %d ms must be at least 30 s and below max-lifetime %d ms", keepalive, maxLifetime);
+		Long leak = hikari.get("leak-detection-threshold");
+		require(leak == null || (leak >= MIN_LEAK_DETECTION_THRESHOLD_MS && leak < maxLifetime),
+				"leak-detection-threshold %d ms must be at least 2 s and below max-lifetime %d ms", leak, maxLifetime);
+		Long pool = hikari.get("maximum-pool-size");
+		require(pool == null || pool >= 1, "maximum-pool-size %d is below 1", pool);
+	}
+
+	private static void require(boolean holds, String rule, Object... values) {
+		if (!holds) {
+			throw new IllegalStateException("The recommended block breaks a HikariCP rule: " + rule.formatted(values));
+		}
+	}
+
+	/**
+	 * A reason in comment lines of {@link #COMMENT_WIDTH}, for a line that is itself a
+	 * comment.
+	 */
+	private static void comment(StringBuilder yaml, String prefix, String why) {
+		for (String comment : wrap(why, COMMENT_WIDTH - prefix.length() - 4)) {
+			yaml.append(prefix).append("#  ").append(comment).append('\n');
+		}
+	}
+
+	/** A setting with the reason for it wrapped in comment lines above it. */
 	private static void line(StringBuilder yaml, String prefix, String key, long value, String why) {
-		yaml.append(prefix)
-			.append("      ")
-			.append(key)
-			.append(": ")
-			.append(value)
-			.append("   # ")
-			.append(why)
-			.append('\n');
+		String indent = prefix + "      ";
+		for (String comment : wrap(why, COMMENT_WIDTH - indent.length() - 2)) {
+			yaml.append(indent).append("# ").append(comment).append('\n');
+		}
+		yaml.append(indent).append(key).append(": ").append(value).append('\n');
+	}
+
+	/** Greedy word wrap; a word longer than the width keeps a line of its own. */
+	static List<String> wrap(String text, int width) {
+		List<String> lines = new java.util.ArrayList<>();
+		StringBuilder line = new StringBuilder();
+		for (String word : text.split(" ")) {
+			if (!line.isEmpty() && line.length() + 1 + word.length() > width) {
+				lines.add(line.toString());
+				line.setLength(0);
+			}
+			line.append(line.isEmpty() ? "" : " ").append(word);
+		}
+		if (!line.isEmpty()) {
+			lines.add(line.toString());
+		}
+		return lines;
 	}
 
 }

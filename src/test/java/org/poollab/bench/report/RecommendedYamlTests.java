@@ -18,6 +18,7 @@ import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 class RecommendedYamlTests {
 
@@ -34,9 +35,10 @@ class RecommendedYamlTests {
 		Report.write(results(points), this.runDir);
 
 		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
-		assertThat(yaml).contains("maximum-pool-size: 4   # per instance; NOT MEASURED (no conclusion: every pool "
-				+ "size saturated): HikariCP's starting formula");
-		assertThat(yaml).contains("connection-timeout: 30000   # ms; HikariCP's default");
+		assertThat(hikari(yaml)).containsEntry("maximum-pool-size", 4).containsEntry("connection-timeout", 30000);
+		assertThat(why(yaml, "maximum-pool-size")).contains(
+				"per instance; NOT MEASURED (no conclusion: every pool size saturated): HikariCP's starting formula");
+		assertThat(why(yaml, "connection-timeout")).startsWith("ms; HikariCP's default");
 		String html = Files.readString(this.runDir.resolve("report.html"));
 		assertThat(html).contains("no conclusion: every pool size saturated");
 	}
@@ -52,7 +54,7 @@ class RecommendedYamlTests {
 
 		// 1000 rps x 1.5 ms held = 1.5 busy; twice that is 3, so 5, not the smallest 2
 		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
-		assertThat(yaml).contains("maximum-pool-size: 5   # per instance; NOT a measured knee: pool sizes 2, 5 and 10 "
+		assertThat(why(yaml, "maximum-pool-size")).contains("per instance; NOT a measured knee: pool sizes 2, 5 and 10 "
 				+ "equal within noise at 1000 rps; derived: the smallest of them that is at least 2, at least "
 				+ "twice the 1.50 connections Little's law finds busy per instance (rounded up: 3)");
 		assertThat(hikari(yaml)).containsEntry("maximum-pool-size", 5);
@@ -95,7 +97,8 @@ class RecommendedYamlTests {
 			.doesNotContain("on the same host", "2 × 2 + 0")
 			.contains("| HikariCP starting formula | unknown |", "whose cores the lab cannot see");
 		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
-		assertThat(yaml).contains("maximum-pool-size: 10   # per instance; NOT MEASURED",
+		assertThat(hikari(yaml)).containsEntry("maximum-pool-size", 10);
+		assertThat(why(yaml, "maximum-pool-size")).contains("per instance; NOT MEASURED",
 				"HikariCP's default (its starting formula needs the database host's cores, unknown here)");
 	}
 
@@ -144,6 +147,63 @@ class RecommendedYamlTests {
 				JsonMapper.builder().build().writeValueAsString(written));
 
 		assertThat(Report.read(this.runDir.resolve(Report.RESULTS_FILE))).isEqualTo(written);
+	}
+
+	@Test
+	void aBlockBreakingHikarisTimeoutRuleIsRefused() {
+		Map<String, Long> block = new java.util.LinkedHashMap<>(
+				Map.of("connection-timeout", 500L, "validation-timeout", 500L, "maximum-pool-size", 5L));
+		assertThatIllegalStateException().isThrownBy(() -> RecommendedYaml.requireHikariRules(block))
+			.withMessageContaining("validation-timeout 500 ms must be below connection-timeout 500 ms");
+		block.put("validation-timeout", 250L);
+		RecommendedYaml.requireHikariRules(block);
+		block.put("keepalive-time", 10_000L);
+		assertThatIllegalStateException().isThrownBy(() -> RecommendedYaml.requireHikariRules(block))
+			.withMessageContaining("keepalive-time 10000 ms must be at least 30 s");
+	}
+
+	@Test
+	void validationTimeoutStaysBelowConnectionTimeout() {
+		assertThat(RecommendedYaml.validationTimeoutMs(30_000)).as("HikariCP's default when it fits").isEqualTo(5_000);
+		assertThat(RecommendedYaml.validationTimeoutMs(5_000)).isEqualTo(2_500);
+		assertThat(RecommendedYaml.validationTimeoutMs(750)).isEqualTo(250);
+		assertThat(RecommendedYaml.validationTimeoutMs(500)).isEqualTo(250);
+		for (long connection = RecommendedYaml.MIN_CONNECTION_TIMEOUT_MS; connection <= 40_000; connection += 250) {
+			assertThat(RecommendedYaml.validationTimeoutMs(connection)).isBetween(250L, connection - 1);
+		}
+	}
+
+	@Test
+	void commentsAreWrappedToAWidthAReviewerCanRead() throws Exception {
+		List<Point> points = new ArrayList<>();
+		for (int pool : new int[] { 1, 5, 10 }) {
+			points.add(RecommenderTests.point("single", pool, 2000, 1200, 800, 3000));
+		}
+		Report.write(results(points), this.runDir);
+
+		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
+		assertThat(yaml.lines()).allSatisfy((line) -> assertThat(line).hasSizeLessThanOrEqualTo(100));
+		assertThat(RecommendedYaml.wrap("a bb ccc dddd", 6)).containsExactly("a bb", "ccc", "dddd");
+	}
+
+	/**
+	 * The comment lines above a key of the live block, joined: the reason for its value.
+	 */
+	static String why(String yaml, String key) {
+		List<String> lines = yaml.lines().toList();
+		int at = -1;
+		for (int i = 0; i < lines.size(); i++) {
+			if (lines.get(i).matches("\\s+" + key + ": .*")) {
+				at = i;
+				break;
+			}
+		}
+		assertThat(at).as(key + " in\n" + yaml).isPositive();
+		java.util.LinkedList<String> comment = new java.util.LinkedList<>();
+		for (int i = at - 1; i >= 0 && lines.get(i).trim().startsWith("# "); i--) {
+			comment.addFirst(lines.get(i).trim().substring(2));
+		}
+		return String.join(" ", comment);
 	}
 
 	@SuppressWarnings("unchecked")
