@@ -137,7 +137,7 @@ final class Sweep {
 								.map((p) -> List.of(p.topology(), p.tomcatThreads(), p.pooled()))
 								.distinct()
 								.count(),
-							this.out);
+							plannedRounds(planned), this.out);
 					for (Topology topology : this.grid.topologies()) {
 						// Tomcat fixes its thread count at start, and a service either
 						// has a pool or not: fresh instances for each.
@@ -280,8 +280,10 @@ final class Sweep {
 		Ports ports = new Ports(this.properties.basePort(), first.instances());
 		Path loadDirectory = Files.createDirectories(store.directory().resolve("load"));
 		int largestPool = mine.stream().mapToInt(Planned::poolSize).max().orElseThrow();
+		long deployStarted = System.nanoTime();
 		Deployment deployment = deploy(first, largestPool, ports, nginx, pgbouncer, pinning, database, store, jmeter,
 				processes);
+		progress.deployed(System.nanoTime() - deployStarted);
 		int runs = 0;
 		try {
 			measureGeneratorCeiling(jmeter, deployment, loadDirectory, processes);
@@ -383,6 +385,13 @@ final class Sweep {
 			Database database) throws IOException, InterruptedException {
 		LoadRun.Result result = announceAndMeasure(load, todo, deployment, loadDirectory, runId, processes, database,
 				(measured, nanos) -> progress.ran(measured, nanos, deployment.loadBalancer()));
+		long generatorBound = result.measured().stream().filter(GeneratorCheck::generatorBound).count();
+		if (generatorBound > 0) {
+			// measured once more at the end of the deployment: one more run
+			progress.expectAgain(this.grid.warmup()
+				.plus(this.grid.duration().plus(LoadRun.SETTLE).multipliedBy(generatorBound))
+				.toNanos());
+		}
 		results.points().addAll(result.measured());
 		store.write(results);
 		return result;
@@ -679,9 +688,35 @@ final class Sweep {
 	}
 
 	/**
-	 * Point i of N, what it is, and when the sweep will be done: the points left at the
-	 * mean time a point has taken, plus the deployments left at the mean time one has
-	 * taken (starting instances and warming them up costs more than a point).
+	 * Every JMeter run the plan holds, as its schedule's length: the load the sweep will
+	 * put on, before any run's own overhead, deployment or re-measure.
+	 */
+	private List<Long> plannedRounds(List<Planned> planned) {
+		LoadRun load = new LoadRun(this.grid, null, this.out);
+		Duration check = this.properties.crossCheck()
+				? this.grid.warmup().plus(LoadRun.SETTLE).plus(this.grid.duration()).plusSeconds(1) : Duration.ZERO;
+		return planned.stream()
+			.collect(Collectors.groupingBy((p) -> List.of(p.topology(), p.tomcatThreads(), p.pooled()),
+					LinkedHashMap::new, Collectors.toList()))
+			.values()
+			.stream()
+			.flatMap((mine) -> rounds(mine).stream()
+				.map((round) -> load.segments(round, mine.stream().mapToInt(Planned::poolSize).max().orElseThrow())
+					.get(round.size() - 1)
+					.end()
+					.plus(check.multipliedBy(round.size()))
+					.toNanos()))
+			.toList();
+	}
+
+	/**
+	 * Point i of N, what it is, and when the sweep will be done: what the plan's runs
+	 * left will load (their schedules), plus each run's own cost beyond its schedule
+	 * (JMeter's start, the wait for requests in flight, telemetry) at the mean seen so
+	 * far, plus the deployments left at the mean a deployment has taken (starting
+	 * instances and warming them up), plus re-measures already known to be needed. The
+	 * first ETA of the default preset was half the real time when it charged points at
+	 * their mean and left the first deployment out.
 	 */
 	static final class Progress {
 
@@ -689,19 +724,28 @@ final class Sweep {
 
 		private final PrintStream out;
 
+		private final List<Long> plannedRunNanos;
+
 		private int deploymentsLeft;
 
 		private int done;
 
-		private long pointNanos;
+		private int runsDone;
+
+		private long overheadNanos;
+
+		private long againNanos;
+
+		private int againRuns;
 
 		private long deployNanos;
 
 		private int deployments;
 
-		Progress(int total, int deployments, PrintStream out) {
+		Progress(int total, int deployments, List<Long> plannedRunNanos, PrintStream out) {
 			this.total = total;
 			this.deploymentsLeft = deployments;
+			this.plannedRunNanos = plannedRunNanos;
 			this.out = out;
 		}
 
@@ -716,28 +760,48 @@ final class Sweep {
 			this.deploymentsLeft++;
 		}
 
+		/** A run that will measure generator-bound points once more. */
+		void expectAgain(long scheduleNanos) {
+			this.againNanos += scheduleNanos;
+			this.againRuns++;
+		}
+
 		/** A run's points, printed once the run has ended. */
 		void ran(List<Point> points, long nanos, String loadBalancer) {
-			this.pointNanos += nanos;
+			int planned = Math.min(this.runsDone, this.plannedRunNanos.size() - 1);
+			this.overheadNanos += Math.max(0, nanos - this.plannedRunNanos.get(Math.max(0, planned)));
+			this.runsDone++;
 			int first = this.done;
-			// Counted before printing: the run's time covers all of its points, so an
-			// ETA per point inside the run would charge the whole run to its first
-			// point (the default preset's first line said 50 min for a 16 min sweep).
+			// Counted before printing: the run's time covers all of its points.
 			this.done += points.size();
+			long eta = etaNanos();
 			for (int i = 0; i < points.size(); i++) {
-				print(points.get(i), first + i + 1, loadBalancer);
+				print(points.get(i), first + i + 1, loadBalancer, eta);
 			}
 		}
 
 		/** Points measured once more: they replace points already counted. */
 		void again(List<Point> points, long nanos, String loadBalancer) {
-			this.pointNanos += nanos;
-			points.forEach((point) -> print(point, this.done, loadBalancer));
+			if (this.againRuns > 0) {
+				this.againRuns--;
+				this.againNanos = Math.max(0, this.againNanos - nanos);
+			}
+			long eta = etaNanos();
+			points.forEach((point) -> print(point, this.done, loadBalancer, eta));
 		}
 
-		private void print(Point point, int index, String loadBalancer) {
-			long etaNanos = this.pointNanos / Math.max(1, this.done) * (this.total - this.done)
-					+ ((this.deployments > 0) ? this.deployNanos / this.deployments * this.deploymentsLeft : 0);
+		long etaNanos() {
+			long meanOverhead = this.overheadNanos / Math.max(1, this.runsDone);
+			long load = 0;
+			for (int i = this.runsDone; i < this.plannedRunNanos.size(); i++) {
+				load += this.plannedRunNanos.get(i) + meanOverhead;
+			}
+			long again = this.againNanos + (long) this.againRuns * meanOverhead;
+			long deploys = (this.deployments > 0) ? this.deployNanos / this.deployments * this.deploymentsLeft : 0;
+			return load + again + deploys;
+		}
+
+		private void print(Point point, int index, String loadBalancer, long etaNanos) {
 			Duration eta = Duration.ofNanos(etaNanos);
 			String failures = Failures.describe(point.failureCauses(), point.refusals());
 			this.out.printf(Locale.ROOT,

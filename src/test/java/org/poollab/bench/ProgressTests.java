@@ -1,0 +1,54 @@
+package org.poollab.bench;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The ETA counts what is left: the plan's runs (their schedules plus each run's own cost
+ * at the mean so far), the deployments left, and re-measures already known.
+ */
+class ProgressTests {
+
+	private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+	private final Sweep.Progress progress = new Sweep.Progress(6, 2, List.of(seconds(20), seconds(20), seconds(20)),
+			new PrintStream(this.bytes, true, StandardCharsets.UTF_8));
+
+	@Test
+	void afterTheFirstRunTheRestOfThePlanAndTheOtherDeploymentAreCounted() {
+		this.progress.deployed(seconds(60));
+		this.progress.ran(List.of(point(), point()), seconds(30), Deployment.NONE);
+
+		// two runs left at 20 s + the 10 s overhead the first one had, one deployment at
+		// 60 s
+		assertThat(this.progress.etaNanos()).isEqualTo(seconds(2 * 30 + 60));
+		assertThat(this.bytes.toString(StandardCharsets.UTF_8)).contains("[ 1/6]", "[ 2/6]", "ETA 2m00s");
+	}
+
+	@Test
+	void knownReMeasuresAreCountedUntilTheyRan() {
+		this.progress.deployed(seconds(60));
+		this.progress.ran(List.of(point(), point()), seconds(30), Deployment.NONE);
+		this.progress.expectAgain(seconds(14));
+
+		assertThat(this.progress.etaNanos()).isEqualTo(seconds(2 * 30 + 60 + 14 + 10));
+		this.progress.again(List.of(point()), seconds(24), Deployment.NONE);
+		assertThat(this.progress.etaNanos()).isEqualTo(seconds(2 * 30 + 60));
+	}
+
+	private static long seconds(long seconds) {
+		return Duration.ofSeconds(seconds).toNanos();
+	}
+
+	private static SweepResults.Point point() {
+		return GeneratorCheckTests.point("even", 500, 500, 1);
+	}
+
+}
