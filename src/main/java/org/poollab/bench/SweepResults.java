@@ -104,6 +104,12 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	public record WarmUpRecord(String deployment, int rateRps, double seconds, long sliceSeconds, End end,
 			List<Double> serverP99sMs) {
 
+		/**
+		 * A slice this many times the p99 objective, twice in a row, ends a warm-up as
+		 * {@link End#OVERLOADED}.
+		 */
+		public static final int OVERLOAD_FACTOR = 10;
+
 		/** How a warm-up ended. */
 		public enum End {
 
@@ -111,8 +117,8 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 			SETTLED,
 
 			/**
-			 * Stopped early: an instance did not answer, or its p99 stayed far above the
-			 * objective.
+			 * Stopped early: an instance did not answer, or its p99 was above
+			 * {@link #OVERLOAD_FACTOR} times the objective twice in a row.
 			 */
 			OVERLOADED,
 

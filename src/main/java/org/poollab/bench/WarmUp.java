@@ -11,6 +11,7 @@ import java.util.Locale;
 
 import org.poollab.bench.SweepResults.ServerLatency;
 import org.poollab.bench.SweepResults.WarmUpRecord;
+import org.poollab.bench.report.Header;
 
 /**
  * Warms a fresh deployment until its instances' own latency has settled, and shows that
@@ -45,7 +46,7 @@ final class WarmUp {
 	 * {@code OutOfMemoryError} in a 45 s warm-up at 2000 rps from a JMeter that fell
 	 * behind and sent in bursts (measured), and such a slice warms nothing.
 	 */
-	static final int OVERLOAD_FACTOR = 10;
+	static final int OVERLOAD_FACTOR = WarmUpRecord.OVERLOAD_FACTOR;
 
 	/** How long each of the grid's lower rates is held on the way up. */
 	static final Duration LOWER_STEP = Duration.ofSeconds(10);
@@ -171,26 +172,8 @@ final class WarmUp {
 		}
 		double seconds = Math.min(most.toMillis(), endMs - originMs) / 1000.0;
 		WarmUpRecord record = new WarmUpRecord(label, top, seconds, SLICE.toSeconds(), end, List.copyOf(slices));
-		out.println("  " + describe(record));
+		out.println("  " + Header.warmUp(record));
 		return record;
-	}
-
-	/** One line: the slices' p99s and whether they settled. */
-	static String describe(WarmUpRecord warmUp) {
-		StringBuilder p99s = new StringBuilder();
-		for (double p99 : warmUp.serverP99sMs()) {
-			p99s.append(p99s.isEmpty() ? "" : ", ").append((p99 < 0) ? "?" : String.format(Locale.ROOT, "%.1f", p99));
-		}
-		return String.format(Locale.ROOT,
-				"%s warm-up up to %d rps: slowest instance's p99 per %d s after the ramp: %s; %s after %.0f s",
-				warmUp.deployment(), warmUp.rateRps(), warmUp.sliceSeconds(),
-				p99s.isEmpty() ? "no full slice" : p99s + " ms", switch (warmUp.end()) {
-					case SETTLED -> "settled";
-					case OVERLOADED ->
-						"NOT settled: stopped early, the instances were drowning (an instance did not answer, or p99 above %dx the objective twice)"
-							.formatted(OVERLOAD_FACTOR);
-					case LIMIT -> "NOT settled (bench.topologyWarmup reached)";
-				}, warmUp.seconds());
 	}
 
 	private static double slowest(List<ServerLatency> latencies) {

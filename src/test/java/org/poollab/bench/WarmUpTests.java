@@ -4,6 +4,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import org.poollab.bench.SweepResults.WarmUpRecord;
+import org.poollab.bench.report.Header;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class WarmUpTests {
@@ -44,6 +47,17 @@ class WarmUpTests {
 	@Test
 	void risingLatencyIsNotSettled() {
 		assertThat(WarmUp.settled(List.of(5.0, 9.0), 100)).isFalse();
+	}
+
+	@Test
+	void oneSentenceForTheConsoleAndTheReport() {
+		assertThat(Header
+			.warmUp(new WarmUpRecord("single", 2000, 35, 5, WarmUpRecord.End.SETTLED, List.of(880.0, 11.6, 5.4, 6.0))))
+			.isEqualTo("Warm-up of single up to 2000 rps, 35s: settled (slowest instance's own p99 per 5 s: "
+					+ "880 → 11.6 → 5.4 → 6 ms).");
+		assertThat(Header
+			.warmUp(new WarmUpRecord("single", 2000, 12, 5, WarmUpRecord.End.OVERLOADED, List.of(1431.7, -1.0))))
+			.contains("NOT settled, stopped early", "above 10x the objective twice", "1431.7 → ? ms");
 	}
 
 	@Test

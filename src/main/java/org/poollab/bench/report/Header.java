@@ -11,7 +11,7 @@ import org.poollab.bench.SweepResults;
 import org.poollab.bench.SweepResults.Point;
 
 /** The lines both reports open with: what ran where, and the one-line answer. */
-final class Header {
+public final class Header {
 
 	/** To the second: a reader compares runs by their start, not by nanoseconds. */
 	private static final DateTimeFormatter STARTED = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
@@ -58,20 +58,33 @@ final class Header {
 				String.format(Locale.ROOT, " The run took %s; %.0f %% of it in measured windows, %.0f %% under load.",
 						human(timing.wallSeconds()), timing.measuredPercent(), timing.loadPercent()));
 		for (SweepResults.WarmUpRecord warmUp : timing.warmUps()) {
-			text.append(String.format(Locale.ROOT,
-					" Warm-up of `%s` at %d rps: %s after %s (slowest instance's own p99 per %d s: %s ms).",
-					warmUp.deployment(), warmUp.rateRps(),
-					warmUp.settled() ? "settled"
-							: (warmUp.end() == SweepResults.WarmUpRecord.End.OVERLOADED
-									? "stopped early, the instances drowning" : "not settled"),
-					human(warmUp.seconds()), warmUp.sliceSeconds(),
-					warmUp.serverP99sMs().isEmpty() ? "none"
-							: warmUp.serverP99sMs()
-								.stream()
-								.map((p99) -> (p99 < 0) ? "?" : Recommender.ms(p99))
-								.collect(Collectors.joining(" → "))));
+			text.append(' ').append(warmUp(warmUp));
 		}
 		return text.toString();
+	}
+
+	/**
+	 * One warm-up in a sentence, for the report's header and the console alike: how it
+	 * ended, after how long, and the slowest instance's own p99 per slice.
+	 * @param warmUp the record
+	 * @return e.g. "Warm-up of single up to 2000 rps, 35s: settled (slowest instance's
+	 * own p99 per 5 s: 880 → 11.6 → 5.4 → 6 ms)."
+	 */
+	public static String warmUp(SweepResults.WarmUpRecord warmUp) {
+		return String.format(Locale.ROOT,
+				"Warm-up of %s up to %d rps, %s: %s (slowest instance's own p99 per %d s: %s).", warmUp.deployment(),
+				warmUp.rateRps(), human(warmUp.seconds()), switch (warmUp.end()) {
+					case SETTLED -> "settled";
+					case OVERLOADED -> "NOT settled, stopped early: the instances were drowning (an instance did not "
+							+ "answer, or p99 above %dx the objective twice)"
+								.formatted(SweepResults.WarmUpRecord.OVERLOAD_FACTOR);
+					case LIMIT -> "NOT settled (bench.topologyWarmup reached)";
+				}, warmUp.sliceSeconds(),
+				warmUp.serverP99sMs().isEmpty() ? "no full slice"
+						: warmUp.serverP99sMs()
+							.stream()
+							.map((p99) -> (p99 < 0) ? "?" : Recommender.ms(p99))
+							.collect(Collectors.joining(" → ")) + " ms");
 	}
 
 	/** E.g. {@code 4m01s}, {@code 55s}. */
