@@ -7,10 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.SweepResults.Limits;
@@ -211,33 +209,28 @@ final class Deployment implements AutoCloseable {
 	 * sweep), so the last one changed inside a window that started 2 s after the phase.
 	 */
 	private void resizeAtOnce(int poolSize) throws IOException, InterruptedException {
-		ExecutorService executor = Executors.newFixedThreadPool(this.instances.size());
-		try {
-			List<Future<Void>> resizes = new ArrayList<>();
-			for (Instance instance : this.instances) {
-				resizes.add(executor.submit(() -> {
-					instance.resize(poolSize);
-					return null;
-				}));
+		List<CompletableFuture<Void>> resizes = this.instances.stream()
+			.map((instance) -> instance.resizeAsync(poolSize))
+			.toList();
+		for (CompletableFuture<Void> resize : resizes) {
+			try {
+				resize.get();
 			}
-			for (Future<Void> resize : resizes) {
-				try {
-					resize.get();
-				}
-				catch (ExecutionException ex) {
-					if (ex.getCause() instanceof IOException io) {
-						throw io;
-					}
-					if (ex.getCause() instanceof RuntimeException runtime) {
-						throw runtime;
-					}
-					throw new LabFailureException(
-							"Could not resize the pools to %d: %s".formatted(poolSize, ex.getCause()), ex.getCause());
-				}
+			catch (InterruptedException ex) {
+				resizes.forEach((other) -> other.cancel(true));
+				throw ex;
 			}
-		}
-		finally {
-			executor.shutdownNow();
+			catch (ExecutionException ex) {
+				if (ex.getCause() instanceof IOException io) {
+					throw io;
+				}
+				if (ex.getCause() instanceof RuntimeException runtime) {
+					throw runtime;
+				}
+				throw new LabFailureException("Could not resize the pools to %d: %s".formatted(poolSize, ex.getCause()),
+						ex.getCause());
+			}
+
 		}
 	}
 

@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -224,11 +225,29 @@ final class Instance {
 	 * returns once the pool holds that many connections.
 	 */
 	void resize(int poolSize) throws IOException, InterruptedException {
-		HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(actuator("poolsize"))
+		HttpResponse<String> response = HTTP.send(resizeRequest(poolSize), HttpResponse.BodyHandlers.ofString());
+		requireResized(poolSize, response);
+	}
+
+	/**
+	 * {@link #resize(int)} without waiting: several instances resize at once.
+	 * @return completes when the pool holds that many connections; fails with the
+	 * {@link IOException} of the request or a {@link LabFailureException} for a refusal
+	 */
+	CompletableFuture<Void> resizeAsync(int poolSize) {
+		return HTTP.sendAsync(resizeRequest(poolSize), HttpResponse.BodyHandlers.ofString())
+			.thenAccept((response) -> requireResized(poolSize, response));
+	}
+
+	private HttpRequest resizeRequest(int poolSize) {
+		return HttpRequest.newBuilder(actuator("poolsize"))
 			.header("Content-Type", "application/json")
 			.timeout(Duration.ofSeconds(60))
 			.POST(HttpRequest.BodyPublishers.ofString("{\"maximumPoolSize\":" + poolSize + "}"))
-			.build(), HttpResponse.BodyHandlers.ofString());
+			.build();
+	}
+
+	private void requireResized(int poolSize, HttpResponse<String> response) {
 		if (response.statusCode() != 200) {
 			throw new LabFailureException("Could not resize the pool of the instance on port %d to %d: HTTP %d %s"
 				.formatted(this.port, poolSize, response.statusCode(), response.body()));
