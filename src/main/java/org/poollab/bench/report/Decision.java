@@ -1,0 +1,170 @@
+package org.poollab.bench.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import org.apache.commons.math3.random.RandomGenerator;
+import org.apache.commons.math3.random.Well19937c;
+
+import org.poollab.bench.SweepResults;
+
+/**
+ * The verdict at the deciding rate as a set and a choice, where every candidate's p99
+ * carries its 95 % interval: the pool sizes indistinguishable from the best (the 95 %
+ * interval of the difference includes 0, or the difference is within
+ * {@link #OBJECTIVE_SHARE} of the p99 objective), and the choice, the smallest of them
+ * that sustained the rate in every repeat and whose larger pools all sustained it too.
+ * How sure that choice is: the whole decision made again {@link #DRAWS} times on p99s
+ * drawn from each cell's interval, and how often each pool came out.
+ * <p>
+ * The interval of a difference comes from the two cells' own intervals as if each were
+ * normal (standard error = width / 3.92) and the windows independent (they ran at
+ * different times): results.json keeps each window's interval, not its bootstrap
+ * replicates, so the replicates cannot be paired. The draws use the same normal
+ * approximation, truncated at 0. Both are hand-written for that reason; commons-math3
+ * supplies the seeded generator.
+ *
+ * @param candidates the pool sizes that sustained the deciding rate and whose latency is
+ * not understated, smallest first
+ * @param best the lowest p99 among them
+ * @param indistinguishable those indistinguishable from the best, smallest first
+ * @param chosen the choice
+ * @param picks how often the decision picked each pool size when redone on drawn p99s
+ */
+record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, Cell chosen,
+		Map<Integer, Double> picks) {
+
+	/** A difference within this share of the p99 objective is no difference. */
+	static final double OBJECTIVE_SHARE = 0.10;
+
+	/** How often the decision is redone on drawn p99s. */
+	static final int DRAWS = 2000;
+
+	/** A two-sided 95 % interval is this many standard errors wide on each side. */
+	private static final double Z95 = 1.959964;
+
+	private static final long SEED = 14L;
+
+	/**
+	 * The decision, when every candidate has an interval; empty otherwise (results
+	 * written before intervals were recorded fall back to the fixed margin).
+	 * @param candidates the cells that sustained the deciding rate
+	 * @param atRate every cell at the deciding rate (a larger pool that failed rules out
+	 * the smaller ones)
+	 * @param objectiveMs the p99 objective (0: none)
+	 */
+	static Optional<Decision> of(List<Cell> candidates, List<Cell> atRate, double objectiveMs) {
+		if (candidates.stream().anyMatch((cell) -> cell.p99Interval().isEmpty())) {
+			return Optional.empty();
+		}
+		// A cell whose latency the report marks as understated (the generator fell
+		// behind) does not vote: its p99 is lower than a client on schedule saw.
+		List<Cell> sorted = candidates.stream()
+			.filter((cell) -> cell.latencyCaveat().isEmpty())
+			.sorted(Comparator.comparingInt(Cell::poolSize))
+			.toList();
+		if (sorted.size() < 2) {
+			return Optional.empty();
+		}
+		double[] p99s = sorted.stream().mapToDouble(Cell::p99Ms).toArray();
+		double[] errors = sorted.stream().mapToDouble(Decision::standardError).toArray();
+		boolean[] eligible = new boolean[sorted.size()];
+		for (int i = 0; i < sorted.size(); i++) {
+			eligible[i] = sustainedEveryRepeat(sorted.get(i)) && largerPoolsSustained(sorted.get(i), atRate);
+		}
+		int bestIndex = best(p99s);
+		List<Integer> set = indistinguishable(p99s, errors, bestIndex, objectiveMs);
+		int chosen = choose(set, eligible, bestIndex);
+		Map<Integer, Integer> counts = new TreeMap<>();
+		RandomGenerator random = new Well19937c(SEED);
+		double[] drawn = new double[p99s.length];
+		for (int draw = 0; draw < DRAWS; draw++) {
+			for (int i = 0; i < p99s.length; i++) {
+				drawn[i] = Math.max(0, p99s[i] + errors[i] * random.nextGaussian());
+			}
+			int drawnBest = best(drawn);
+			int pick = choose(indistinguishable(drawn, errors, drawnBest, objectiveMs), eligible, drawnBest);
+			counts.merge(sorted.get(pick).poolSize(), 1, Integer::sum);
+		}
+		Map<Integer, Double> picks = new LinkedHashMap<>();
+		counts.entrySet()
+			.stream()
+			.sorted(Map.Entry.<Integer, Integer>comparingByValue().reversed())
+			.forEach((entry) -> picks.put(entry.getKey(), entry.getValue() / (double) DRAWS));
+		return Optional.of(new Decision(sorted, sorted.get(bestIndex), set.stream().map(sorted::get).toList(),
+				sorted.get(chosen), picks));
+	}
+
+	/** From a 95 % interval, as if normal. */
+	static double standardError(Cell cell) {
+		SweepResults.Interval interval = cell.p99Interval().orElseThrow();
+		return (interval.highMs() - interval.lowMs()) / (2 * Z95);
+	}
+
+	/**
+	 * Whether a difference between two independent figures is indistinguishable from 0:
+	 * its 95 % interval includes 0, or it is within the share of the objective.
+	 */
+	static boolean indistinguishable(double differenceMs, double errorA, double errorB, double objectiveMs) {
+		double halfWidth = Z95 * Math.sqrt(errorA * errorA + errorB * errorB);
+		return Math.abs(differenceMs) <= halfWidth
+				|| (objectiveMs > 0 && Math.abs(differenceMs) <= OBJECTIVE_SHARE * objectiveMs);
+	}
+
+	/** How often the decision picked the chosen pool when redone. */
+	double probability() {
+		return this.picks.getOrDefault(this.chosen.poolSize(), 0.0);
+	}
+
+	/** E.g. "5 in 83 %, 10 in 17 %". */
+	String describePicks() {
+		return this.picks.entrySet()
+			.stream()
+			.map((entry) -> String.format(Locale.ROOT, "%s in %.0f %%", SweepResults.poolLabel(entry.getKey()),
+					100 * entry.getValue()))
+			.collect(Collectors.joining(", "));
+	}
+
+	private static int best(double[] p99s) {
+		int best = 0;
+		for (int i = 1; i < p99s.length; i++) {
+			if (p99s[i] < p99s[best]) {
+				best = i;
+			}
+		}
+		return best;
+	}
+
+	private static List<Integer> indistinguishable(double[] p99s, double[] errors, int best, double objectiveMs) {
+		List<Integer> set = new ArrayList<>();
+		for (int i = 0; i < p99s.length; i++) {
+			if (i == best || indistinguishable(p99s[i] - p99s[best], errors[i], errors[best], objectiveMs)) {
+				set.add(i);
+			}
+		}
+		return set;
+	}
+
+	/** The smallest eligible pool of the set; the best when none of it is eligible. */
+	private static int choose(List<Integer> set, boolean[] eligible, int best) {
+		return set.stream().filter((i) -> eligible[i]).findFirst().orElse(best);
+	}
+
+	private static boolean sustainedEveryRepeat(Cell cell) {
+		return cell.points().stream().allMatch((point) -> Cell.of(List.of(point), cell.p99ObjectiveMs()).sustained());
+	}
+
+	private static boolean largerPoolsSustained(Cell cell, List<Cell> atRate) {
+		return atRate.stream()
+			.filter((other) -> other.poolSize() > cell.poolSize() && other.considered())
+			.allMatch(Cell::sustained);
+	}
+
+}
