@@ -255,6 +255,26 @@ final class Instance {
 	}
 
 	/**
+	 * Exit codes of a JVM ended by a signal it did not send itself: SIGHUP, SIGINT,
+	 * SIGKILL (also the kernel's OOM killer) and SIGTERM, 128 + the signal. A JVM that
+	 * crashes aborts (134) and one out of heap exits with 3
+	 * ({@code -XX:+ExitOnOutOfMemoryError}): those are the service's own.
+	 */
+	private static final java.util.Set<Integer> SIGNALLED_FROM_OUTSIDE = java.util.Set.of(129, 130, 137, 143);
+
+	/**
+	 * Whether a dead instance was ended from outside (a signal from a person or the
+	 * machine) rather than by what the load did to it: a signal's exit code and no cause
+	 * in its log. Such a death says nothing about the pool size.
+	 */
+	boolean killedFromOutside() {
+		if (this.process.isAlive() || !SIGNALLED_FROM_OUTSIDE.contains(this.process.exitValue())) {
+			return false;
+		}
+		return deathCause().equals("exit code " + this.process.exitValue());
+	}
+
+	/**
 	 * Why a dead instance died, for the results: its exit code and, when the JVM said why
 	 * (e.g. {@code -XX:+ExitOnOutOfMemoryError}'s "Terminating due to
 	 * java.lang.OutOfMemoryError: Java heap space"), that line.

@@ -254,8 +254,20 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		return measured.withOutcome(outcome(measured, deployment, died));
 	}
 
+	/**
+	 * Outcome prefix of a point whose instance was ended from outside
+	 * ({@link Instance#killedFromOutside()}): not a result of the load, so the point is
+	 * measured again on fresh instances, and left out of every verdict if that fails too.
+	 */
+	static final String KILLED_FROM_OUTSIDE = "killed from outside";
+
 	static String outcome(Point point, Deployment deployment, boolean died) {
 		List<Instance> dead = deployment.deadInstances();
+		if (died && !dead.isEmpty() && dead.stream().allMatch(Instance::killedFromOutside)) {
+			return "%s: instance(s) on port(s) %s ended by a signal (%s) with no cause in their log; not a result of the load"
+				.formatted(KILLED_FROM_OUTSIDE, dead.stream().map(Instance::port).toList(),
+						String.join("; ", dead.stream().map(Instance::deathCause).toList()));
+		}
 		if (died && !dead.isEmpty()) {
 			return "instance(s) on port(s) %s died during the point (%s)".formatted(
 					dead.stream().map(Instance::port).toList(),

@@ -9,12 +9,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 
@@ -285,6 +287,7 @@ final class Sweep {
 				processes);
 		progress.deployed(System.nanoTime() - deployStarted);
 		int runs = 0;
+		Set<Planned> killedOnce = new HashSet<>();
 		try {
 			measureGeneratorCeiling(jmeter, deployment, loadDirectory, processes);
 			List<List<Planned>> rounds = rounds(mine);
@@ -303,6 +306,7 @@ final class Sweep {
 						progress.deployed(System.nanoTime() - redeployStarted);
 					}
 					emptyWrittenTable(database);
+					List<Planned> ran = todo;
 					LoadRun.Result result = runPoints(load, todo, deployment, loadDirectory,
 							first.deploymentLabel() + "-run" + (++runs), progress, processes, results, store, database);
 					if (this.properties.crossCheck()) {
@@ -314,6 +318,7 @@ final class Sweep {
 						this.out.printf("  Instance %d died (%s); its log: %s%n", dead.port(), dead.deathCause(),
 								dead.keepLog(first.deploymentLabel() + "-run" + runs));
 					}
+					todo = againIfKilledFromOutside(result, ran, todo, results, store, killedOnce);
 				}
 			}
 			remeasureGeneratorBound(load, mine, deployment, loadDirectory, first.deploymentLabel() + "-again", progress,
@@ -323,6 +328,41 @@ final class Sweep {
 			deployment.close();
 			emptyWrittenTable(database);
 		}
+	}
+
+	/**
+	 * A point whose instance was ended from outside (a signal, no cause in its log) says
+	 * nothing about its pool size: it is taken out of the results and measured again
+	 * first on the fresh instances, once. Killed from outside again, it stays, marked so,
+	 * and every verdict leaves it out.
+	 * @param ran the points the run was given, in order (its measured points are the
+	 * first)
+	 * @return the points still to measure
+	 */
+	private List<Planned> againIfKilledFromOutside(LoadRun.Result result, List<Planned> ran, List<Planned> todo,
+			SweepResults results, ResultsStore store, Set<Planned> killedOnce) throws IOException {
+		if (result.measured().isEmpty()) {
+			return todo;
+		}
+		Point last = result.measured().get(result.measured().size() - 1);
+		if (!last.outcome().startsWith(LoadRun.KILLED_FROM_OUTSIDE)) {
+			return todo;
+		}
+		Planned planned = ran.get(result.measured().size() - 1);
+		if (!killedOnce.add(planned)) {
+			this.out.printf("  Pool %s at %d rps: killed from outside twice; left out of every verdict.%n",
+					SweepResults.poolLabel(planned.poolSize()), planned.rateRps());
+			return todo;
+		}
+		results.points().remove(results.points().lastIndexOf(last));
+		store.write(results);
+		this.out.printf(
+				"  Pool %s at %d rps: the instance was ended from outside (a signal, no cause in its log), not by the load: measuring it again on fresh instances.%n",
+				SweepResults.poolLabel(planned.poolSize()), planned.rateRps());
+		List<Planned> again = new ArrayList<>();
+		again.add(planned);
+		again.addAll(todo);
+		return again;
 	}
 
 	/**
