@@ -582,14 +582,48 @@ final class Sweep {
 						: "no pool: a new connection per request");
 		this.out.printf("Starting %s topology (%d instance(s), %s, %s)...%n", topology.label(), point.instances(), pool,
 				limits.describe());
-		Deployment deployment = Deployment.start(
-				new Deployment.Plan(topology, label, point.instances(), largestPoolSize,
-						this.grid.pgbouncerClientPoolSize(), limits, pinning, ports, nginx, pgbouncer),
-				this.paths, database, store.directory(), processes, this.out);
-		if (!this.grid.topologyWarmup().isZero()) {
-			this.warmUps.add(WarmUp.run(deployment, label, this.grid.rates(), this.grid.topologyWarmup(),
-					this.properties.p99Objective(), this.grid.arrivals(), jmeter, store.directory().resolve("load"),
-					processes, this.out));
+		Deployment.Plan plan = new Deployment.Plan(topology, label, point.instances(), largestPoolSize,
+				this.grid.pgbouncerClientPoolSize(), limits, pinning, ports, nginx, pgbouncer);
+		Deployment deployment = Deployment.start(plan, this.paths, database, store.directory(), processes, this.out);
+		if (this.grid.topologyWarmup().isZero()) {
+			return deployment;
+		}
+		List<Integer> rates = this.grid.rates();
+		this.warmUps
+			.add(WarmUp.run(deployment, label, rates, this.grid.topologyWarmup(), this.properties.p99Objective(),
+					this.grid.arrivals(), jmeter, store.directory().resolve("load"), processes, this.out));
+		if (deployment.deadInstances().isEmpty()) {
+			return deployment;
+		}
+		// An instance the warm-up killed is no point's failure: a warm-up is not
+		// measured.
+		// Fresh instances take its place; when the load killed it (not a signal from
+		// outside), their warm-up stops below the rate that did.
+		boolean fromOutside = deployment.deadInstances().stream().allMatch(Instance::killedFromOutside);
+		for (Instance dead : deployment.deadInstances()) {
+			this.out.printf("  Instance %d died in the warm-up (%s); its log: %s%n", dead.port(), dead.deathCause(),
+					dead.keepLog(label + "-warmup"));
+		}
+		deployment.close();
+		int top = rates.stream().mapToInt(Integer::intValue).max().orElseThrow();
+		List<Integer> lower = fromOutside ? rates : rates.stream().filter((rate) -> rate < top).toList();
+		if (fromOutside) {
+			this.out.printf("  Starting %s again: an instance was ended from outside during the warm-up.%n", label);
+		}
+		else if (lower.isEmpty()) {
+			this.out.printf("  Starting %s again, without a warm-up (no grid rate below %d rps, which killed it).%n",
+					label, top);
+		}
+		else {
+			this.out.printf(
+					"  Starting %s again, warming up to %d rps only: the points at %d rps will show what that rate does to warm instances.%n",
+					label, lower.stream().mapToInt(Integer::intValue).max().getAsInt(), top);
+		}
+		deployment = Deployment.start(plan, this.paths, database, store.directory(), processes, this.out);
+		if (!lower.isEmpty()) {
+			this.warmUps
+				.add(WarmUp.run(deployment, label, lower, this.grid.topologyWarmup(), this.properties.p99Objective(),
+						this.grid.arrivals(), jmeter, store.directory().resolve("load"), processes, this.out));
 		}
 		return deployment;
 	}

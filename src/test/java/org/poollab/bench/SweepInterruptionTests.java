@@ -135,6 +135,43 @@ class SweepInterruptionTests {
 		assertThat(run.resolve("report.html")).isNotEmptyFile();
 	}
 
+	/**
+	 * An instance killed during the warm-up is no point's failure: fresh instances take
+	 * its place (warmed again, as it was a signal from outside), and every point is
+	 * measured on them.
+	 */
+	@Test
+	void instanceKilledInTheWarmUpIsReplacedAndNoPointIsChargedWithIt(CapturedOutput console) throws Exception {
+		int base = SweepEndToEndTests.freeBasePort(2);
+		Sweep.Outcome outcome;
+		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
+			Thread killer = new Thread(() -> {
+				try {
+					processes.await("single-warmup", Duration.ofSeconds(120)).orElseThrow();
+					processes.await("-Dpoollab.instance=" + (base + 1), Duration.ofSeconds(5))
+						.orElseThrow()
+						.destroyForcibly();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			killer.start();
+			outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=2,3", "--bench.rates=50",
+					"--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=6s",
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + base);
+			killer.join();
+			assertNoneAlive(processes.seen());
+		}
+		assertThat(outcome.results().points()).extracting(Point::poolSize, Point::outcome)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple(3, "ok"),
+					org.assertj.core.groups.Tuple.tuple(2, "ok"));
+		assertThat(outcome.results().timing().warmUps()).as("the warm-up of the killed instance and of its successor")
+			.hasSize(2);
+		assertThat(console.getOut()).contains("died in the warm-up",
+				"Starting single again: an instance was ended from outside during the warm-up.");
+	}
+
 	@Test
 	void jmeterCrashFailsTheSweepButKeepsFinishedPoints() throws Exception {
 		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
