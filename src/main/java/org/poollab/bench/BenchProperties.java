@@ -37,7 +37,7 @@ import org.springframework.validation.annotation.Validated;
  * resize
  * @param topologyWarmup the longest load after a topology starts, before its first point
  * (JIT warm-up): rising to the grid's highest rate, then held until every instance's own
- * p99 settles (two 5 s slices within 20 % or 1 ms), or this long
+ * p99 settles (three 5 s slices within 20 % or 1 ms), or this long
  * @param repeats how often each point runs
  * @param p99Objective the p99 a point must stay within to count as sustaining its rate in
  * the recommendation (a rate carried with seconds of queueing is saturation)

@@ -17,22 +17,31 @@ class WarmUpTests {
 		assertThat(WarmUp.settled(List.of(880.0), 100)).isFalse();
 		assertThat(WarmUp.settled(List.of(880.0, 11.6), 100)).isFalse();
 		assertThat(WarmUp.settled(List.of(880.0, 11.6, 5.4), 100)).isFalse();
-		assertThat(WarmUp.settled(List.of(880.0, 11.6, 5.4, 6.0), 100)).isTrue();
+		assertThat(WarmUp.settled(List.of(880.0, 11.6, 5.4, 6.0), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(880.0, 11.6, 5.4, 6.0, 5.8), 100)).isTrue();
+	}
+
+	@Test
+	void twoEqualSlicesAreNotEnough() {
+		// Three instances behind nginx at 1000 rps: 14.0, 14.0 (one bucket), then 1.7 ms.
+		assertThat(WarmUp.settled(List.of(14.0, 14.0), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(14.0, 14.0, 1.7), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(14.0, 14.0, 13.0), 100)).isTrue();
 	}
 
 	@Test
 	void withinTwentyPercentOrOneMillisecondIsSettled() {
-		assertThat(WarmUp.settled(List.of(50.0, 41.0), 100)).isTrue();
-		assertThat(WarmUp.settled(List.of(50.0, 39.0), 100)).isFalse();
-		assertThat(WarmUp.settled(List.of(2.0, 2.9), 100)).isTrue();
-		assertThat(WarmUp.settled(List.of(2.0, 3.1), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(50.0, 45.0, 41.0), 100)).isTrue();
+		assertThat(WarmUp.settled(List.of(50.0, 45.0, 39.0), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(2.0, 2.5, 2.9), 100)).isTrue();
+		assertThat(WarmUp.settled(List.of(2.0, 2.5, 3.1), 100)).isFalse();
 	}
 
 	@Test
 	void aSaturatedInstanceAboveTheObjectiveIsNotSettled() {
 		// Measured: two slices in one histogram bucket at 2000 rps.
-		assertThat(WarmUp.settled(List.of(536.9, 536.9), 100)).isFalse();
-		assertThat(WarmUp.settled(List.of(536.9, 536.9), 1000)).isTrue();
+		assertThat(WarmUp.settled(List.of(536.9, 536.9, 536.9), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(536.9, 536.9, 536.9), 1000)).isTrue();
 	}
 
 	@Test
@@ -46,7 +55,7 @@ class WarmUpTests {
 
 	@Test
 	void risingLatencyIsNotSettled() {
-		assertThat(WarmUp.settled(List.of(5.0, 9.0), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(5.0, 5.0, 9.0), 100)).isFalse();
 	}
 
 	@Test
@@ -62,8 +71,8 @@ class WarmUpTests {
 
 	@Test
 	void aSliceWithoutFiguresIsNeverSettled() {
-		assertThat(WarmUp.settled(List.of(-1.0, -1.0), 100)).isFalse();
-		assertThat(WarmUp.settled(List.of(5.0, -1.0), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(-1.0, -1.0, -1.0), 100)).isFalse();
+		assertThat(WarmUp.settled(List.of(5.0, 5.0, -1.0), 100)).isFalse();
 	}
 
 }
