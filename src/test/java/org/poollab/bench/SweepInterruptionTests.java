@@ -55,19 +55,8 @@ class SweepInterruptionTests {
 		int base = SweepEndToEndTests.freeBasePort(3);
 		Sweep.Outcome outcome;
 		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
-			Thread killer = new Thread(() -> {
-				try {
-					// The round's JMeter, not the one measuring the generator's ceiling.
-					processes.await("multi-run1", Duration.ofSeconds(120)).orElseThrow();
-					processes.await("-Dpoollab.instance=" + (base + 1), Duration.ofSeconds(5))
-						.orElseThrow()
-						.destroyForcibly();
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-			});
-			killer.start();
+			// The round's JMeter, not the one measuring the generator's ceiling.
+			Thread killer = killInstanceOnceSeen(processes, "multi-run1", base + 1);
 			outcome = sweep(base, "--bench.topologies=multi", "--bench.instances=2", "--bench.poolSizes=2,3");
 			killer.join();
 			assertNoneAlive(processes.seen());
@@ -145,18 +134,7 @@ class SweepInterruptionTests {
 		int base = SweepEndToEndTests.freeBasePort(2);
 		Sweep.Outcome outcome;
 		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
-			Thread killer = new Thread(() -> {
-				try {
-					processes.await("single-warmup", Duration.ofSeconds(120)).orElseThrow();
-					processes.await("-Dpoollab.instance=" + (base + 1), Duration.ofSeconds(5))
-						.orElseThrow()
-						.destroyForcibly();
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-			});
-			killer.start();
+			Thread killer = killInstanceOnceSeen(processes, "single-warmup", base + 1);
 			outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=2,3", "--bench.rates=50",
 					"--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=6s",
 					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + base);
@@ -262,6 +240,24 @@ class SweepInterruptionTests {
 					.doesNotContain(password);
 			}
 		}
+	}
+
+	/**
+	 * SIGKILLs the instance on {@code port} once a process whose command line holds
+	 * {@code cue} (e.g. a JMeter run's id) has started, in a thread of its own.
+	 */
+	private static Thread killInstanceOnceSeen(LabProcesses processes, String cue, int port) {
+		Thread killer = new Thread(() -> {
+			try {
+				processes.await(cue, Duration.ofSeconds(120)).orElseThrow();
+				processes.await("-Dpoollab.instance=" + port, Duration.ofSeconds(5)).orElseThrow().destroyForcibly();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		killer.start();
+		return killer;
 	}
 
 	private Sweep.Outcome sweep(int basePort, String... settings) throws Exception {
