@@ -62,6 +62,9 @@ import org.springframework.validation.annotation.Validated;
  * between topology and pool size; unset: Tomcat's default (200), not a dimension
  * @param crossCheck measure every point a second time, right after JMeter, with the lab's
  * independent open-loop generator, and record both (read workload only)
+ * @param confirmation the measured window of the confirmation run: after the grid, each
+ * topology's recommended block is started as pasted and loaded with Poisson arrivals at
+ * the rate its pool size was chosen at for this long; {@code 0} skips it
  */
 @ConfigurationProperties(prefix = "bench", ignoreUnknownFields = false)
 @Validated
@@ -84,7 +87,8 @@ record BenchProperties(
 		@Min(1) @Max(1024) Integer instanceCpus,
 		@jakarta.validation.constraints.Pattern(regexp = BenchProperties.HEAP_SIZE) String instanceHeap,
 		List<@NotNull @Min(1) @Max(10_000) Integer> tomcatThreads, Boolean acquireCost,
-		@DefaultValue("false") boolean crossCheck) {
+		@DefaultValue("false") boolean crossCheck, @DefaultValue("20s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(
+				millis = 0) @DurationMax(minutes = 10) Duration confirmation) {
 
 	/** 1 to 1000, or {@code none}: no pool. */
 	static final String POOL_SIZE = "(?i)none|[1-9][0-9]{0,2}|1000";

@@ -73,9 +73,22 @@ final class Deployment implements AutoCloseable {
 	 * @param ports where everything listens
 	 * @param nginx the nginx binary, when nginx spreads the load
 	 * @param pgbouncer the pgbouncer binary, for the pgbouncer topology
+	 * @param hikariBlock a YAML file every instance reads its
+	 * {@code spring.datasource.hikari.*} settings from, as a user would paste them (the
+	 * confirmation run); empty: the lab sets {@code maximum-pool-size} to
+	 * {@code poolSize} on the command line and the rest comes from the service's
+	 * {@code application.yml}
 	 */
 	record Plan(Topology topology, String label, int instances, int poolSize, int clientPoolSize, Limits limits,
-			CpuPinning pinning, Ports ports, Optional<Path> nginx, Optional<Path> pgbouncer) {
+			CpuPinning pinning, Ports ports, Optional<Path> nginx, Optional<Path> pgbouncer,
+			Optional<Path> hikariBlock) {
+
+		/** A deployment whose pool size the lab sets on the command line. */
+		Plan(Topology topology, String label, int instances, int poolSize, int clientPoolSize, Limits limits,
+				CpuPinning pinning, Ports ports, Optional<Path> nginx, Optional<Path> pgbouncer) {
+			this(topology, label, instances, poolSize, clientPoolSize, limits, pinning, ports, nginx, pgbouncer,
+					Optional.empty());
+		}
 
 		/** Every instance's HikariCP pool size. */
 		int instancePoolSize() {
@@ -109,7 +122,8 @@ final class Deployment implements AutoCloseable {
 			int port = ports.instance(i);
 			List<Integer> cpus = (plan.pinning() != null) ? plan.pinning().cpusOf(i, limits.cpus()) : List.of();
 			instances.add(Instance.start(paths, database, pgbouncer, port, ports.management(i), plan.instancePoolSize(),
-					limits, plan.pinning(), cpus, directory.resolve("instance-" + port + ".log"), processes));
+					plan.hikariBlock().orElse(null), limits, plan.pinning(), cpus,
+					directory.resolve("instance-" + port + ".log"), processes));
 		}
 		for (Instance instance : instances) {
 			instance.awaitReady();

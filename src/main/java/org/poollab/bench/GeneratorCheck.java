@@ -60,11 +60,7 @@ final class GeneratorCheck {
 	 * that is wider.
 	 */
 	static double rateTolerance(Point point) {
-		if (!"random".equals(point.arrivals())) {
-			return RATE_TOLERANCE;
-		}
-		double expected = point.rateRps() * point.durationSeconds();
-		return Math.max(RATE_TOLERANCE, 3 / Math.sqrt(Math.max(1, expected)));
+		return Math.max(RATE_TOLERANCE, point.arrivalScatter());
 	}
 
 	static boolean generatorBound(Point point) {

@@ -40,6 +40,17 @@ record Grid(Preset preset, List<Topology> topologies, int instances, List<Intege
 				Objects.requireNonNullElse(properties.acquireCost(), preset.acquireCost()));
 	}
 
+	/**
+	 * The grid the confirmation run loads with: Poisson arrivals (a production fleet's
+	 * traffic is not evenly spaced), a window of its own length, one repeat.
+	 * @param window the confirmation's measured window
+	 */
+	Grid forConfirmation(Duration window) {
+		return new Grid(this.preset, this.topologies, this.instances, this.poolSizes, this.rates, window, this.warmup,
+				this.topologyWarmup, 1, Arrivals.RANDOM, this.instanceCpus, this.instanceHeap, this.tomcatThreads,
+				this.workload, false);
+	}
+
 	/** {@code none} or a whole number, already validated by {@link BenchProperties}. */
 	private static int poolSize(String value) {
 		return value.trim().equalsIgnoreCase("none") ? SweepResults.NO_POOL : Integer.parseInt(value.trim());

@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -62,10 +64,14 @@ final class Instance {
 	 * {@link SweepResults#NO_POOL} for no pool at all: Spring's
 	 * {@code SimpleDriverDataSource} opens a new connection whenever one is asked for and
 	 * closes it when it is given back
+	 * @param hikariBlock a YAML file to read every {@code spring.datasource.hikari.*}
+	 * setting from instead ({@code spring.config.additional-location}, which overrides
+	 * the service's {@code application.yml}), or {@code null}; {@code poolSize} must then
+	 * be the file's {@code maximum-pool-size}
 	 */
 	static Instance start(LabPaths paths, Database database, PgBouncer pgbouncer, int port, int managementPort,
-			int poolSize, Limits limits, CpuPinning pinning, List<Integer> cpus, Path log, ChildProcesses processes)
-			throws IOException {
+			int poolSize, Path hikariBlock, Limits limits, CpuPinning pinning, List<Integer> cpus, Path log,
+			ChildProcesses processes) throws IOException {
 		// taskset execs the JVM: the process (and its id) is the JVM's.
 		List<String> command = new ArrayList<>((pinning != null) ? pinning.command(cpus) : List.of());
 		// The port comes first: process listings cut long command lines in the classpath.
@@ -81,6 +87,13 @@ final class Instance {
 				"--spring.datasource.username=" + database.username(), "--spring.main.banner-mode=off"));
 		if (poolSize == SweepResults.NO_POOL) {
 			command.add("--spring.datasource.type=org.springframework.jdbc.datasource.SimpleDriverDataSource");
+		}
+		else if (hikariBlock != null) {
+			// Nothing of spring.datasource.hikari.* on the command line, which would
+			// override the file: the block runs as pasted. The resize endpoint is the
+			// lab's only way to read the pool's settings back; it changes none of them.
+			command.addAll(List.of("--spring.config.additional-location=file:" + hikariBlock.toAbsolutePath(),
+					"--lab.pool-resize.enabled=true"));
 		}
 		else {
 			command.addAll(List.of("--spring.datasource.hikari.maximum-pool-size=" + poolSize,
@@ -237,6 +250,26 @@ final class Instance {
 	CompletableFuture<Void> resizeAsync(int poolSize) {
 		return HTTP.sendAsync(resizeRequest(poolSize), HttpResponse.BodyHandlers.ofString())
 			.thenAccept((response) -> requireResized(poolSize, response));
+	}
+
+	/**
+	 * The running pool's settings as the instance reports them through its actuator, by
+	 * their {@code spring.datasource.hikari.*} names, times in milliseconds.
+	 */
+	Map<String, Long> poolSettings() throws IOException, InterruptedException {
+		HttpResponse<String> response = HTTP.send(
+				HttpRequest.newBuilder(actuator("poolsize")).timeout(Duration.ofSeconds(10)).GET().build(),
+				HttpResponse.BodyHandlers.ofString());
+		if (response.statusCode() != 200) {
+			throw new LabFailureException("Could not read the pool settings of the instance on port %d: HTTP %d %s"
+				.formatted(this.port, response.statusCode(), response.body()));
+		}
+		Map<String, Long> settings = new LinkedHashMap<>();
+		JSON.readTree(response.body())
+			.get("settings")
+			.properties()
+			.forEach((entry) -> settings.put(entry.getKey(), entry.getValue().asLong()));
+		return settings;
 	}
 
 	private HttpRequest resizeRequest(int poolSize) {

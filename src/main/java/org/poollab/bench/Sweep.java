@@ -168,6 +168,10 @@ final class Sweep {
 							}
 						}
 					}
+					// 4b. Confirm: each answer's block run as pasted.
+					results = results
+						.withConfirmations(confirm(results, planned, nginx, pinning, database, store, processes));
+					store.write(results);
 					if (this.grid.acquireCost()) {
 						measureAcquireCost(database, store.directory());
 					}
@@ -572,8 +576,23 @@ final class Sweep {
 	private Deployment deploy(Planned point, int largestPoolSize, Ports ports, Optional<Path> nginx,
 			Optional<Path> pgbouncer, CpuPinning pinning, Database database, ResultsStore store, JMeter jmeter,
 			ChildProcesses processes) throws IOException, InterruptedException {
+		return deploy(point, largestPoolSize, ports, nginx, pgbouncer, pinning, database, store, jmeter, processes,
+				Optional.empty(), this.grid.rates());
+	}
+
+	/**
+	 * Starts a topology and warms it up, replacing instances the warm-up killed.
+	 * @param hikariBlock the YAML file every instance reads its HikariCP settings from
+	 * (the confirmation run), empty for the sweep's own deployments
+	 * @param rates the rates the warm-up steps through, up to the highest
+	 */
+	private Deployment deploy(Planned point, int largestPoolSize, Ports ports, Optional<Path> nginx,
+			Optional<Path> pgbouncer, CpuPinning pinning, Database database, ResultsStore store, JMeter jmeter,
+			ChildProcesses processes, Optional<Path> hikariBlock, List<Integer> rates)
+			throws IOException, InterruptedException {
 		Topology topology = point.topology();
-		String label = point.deploymentLabel() + (point.pooled() ? "" : "-nopool");
+		String label = (hikariBlock.isPresent() ? "confirm-" : "") + point.deploymentLabel()
+				+ (point.pooled() ? "" : "-nopool");
 		Limits limits = this.grid.limits(point.tomcatThreads());
 		String pool = (topology == Topology.PGBOUNCER)
 				? "pgbouncer pool %d, HikariCP pools of %d".formatted(largestPoolSize,
@@ -583,12 +602,11 @@ final class Sweep {
 		this.out.printf("Starting %s topology (%d instance(s), %s, %s)...%n", topology.label(), point.instances(), pool,
 				limits.describe());
 		Deployment.Plan plan = new Deployment.Plan(topology, label, point.instances(), largestPoolSize,
-				this.grid.pgbouncerClientPoolSize(), limits, pinning, ports, nginx, pgbouncer);
+				this.grid.pgbouncerClientPoolSize(), limits, pinning, ports, nginx, pgbouncer, hikariBlock);
 		Deployment deployment = Deployment.start(plan, this.paths, database, store.directory(), processes, this.out);
 		if (this.grid.topologyWarmup().isZero()) {
 			return deployment;
 		}
-		List<Integer> rates = this.grid.rates();
 		this.warmUps
 			.add(WarmUp.run(deployment, label, rates, this.grid.topologyWarmup(), this.properties.p99Objective(),
 					this.grid.arrivals(), jmeter, store.directory().resolve("load"), processes, this.out));
@@ -626,6 +644,43 @@ final class Sweep {
 						this.grid.arrivals(), jmeter, store.directory().resolve("load"), processes, this.out));
 		}
 		return deployment;
+	}
+
+	/**
+	 * Each topology whose grid chose a pool size is started again with exactly the
+	 * recommended block and loaded at the rate it was chosen at
+	 * ({@link ConfirmationRun}). A topology swept at several Tomcat thread counts is
+	 * confirmed at its first.
+	 */
+	private List<SweepResults.Confirmation> confirm(SweepResults results, List<Planned> planned, Optional<Path> nginx,
+			CpuPinning pinning, Database database, ResultsStore store, ChildProcesses processes)
+			throws IOException, InterruptedException {
+		if (this.properties.confirmation().isZero() || results.points().isEmpty()) {
+			return List.of();
+		}
+		JMeter jmeter = new JMeter(this.paths, remoteEngines(), this.grid.workload());
+		ConfirmationRun confirmation = new ConfirmationRun(this.grid, this.properties.confirmation(), jmeter, this.out);
+		List<SweepResults.Confirmation> confirmations = new ArrayList<>();
+		for (Report.Block block : Report.toConfirm(results, store.directory())) {
+			Optional<Planned> like = planned.stream()
+				.filter((point) -> point.pooled() && point.topology().label().equals(block.topology()))
+				.findFirst();
+			if (like.isEmpty() || confirmations.stream().anyMatch((done) -> done.topology().equals(block.topology()))) {
+				continue;
+			}
+			Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().tomcatThreads(),
+					block.poolSize(), block.rateRps(), 1);
+			Ports ports = new Ports(this.properties.basePort(), point.instances());
+			SweepResults.Confirmation confirmed = confirmation.run(block, point,
+					(deployed, file, rates) -> deploy(deployed, block.poolSize(), ports, nginx, Optional.empty(),
+							pinning, database, store, jmeter, processes, Optional.of(file), rates),
+					store.directory(), processes);
+			emptyWrittenTable(database);
+			confirmations.add(confirmed);
+			this.out
+				.println("  " + Report.confirmationLine(results.withConfirmations(confirmations), block.topology()));
+		}
+		return confirmations;
 	}
 
 	private SweepResults.Timing timing(Instant startedAt, List<Point> points) {

@@ -1,6 +1,8 @@
 package org.poollab.bench;
 
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,14 +25,60 @@ import java.util.TreeMap;
  * @param points one entry per measured point, in the order they ran
  * @param timing where the sweep's time went; {@code null} until it ends, and in results
  * written before it was recorded
+ * @param confirmations each topology's recommended block run as pasted (one entry per
+ * topology that had one); empty when none ran (older results,
+ * {@code bench.confirmation=0})
  */
 public record SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
-		String workload, List<Point> points, Timing timing) {
+		String workload, List<Point> points, Timing timing, List<Confirmation> confirmations) {
+
+	public SweepResults {
+		confirmations = (confirmations != null) ? List.copyOf(confirmations) : List.of();
+	}
+
+	/** Results without confirmation runs. */
+	public SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
+			String workload, List<Point> points, Timing timing) {
+		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, timing, List.of());
+	}
 
 	/** A sweep still running, or results written before timing was recorded. */
 	public SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
 			String workload, List<Point> points) {
 		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, null);
+	}
+
+	/**
+	 * The same results with the confirmation runs.
+	 * @param runs one per topology confirmed
+	 * @return the copy
+	 */
+	public SweepResults withConfirmations(List<Confirmation> runs) {
+		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
+				this.workload, this.points, this.timing, runs);
+	}
+
+	/**
+	 * A topology started afresh with exactly the recommended
+	 * {@code spring.datasource.hikari.*} block (read from a file, as a user pastes it),
+	 * then loaded with Poisson arrivals at the rate the pool size was chosen at.
+	 *
+	 * @param topology the topology, e.g. {@code multi}
+	 * @param block the YAML the instances were started with, byte for byte
+	 * @param settings the block's {@code spring.datasource.hikari.*} settings as parsed
+	 * from it, by key (e.g. {@code connection-timeout} to {@code 500})
+	 * @param mismatches every difference between {@code settings} and what each instance
+	 * reported through its actuator once started; empty when they all matched
+	 * @param point the measured window: rate, arrivals, latency, status counts, outcome
+	 */
+	public record Confirmation(String topology, String block, Map<String, String> settings, List<String> mismatches,
+			Point point) {
+
+		public Confirmation {
+			settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+			mismatches = List.copyOf(mismatches);
+		}
+
 	}
 
 	/**
@@ -40,7 +88,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withHost(Host measuredHost) {
 		return new SweepResults(this.startedAt, this.preset, measuredHost, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, this.timing);
+				this.workload, this.points, this.timing, this.confirmations);
 	}
 
 	/**
@@ -50,7 +98,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withTiming(Timing spent) {
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, spent);
+				this.workload, this.points, spent, this.confirmations);
 	}
 
 	/**
@@ -285,6 +333,19 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 						&& this.pool.verified(this.pgbouncer.clientPoolSize());
 			}
 			return this.pool.verified(this.poolSize);
+		}
+
+		/**
+		 * How far the count of a window may fall from the rate by chance alone, as a
+		 * share of it: random (Poisson) arrivals scatter the count by its square root,
+		 * and three standard deviations cover all but 0.3 % of windows; even arrivals
+		 * send exactly the rate (0).
+		 */
+		public double arrivalScatter() {
+			if (!"random".equals(this.arrivals)) {
+				return 0;
+			}
+			return 3 / Math.sqrt(Math.max(1, this.rateRps * this.durationSeconds));
 		}
 
 		/**

@@ -47,7 +47,7 @@ class ExternalDatabaseSweepTests {
 		try {
 			Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=2",
 					"--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
-					"--bench.database.url=" + url, "--bench.database.username=postgres",
+					"--bench.confirmation=0s", "--bench.database.url=" + url, "--bench.database.username=postgres",
 					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(1));
 			assertThat(outcome.results().database().kind()).isEqualTo("external");
 			assertThat(outcome.results().database().url()).isEqualTo(url);

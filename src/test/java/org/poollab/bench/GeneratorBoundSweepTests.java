@@ -26,7 +26,8 @@ class GeneratorBoundSweepTests {
 		// JMeter sends late and short of the rate, whatever the service does.
 		Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=5",
 				"--bench.rates=12000", "--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
-				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(1));
+				"--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
+				"--bench.basePort=" + SweepEndToEndTests.freeBasePort(1));
 
 		Point point = outcome.results().points().get(0);
 		assertThat(outcome.results().points()).hasSize(1);

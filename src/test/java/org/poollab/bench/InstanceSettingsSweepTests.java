@@ -30,8 +30,8 @@ class InstanceSettingsSweepTests {
 			throws Exception {
 		Sweep.Outcome outcome = BenchApplication.run("--bench.preset=quick", "--bench.topologies=single",
 				"--bench.poolSizes=2", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
-				"--bench.topologyWarmup=0s", "--bench.instanceCpus=1", "--bench.instanceHeap=192m",
-				"--bench.tomcatThreads=20,200", "--bench.outputDirectory=" + this.output,
+				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.instanceCpus=1",
+				"--bench.instanceHeap=192m", "--bench.tomcatThreads=20,200", "--bench.outputDirectory=" + this.output,
 				"--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
 
 		List<Point> points = outcome.results().points();

@@ -58,8 +58,8 @@ class OverloadSweepTests {
 			try {
 				outcome = BenchApplication.run(lock, "--bench.topologies=single", "--bench.poolSizes=1",
 						"--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
-						"--bench.database.url=" + database.jdbcUrl(), "--bench.outputDirectory=" + this.output,
-						"--bench.basePort=" + base);
+						"--bench.confirmation=0s", "--bench.database.url=" + database.jdbcUrl(),
+						"--bench.outputDirectory=" + this.output, "--bench.basePort=" + base);
 			}
 			finally {
 				locker.rollback();
@@ -89,8 +89,8 @@ class OverloadSweepTests {
 			try {
 				outcome = BenchApplication.run(fill, "--bench.topologies=single", "--bench.poolSizes=none",
 						"--bench.rates=50", "--bench.duration=2s", "--bench.warmup=2s", "--bench.topologyWarmup=2s",
-						"--bench.database.url=" + database.jdbcUrl(), "--bench.outputDirectory=" + this.output,
-						"--bench.basePort=" + base);
+						"--bench.confirmation=0s", "--bench.database.url=" + database.jdbcUrl(),
+						"--bench.outputDirectory=" + this.output, "--bench.basePort=" + base);
 			}
 			finally {
 				for (Connection connection : hog) {

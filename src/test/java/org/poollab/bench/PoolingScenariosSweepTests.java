@@ -39,7 +39,8 @@ class PoolingScenariosSweepTests {
 			long sessionsBefore = sessions(database);
 			Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=none,2",
 					"--bench.rates=40", "--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
-					"--bench.acquireCost=true", "--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
+					"--bench.confirmation=0s", "--bench.acquireCost=true",
+					"--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
 					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
 			long sessionsOpened = sessions(database) - sessionsBefore;
 
@@ -72,7 +73,7 @@ class PoolingScenariosSweepTests {
 		requirePgBouncer();
 		Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=pgbouncer", "--bench.instances=2",
 				"--bench.poolSizes=none,1,3", "--bench.rates=60", "--bench.duration=2s", "--bench.warmup=1s",
-				"--bench.topologyWarmup=0s", "--bench.outputDirectory=" + this.output,
+				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
 				"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4));
 
 		List<Point> points = outcome.results().points();
@@ -105,7 +106,8 @@ class PoolingScenariosSweepTests {
 		try {
 			Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single,pgbouncer", "--bench.poolSizes=2",
 					"--bench.rates=20", "--bench.duration=1s", "--bench.warmup=0s", "--bench.topologyWarmup=0s",
-					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
+					"--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
+					"--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
 			assertThat(outcome.results().points()).extracting(Point::topology).containsExactly("single");
 			assertThat(console).contains(
 					"pgbouncer is not installed (apt-get install pgbouncer): skipping the " + "pgbouncer topology.");

@@ -28,7 +28,7 @@ class SweepEndToEndTests {
 		long childrenBefore = ProcessHandle.current().children().count();
 		Sweep.Outcome outcome = BenchApplication.run("--bench.preset=quick", "--bench.topologies=single,multi",
 				"--bench.instances=2", "--bench.poolSizes=1,3", "--bench.rates=100", "--bench.duration=2s",
-				"--bench.warmup=1s", "--bench.topologyWarmup=2s", "--bench.crossCheck=true",
+				"--bench.warmup=1s", "--bench.topologyWarmup=2s", "--bench.crossCheck=true", "--bench.confirmation=2s",
 				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + freeBasePort(3));
 
 		List<Point> points = outcome.results().points();
@@ -67,7 +67,9 @@ class SweepEndToEndTests {
 		assertThat(outcome.results().timing().warmUps()).as("each fresh deployment's warm-up is recorded")
 			.extracting(SweepResults.WarmUpRecord::deployment, SweepResults.WarmUpRecord::rateRps)
 			.containsExactly(org.assertj.core.groups.Tuple.tuple("single", 100),
-					org.assertj.core.groups.Tuple.tuple("multi", 100));
+					org.assertj.core.groups.Tuple.tuple("multi", 100),
+					org.assertj.core.groups.Tuple.tuple("confirm-single", 100),
+					org.assertj.core.groups.Tuple.tuple("confirm-multi", 100));
 		assertThat(outcome.results().timing().warmUps()).allSatisfy((warmUp) -> {
 			assertThat(warmUp.end()).as("2 s leave no full 5 s slice to settle in")
 				.isEqualTo(SweepResults.WarmUpRecord.End.LIMIT);
@@ -81,6 +83,44 @@ class SweepEndToEndTests {
 		}
 
 		Path run = outcome.directory();
+		assertThat(outcome.recommendations()).allSatisfy((recommendation) -> assertThat(recommendation.poolSize())
+			.as("both topologies sustain 100 rps, so each has an answer to confirm")
+			.isPresent());
+		assertThat(outcome.results().confirmations()).extracting(SweepResults.Confirmation::topology)
+			.containsExactly("single", "multi");
+		for (SweepResults.Confirmation confirmation : outcome.results().confirmations()) {
+			int pool = outcome.recommendations()
+				.stream()
+				.filter((recommendation) -> recommendation.topology().equals(confirmation.topology()))
+				.findFirst()
+				.orElseThrow()
+				.poolSize()
+				.getAsInt();
+			// The block the instances were started with is the one in the run's file...
+			Path block = run.resolve("confirm").resolve(confirmation.topology()).resolve("application.yml");
+			assertThat(block).hasContent(confirmation.block());
+			assertThat(ConfirmationRun.settings(block)).isEqualTo(confirmation.settings())
+				.containsEntry("maximum-pool-size", Integer.toString(pool))
+				.containsKeys("connection-timeout", "validation-timeout", "max-lifetime", "keepalive-time",
+						"leak-detection-threshold");
+			// ... and every instance reported exactly its settings through the actuator.
+			assertThat(confirmation.mismatches()).isEmpty();
+			Point window = confirmation.point();
+			assertThat(window.arrivals()).isEqualTo("random");
+			assertThat(window.rateRps()).isEqualTo(100);
+			assertThat(window.durationSeconds()).isEqualTo(2.0);
+			assertThat(window.outcome()).isEqualTo("ok");
+			assertThat(window.pool().observedMax()).hasSize(window.instances()).containsOnly(pool);
+		}
+		// The live block of the file a user pastes from is the confirmed one, byte for
+		// byte,
+		// and its header says what the confirmation showed.
+		String yaml = java.nio.file.Files.readString(run.resolve("recommended-application.yml"));
+		SweepResults.Confirmation live = outcome.results().confirmations().get(1);
+		assertThat(yaml).contains(live.block()).contains("Confirmed (").contains("Poisson arrivals at 100 rps");
+		Path pasted = this.output.resolve("pasted.yml");
+		java.nio.file.Files.writeString(pasted, yaml);
+		assertThat(ConfirmationRun.settings(pasted)).isEqualTo(live.settings());
 		assertThat(org.poollab.bench.report.Report.read(run.resolve(ResultsStore.RESULTS_JSON)))
 			.isEqualTo(outcome.results());
 		assertThat(run.resolve("results.csv")).content().hasLineCount(points.size() + 1);

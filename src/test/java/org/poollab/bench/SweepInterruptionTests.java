@@ -39,7 +39,7 @@ import static org.awaitility.Awaitility.await;
 class SweepInterruptionTests {
 
 	private static final String[] TINY = { "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
-			"--bench.topologyWarmup=0s" };
+			"--bench.topologyWarmup=0s", "--bench.confirmation=0s" };
 
 	@TempDir
 	Path output;
@@ -136,7 +136,7 @@ class SweepInterruptionTests {
 		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
 			Thread killer = killInstanceOnceSeen(processes, "single-warmup", base + 1);
 			outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=2,3", "--bench.rates=50",
-					"--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=6s",
+					"--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=6s", "--bench.confirmation=0s",
 					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + base);
 			killer.join();
 			assertNoneAlive(processes.seen());

@@ -27,7 +27,8 @@ class WriteWorkloadSweepTests {
 		try (EmbeddedPostgres database = EmbeddedPostgres.builder().start()) {
 			Sweep.Outcome outcome = BenchApplication.run("--bench.workload=write", "--bench.topologies=single",
 					"--bench.poolSizes=2,4", "--bench.rates=20", "--bench.duration=2s", "--bench.warmup=1s",
-					"--bench.topologyWarmup=0s", "--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
+					"--bench.topologyWarmup=0s", "--bench.confirmation=0s",
+					"--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
 					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
 			assertThat(outcome.results().workload()).isEqualTo("write (POST /roles/1/audit)");
 			assertThat(outcome.results().points()).hasSize(2).allSatisfy((point) -> {

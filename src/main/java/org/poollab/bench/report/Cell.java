@@ -309,7 +309,8 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	}
 
 	boolean achievedTheRate() {
-		return this.achievedRps >= MIN_ACHIEVED_SHARE * rateRps();
+		double scatter = this.points.stream().mapToDouble(Point::arrivalScatter).max().orElse(0);
+		return this.achievedRps >= Math.min(MIN_ACHIEVED_SHARE, 1 - scatter) * rateRps();
 	}
 
 	/** More than 105 % of the target sent: the generator was catching up. */

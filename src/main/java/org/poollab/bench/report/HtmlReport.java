@@ -128,7 +128,7 @@ final class HtmlReport {
 			for (ChartSpec spec : specs) {
 				String id = "chart-" + section.grid().key() + "-" + spec.key();
 				chartFigure(html, section.grid(), spec, id);
-				charts.add(chartData(section.grid(), spec, id));
+				charts.add(chartData(section, spec, id));
 			}
 			html.append("</div>\n");
 			html.append("<p class=\"note\">Shaded cells (†) did not sustain their rate; hover them for the reason. "
@@ -163,7 +163,7 @@ final class HtmlReport {
 		Recommendation recommendation = section.recommendation();
 		String kind = recommendation.verdict().conclusive()
 				? (recommendation.verdict() == Recommendation.Verdict.CHOSEN ? "chosen" : "flat") : "none";
-		html.append("<div class=\"verdict verdict-").append(kind).append("\">\n");
+		html.append("<div class=\"verdict verdict-").append(kind).append(brief ? " answer-card" : "").append("\">\n");
 		if (brief) {
 			html.append("<div class=\"verdict-topology\"><a href=\"#topology-")
 				.append(escape(section.grid().key()))
@@ -193,7 +193,21 @@ final class HtmlReport {
 				.append(escape(Header.headline(recommendation)))
 				.append("</span>");
 		}
-		html.append("</div>\n<p>").append(commands(escape(recommendation.summary()))).append("</p>\n");
+		html.append("</div>\n");
+		if (brief) {
+			html.append("<dl class=\"answer\">\n");
+			for (AnswerCard.Line line : AnswerCard.of(section).lines()) {
+				html.append("<dt>")
+					.append(escape(line.label()))
+					.append("</dt><dd>")
+					.append(escape(line.text()))
+					.append("</dd>\n");
+			}
+			html.append("</dl>\n");
+		}
+		else {
+			html.append("<p>").append(commands(escape(recommendation.summary()))).append("</p>\n");
+		}
 		if (!brief && !recommendation.caveats().isEmpty()) {
 			html.append("<ul class=\"caveats\">\n");
 			for (String caveat : recommendation.caveats()) {
@@ -237,7 +251,8 @@ final class HtmlReport {
 	 * pool-size axis); a dead instance's point is drawn as failed, at the figure of its
 	 * window up to the death.
 	 */
-	private static Map<String, Object> chartData(Grid grid, ChartSpec spec, String id) {
+	private static Map<String, Object> chartData(Section section, ChartSpec spec, String id) {
+		Grid grid = section.grid();
 		List<String> labels = new ArrayList<>();
 		for (int poolSize : grid.poolSizes()) {
 			labels.add(org.poollab.bench.SweepResults.poolLabel(poolSize));
@@ -281,7 +296,15 @@ final class HtmlReport {
 		Map<String, Object> chart = new LinkedHashMap<>();
 		chart.put("id", id);
 		chart.put("labels", labels);
+		// Pool sizes on a log scale (1, 2, 5, 10, 20, 50 evenly spread); no pool at all
+		// sits
+		// one step left of the smallest.
+		chart.put("poolSizes", grid.poolSizes());
 		chart.put("series", series);
+		section.recommendation().poolSize().ifPresent((chosen) -> chart.put("chosen", chosen));
+		if ("p99".equals(spec.key()) && !grid.cells().isEmpty() && grid.cells().get(0).p99ObjectiveMs() > 0) {
+			chart.put("objective", grid.cells().get(0).p99ObjectiveMs());
+		}
 		chart.put("logScaleAllowed", spec.logScaleAllowed());
 		chart.put("integer", "pending".equals(spec.key()));
 		return chart;

@@ -18,16 +18,13 @@ final class MarkdownReport {
 		StringBuilder md = new StringBuilder();
 		md.append("# HikariCP pool-sizing report\n\n");
 		md.append(Header.describe(results)).append("\n\n");
-		md.append("## Recommendation\n\n");
+		md.append("## Answer\n");
 		for (Section section : sections) {
-			Recommendation recommendation = section.recommendation();
-			md.append("- **")
-				.append(recommendation.topology())
-				.append("** — ")
-				.append(Header.headline(recommendation))
-				.append(". ")
-				.append(recommendation.summary())
-				.append('\n');
+			AnswerCard card = AnswerCard.of(section);
+			md.append("\n### ").append(card.title()).append("\n\n");
+			for (AnswerCard.Line line : card.lines()) {
+				md.append("- **").append(line.label()).append("**: ").append(line.text()).append('\n');
+			}
 		}
 		md.append("\n**Rule.** ").append(Recommendation.RULE).append(objective(results)).append("\n\n");
 		md.append("Cells marked † did not sustain their rate; the detail table says why. ")

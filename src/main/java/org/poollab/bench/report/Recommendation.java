@@ -1,6 +1,10 @@
 package org.poollab.bench.report;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 /**
@@ -19,9 +23,26 @@ import java.util.OptionalInt;
  * @param provisional whether the answer rests on one run per point
  * @param basis how the pool size was arrived at, in a line (for the YAML's comment);
  * empty when the grid supports no pool size
+ * @param indistinguishable the pool sizes indistinguishable from the best at the deciding
+ * rate, smallest first; empty when the verdict did not come from intervals
+ * @param picks how often the decision redone on drawn p99s picked each pool size (0 to
+ * 1); empty when the verdict did not come from intervals
  */
 public record Recommendation(String topology, Verdict verdict, OptionalInt poolSize, OptionalInt decidingRateRps,
-		String summary, List<String> caveats, CrossChecks crossChecks, boolean provisional, String basis) {
+		String summary, List<String> caveats, CrossChecks crossChecks, boolean provisional, String basis,
+		List<Integer> indistinguishable, Map<Integer, Double> picks) {
+
+	public Recommendation {
+		indistinguishable = List.copyOf(indistinguishable);
+		picks = Collections.unmodifiableMap(new LinkedHashMap<>(picks));
+	}
+
+	/** A verdict that did not come from intervals. */
+	public Recommendation(String topology, Verdict verdict, OptionalInt poolSize, OptionalInt decidingRateRps,
+			String summary, List<String> caveats, CrossChecks crossChecks, boolean provisional, String basis) {
+		this(topology, verdict, poolSize, decidingRateRps, summary, caveats, crossChecks, provisional, basis, List.of(),
+				Map.of());
+	}
 
 	/** The rule, as the report states it. */
 	public static final String RULE = "Take the highest rate that at least one pool size sustains "
@@ -46,7 +67,20 @@ public record Recommendation(String topology, Verdict verdict, OptionalInt poolS
 
 	Recommendation withDecidingRate(int rateRps) {
 		return new Recommendation(this.topology, this.verdict, this.poolSize, OptionalInt.of(rateRps), this.summary,
-				this.caveats, this.crossChecks, this.provisional, this.basis);
+				this.caveats, this.crossChecks, this.provisional, this.basis, this.indistinguishable, this.picks);
+	}
+
+	Recommendation withDecision(List<Integer> set, Map<Integer, Double> picked) {
+		return new Recommendation(this.topology, this.verdict, this.poolSize, this.decidingRateRps, this.summary,
+				this.caveats, this.crossChecks, this.provisional, this.basis, set, picked);
+	}
+
+	/**
+	 * How often the redone decision picked the recommended pool size; empty unless known.
+	 */
+	public OptionalDouble probability() {
+		return (this.poolSize.isPresent() && this.picks.containsKey(this.poolSize.getAsInt()))
+				? OptionalDouble.of(this.picks.get(this.poolSize.getAsInt())) : OptionalDouble.empty();
 	}
 
 	/** What kind of answer the grid supports. */

@@ -5,7 +5,11 @@ import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * {@code recommended-application.yml}: a block to paste into a service's configuration,
@@ -103,12 +107,12 @@ final class RecommendedYaml {
 			// Settings of two programs, not one YAML document: always as comments.
 			prefix = "# ";
 			int clientPoolSize = section.grid().cells().get(0).pgbouncer().clientPoolSize();
-			comment(yaml, prefix,
-					poolSizeWhy(recommendation).replace("per instance; ", "pgbouncer's one pool for the fleet; ")
-						.replace(" per instance", " for pgbouncer's pool"));
+			comment(yaml, prefix, poolSizeWhy(section).replace("per instance; ", "pgbouncer's one pool for the fleet; ")
+				.replace(" per instance", " for pgbouncer's pool"));
 			yaml.append(prefix)
-				.append("pgbouncer.ini: pool_mode = transaction, default_pool_size = ")
-				.append(poolSize(recommendation))
+				.append("pgbouncer.ini: pool_mode = transaction")
+				.append(poolSize(section).isPresent() ? ", default_pool_size = " + poolSize(section).getAsLong()
+						: " (default_pool_size not written, see above)")
 				.append('\n');
 			comment(yaml, prefix,
 					"unnamed statements: under transaction pooling a named one may be missing on the next server connection");
@@ -121,11 +125,53 @@ final class RecommendedYaml {
 				.append('\n');
 			return;
 		}
+		Optional<String> confirmed = confirmation(section);
+		if (confirmed.isPresent()) {
+			comment(yaml, prefix, confirmed.get());
+		}
+		yaml.append(settings(section, prefix));
+	}
+
+	/**
+	 * What the confirmation run said of the block, or that it did not run.
+	 */
+	private static Optional<String> confirmation(Section section) {
+		if (section.confirmed().isPresent()) {
+			return section.confirmed().map(Confirmed::sentence);
+		}
+		return section.recommendation().poolSize().isPresent()
+				? Optional.of("Not run as pasted: the sweep measured maximum-pool-size with the service's own timeouts "
+						+ "(bench.confirmation=0s, or results from before confirmation runs).")
+				: Optional.empty();
+	}
+
+	/**
+	 * The {@code spring.datasource.hikari.*} block of a topology, each setting with its
+	 * reason: what the confirmation run starts the instances with and the live block of
+	 * the file, byte for byte.
+	 * @param section the topology
+	 * @param prefix put before every line ({@code "# "} for a commented-out alternative)
+	 * @return the block, from {@code spring:} to its last setting
+	 */
+	static String settings(Section section, String prefix) {
+		StringBuilder yaml = new StringBuilder();
+		Recommendation recommendation = section.recommendation();
 		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
 		yaml.append(prefix).append("spring:\n");
 		yaml.append(prefix).append("  datasource:\n");
 		yaml.append(prefix).append("    hikari:\n");
-		line(yaml, prefix, "maximum-pool-size", poolSize(recommendation), poolSizeWhy(recommendation));
+		if (poolSize(section).isPresent()) {
+			line(yaml, prefix, "maximum-pool-size", poolSize(section).getAsLong(), poolSizeWhy(section));
+		}
+		else {
+			// A comment where the key would be: the file stays valid YAML, and HikariCP's
+			// default applies.
+			for (String comment : wrap(poolSizeWhy(section), COMMENT_WIDTH - prefix.length() - 8)) {
+				yaml.append(prefix).append("      # ").append(comment).append('\n');
+			}
+			// A blank line: the comments below belong to the next setting.
+			yaml.append(prefix.isEmpty() ? "\n" : prefix.strip() + "\n");
+		}
 		long connectionTimeoutMs = slowestMs.isPresent()
 				? Math.max(MIN_CONNECTION_TIMEOUT_MS, roundUp(4 * slowestMs.getAsDouble(), 250))
 				: DEFAULT_CONNECTION_TIMEOUT_MS;
@@ -159,38 +205,76 @@ final class RecommendedYaml {
 						Recommender.ms(slowestMs.getAsDouble()))
 				: "ms; no sustained point to derive it from: a generous minute, still well under max-lifetime");
 		Map<String, Long> written = new LinkedHashMap<>();
-		written.put("maximum-pool-size", poolSize(recommendation));
+		poolSize(section).ifPresent((pool) -> written.put("maximum-pool-size", pool));
 		written.put("connection-timeout", connectionTimeoutMs);
 		written.put("validation-timeout", validationTimeoutMs);
 		written.put("max-lifetime", MAX_LIFETIME_MS);
 		written.put("keepalive-time", KEEPALIVE_TIME_MS);
 		written.put("leak-detection-threshold", leakMs);
 		requireHikariRules(written);
+		return yaml.toString();
 	}
 
 	/** HikariCP's own default maximum-pool-size. */
 	static final int HIKARI_DEFAULT_POOL_SIZE = 10;
 
-	private static long poolSize(Recommendation recommendation) {
+	/**
+	 * The measured pool size, else HikariCP's formula capped by the budget; empty when
+	 * that value is at or below a pool size the grid measured to fail at every rate (a
+	 * pgbouncer pool of 4 beside a measured 5 that failed): no value is supported then,
+	 * and none is written.
+	 */
+	private static OptionalLong poolSize(Section section) {
+		Recommendation recommendation = section.recommendation();
 		if (recommendation.poolSize().isPresent()) {
-			return recommendation.poolSize().getAsInt();
+			return OptionalLong.of(recommendation.poolSize().getAsInt());
 		}
+		long formula = formulaPoolSize(recommendation);
+		return failedAtOrAbove(section.grid(), formula).isEmpty() ? OptionalLong.of(formula) : OptionalLong.empty();
+	}
+
+	/** HikariCP's starting formula or default, capped by the fleet budget. */
+	private static long formulaPoolSize(Recommendation recommendation) {
 		Recommendation.CrossChecks checks = recommendation.crossChecks();
 		int start = checks.hikariStartingPoolSize().orElse(HIKARI_DEFAULT_POOL_SIZE);
 		return Math.max(checks.deadlockFloor(), Math.min(start, Math.max(1, checks.fleetBudgetPerInstance())));
 	}
 
-	private static String poolSizeWhy(Recommendation recommendation) {
+	/** The measured pool sizes at or above this one that sustained no rate. */
+	private static List<Integer> failedAtOrAbove(Grid grid, long poolSize) {
+		return grid.cells()
+			.stream()
+			.filter((cell) -> cell.poolSize() > 0)
+			.collect(Collectors.groupingBy(Cell::poolSize, TreeMap::new, Collectors.toList()))
+			.entrySet()
+			.stream()
+			.filter((pool) -> pool.getKey() >= poolSize && pool.getValue().stream().noneMatch(Cell::sustained))
+			.map(Map.Entry::getKey)
+			.toList();
+	}
+
+	private static String poolSizeWhy(Section section) {
+		Recommendation recommendation = section.recommendation();
 		Recommendation.CrossChecks checks = recommendation.crossChecks();
 		String budget = "; fleet budget " + checks.fleetBudgetPerInstance() + " per instance";
-		return switch (recommendation.verdict()) {
-			case CHOSEN, FLAT -> "per instance; " + recommendation.basis() + budget;
-			default -> "per instance; NOT MEASURED (" + Header.headline(recommendation) + "): "
-					+ (checks.hikariStartingPoolSize().isPresent()
-							? "HikariCP's starting formula cores x 2 + 0 spindles"
-							: "HikariCP's default (its starting formula needs the database host's cores, unknown here)")
-					+ ", capped by the fleet budget; verify with a new sweep";
-		};
+		if (recommendation.verdict() == Recommendation.Verdict.CHOSEN
+				|| recommendation.verdict() == Recommendation.Verdict.FLAT) {
+			return "per instance; " + recommendation.basis() + budget;
+		}
+		long formula = formulaPoolSize(recommendation);
+		String source = checks.hikariStartingPoolSize().isPresent()
+				? "HikariCP's starting formula cores x 2 + 0 spindles, counted for the whole database ("
+						+ checks.hikariStartingPoolSize().getAsInt() + " connections for all instances together)"
+				: "HikariCP's default (its starting formula needs the database host's cores, unknown here)";
+		List<Integer> failed = failedAtOrAbove(section.grid(), formula);
+		if (!failed.isEmpty()) {
+			return "maximum-pool-size not written (HikariCP's default applies): NOT MEASURED ("
+					+ Header.headline(recommendation) + "), and " + source + ", capped by the fleet budget, gives "
+					+ formula + ", at or below pool size(s) " + failed
+					+ " that sustained no rate here: neither is supported; find the bottleneck in the report first";
+		}
+		return "per instance; NOT MEASURED (" + Header.headline(recommendation) + "): " + source
+				+ ", capped by the fleet budget; verify with a new sweep";
 	}
 
 	/** The slowest successful request at any point that sustained its rate. */

@@ -265,7 +265,8 @@ final class Recommender {
 				decidingRateRps, pools(decision.indistinguishable()), 100 * decision.probability());
 		return answer(grid, Verdict.CHOSEN, OptionalInt.of(chosen.poolSize()), summary, caveats, chosen, host, database,
 				provisional, basis)
-			.withDecidingRate(decidingRateRps);
+			.withDecidingRate(decidingRateRps)
+			.withDecision(decision.indistinguishable().stream().map(Cell::poolSize).toList(), decision.picks());
 	}
 
 	/** Why the chosen pool, without comparing it with itself. */

@@ -45,7 +45,7 @@ public final class Report {
 		List<Recommendation> recommendations = grids.stream()
 			.map((grid) -> Recommender.recommend(grid, results.host(), results.database()))
 			.toList();
-		List<Section> sections = Section.all(grids, recommendations, runDir);
+		List<Section> sections = Section.all(results, grids, recommendations, runDir);
 		Files.createDirectories(runDir);
 		if (sections.isEmpty()) {
 			throw new IllegalArgumentException("results hold no points: nothing to report in " + runDir);
@@ -57,6 +57,51 @@ public final class Report {
 				StandardCharsets.UTF_8);
 		Files.writeString(runDir.resolve(RECOMMENDED_YAML), RecommendedYaml.render(sections), StandardCharsets.UTF_8);
 		return recommendations;
+	}
+
+	/**
+	 * A topology's recommended block, for the confirmation run.
+	 *
+	 * @param topology the topology, e.g. {@code multi}
+	 * @param poolSize the block's {@code maximum-pool-size}
+	 * @param rateRps the rate the pool size was chosen at
+	 * @param yaml the block as {@code recommended-application.yml} will hold it, byte for
+	 * byte
+	 */
+	public record Block(String topology, int poolSize, int rateRps, String yaml) {
+	}
+
+	/**
+	 * The blocks worth confirming: one per topology whose measurements chose a HikariCP
+	 * pool size at some rate (not behind pgbouncer, whose answer is pgbouncer's pool).
+	 * @param results what the sweep measured
+	 * @param runDir the run's directory
+	 * @return the blocks, in the order the topologies ran
+	 */
+	public static List<Block> toConfirm(SweepResults results, Path runDir) {
+		List<Grid> grids = Grid.of(results);
+		List<Recommendation> recommendations = grids.stream()
+			.map((grid) -> Recommender.recommend(grid, results.host(), results.database()))
+			.toList();
+		return Section.all(results, grids, recommendations, runDir)
+			.stream()
+			.filter((section) -> !section.grid().behindPgBouncer())
+			.filter((section) -> section.recommendation().verdict().conclusive()
+					&& section.recommendation().poolSize().isPresent()
+					&& section.recommendation().decidingRateRps().isPresent())
+			.map((section) -> new Block(section.grid().topology(), section.recommendation().poolSize().getAsInt(),
+					section.recommendation().decidingRateRps().getAsInt(), RecommendedYaml.settings(section, "")))
+			.toList();
+	}
+
+	/**
+	 * What a topology's confirmation run showed, in a sentence (the console's line).
+	 * @param results the results, with their confirmations
+	 * @param topology the topology
+	 * @return the sentence; empty when the topology had no confirmation run
+	 */
+	public static String confirmationLine(SweepResults results, String topology) {
+		return Confirmed.of(results, topology).map(Confirmed::sentence).orElse("");
 	}
 
 	/**

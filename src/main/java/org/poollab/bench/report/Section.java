@@ -2,7 +2,10 @@ package org.poollab.bench.report;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.IntStream;
+
+import org.poollab.bench.SweepResults;
 
 /**
  * One topology's part of the report: its grid, what the rule made of it, and the tables
@@ -15,9 +18,10 @@ import java.util.stream.IntStream;
  * @param detail everything measured per cell
  * @param crossChecks the textbook estimates
  * @param excluded points left out
+ * @param confirmed the recommended block's confirmation run, when there was one
  */
 record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table p99Latency, Table detail,
-		Table crossChecks, Table excluded) {
+		Table crossChecks, Table excluded, Optional<Confirmed> confirmed) {
 
 	/** Said wherever figures rest on more than one repeat. */
 	static final String REPEATS_NOTE = "Points ran more than once: every figure is the median across the "
@@ -25,12 +29,13 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 			+ "a dead instance, which marks the cell (one failing repeat is enough to say a pool size did not "
 			+ "sustain its rate).";
 
-	static Section of(Grid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets) {
+	static Section of(Grid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets,
+			Optional<Confirmed> confirmed) {
 		return new Section(grid, recommendation,
 				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
 				Tables.latencyGrid(grid, recommendation, p99Caption(grid), Cell::p99Ms, Cell::p99Interval),
 				Tables.detail(grid, recommendation, runDir, buckets),
-				Tables.crossChecks(recommendation, grid.behindPgBouncer()), Tables.excluded(grid));
+				Tables.crossChecks(recommendation, grid.behindPgBouncer()), Tables.excluded(grid), confirmed);
 	}
 
 	/** Says what the brackets are, where there are any (older results have none). */
@@ -57,10 +62,12 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 				+ " (" + grid.limits().describe() + ")";
 	}
 
-	static List<Section> all(List<Grid> grids, List<Recommendation> recommendations, Path runDir) {
+	static List<Section> all(SweepResults results, List<Grid> grids, List<Recommendation> recommendations,
+			Path runDir) {
 		AcquireBuckets buckets = AcquireBuckets.ofService();
 		return IntStream.range(0, grids.size())
-			.mapToObj((i) -> of(grids.get(i), recommendations.get(i), runDir, buckets))
+			.mapToObj((i) -> of(grids.get(i), recommendations.get(i), runDir, buckets,
+					Confirmed.of(results, grids.get(i).topology())))
 			.toList();
 	}
 

@@ -214,8 +214,13 @@ final class Tables {
 							checks.littleRateRps(), checks.littleUsageMeanMs(), checks.instances())));
 		}
 		if (checks.hikariStartingPoolSize().isPresent()) {
-			rows.add(row("HikariCP starting formula", String.valueOf(checks.hikariStartingPoolSize().getAsInt()),
-					"core_count × 2 + effective_spindle_count = " + checks.cpuCores() + " × 2 + 0; the database "
+			int formula = checks.hikariStartingPoolSize().getAsInt();
+			rows.add(row("HikariCP starting formula",
+					(checks.instances() == 1) ? formula + " for the whole database"
+							: String.format(Locale.ROOT, "%d for the whole database (%.1f per instance)", formula,
+									(double) formula / checks.instances()),
+					"core_count × 2 + effective_spindle_count = " + checks.cpuCores() + " × 2 + 0: connections the "
+							+ "database serves well at once, shared by every instance; the database "
 							+ "shares this host, and spindles count 0 because its data sits on SSD / in memory. "
 							+ "A starting point to test, not an answer."));
 		}

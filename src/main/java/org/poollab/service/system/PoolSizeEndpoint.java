@@ -62,7 +62,27 @@ class PoolSizeEndpoint {
 		HikariPoolMXBean pool = this.dataSource.getHikariPoolMXBean();
 		return new PoolState(this.dataSource.getPoolName(), config.getMaximumPoolSize(), config.getMinimumIdle(),
 				pool.getTotalConnections(), pool.getActiveConnections(), pool.getIdleConnections(),
-				pool.getThreadsAwaitingConnection());
+				pool.getThreadsAwaitingConnection(), settings());
+	}
+
+	/**
+	 * The running pool's settings, by their {@code spring.datasource.hikari.*} names and
+	 * in HikariCP's units (milliseconds for times): what the lab's confirmation run holds
+	 * against the block it started the instance with.
+	 */
+	private Map<String, Long> settings() {
+		HikariConfigMXBean config = this.dataSource.getHikariConfigMXBean();
+		Map<String, Long> settings = new LinkedHashMap<>();
+		settings.put("maximum-pool-size", (long) config.getMaximumPoolSize());
+		settings.put("minimum-idle", (long) config.getMinimumIdle());
+		settings.put("connection-timeout", config.getConnectionTimeout());
+		settings.put("validation-timeout", config.getValidationTimeout());
+		settings.put("idle-timeout", config.getIdleTimeout());
+		settings.put("max-lifetime", config.getMaxLifetime());
+		// Not on the MXBean: read from the configuration the pool started with.
+		settings.put("keepalive-time", this.dataSource.getKeepaliveTime());
+		settings.put("leak-detection-threshold", config.getLeakDetectionThreshold());
+		return settings;
 	}
 
 	/**
@@ -233,7 +253,12 @@ class PoolSizeEndpoint {
 		}
 	}
 
-	record PoolState(String pool, int maximumPoolSize, int minimumIdle, int total, int active, int idle, int waiting) {
+	/**
+	 * A pool's size and occupancy, and its settings by {@code spring.datasource.hikari.*}
+	 * name.
+	 */
+	record PoolState(String pool, int maximumPoolSize, int minimumIdle, int total, int active, int idle, int waiting,
+			Map<String, Long> settings) {
 	}
 
 }

@@ -1,7 +1,10 @@
 // Hands each chart's data (CHARTS, written by HtmlReport) to Chartist and sets its axes.
-// Latency charts switch to a log scale when values span more than 20x: one saturated
-// point would otherwise press every healthy point flat against the axis. A point with a
-// 95 % interval (low, high) gets an error bar through it.
+// Pool sizes lie on a log scale (1, 2, 5, 10, 20, 50 are evenly spread, as a knee is
+// judged); no pool at all sits one step left of the smallest. Latency charts switch
+// their y axis to a log scale when values span more than 20x: one saturated point would
+// otherwise press every healthy point flat against the axis. A point with a 95 %
+// interval (low, high) gets an error bar through it; the p99 objective is a dashed line
+// and the chosen pool size a vertical one.
 (function () {
   function format(value) {
     if (value >= 100) {
@@ -32,8 +35,19 @@
     };
   }
 
+  // Where each pool size sits on the x axis, in log10 units.
+  function positions(poolSizes) {
+    var pooled = poolSizes.filter(function (size) { return size > 0; });
+    var smallest = pooled.length ? Math.min.apply(null, pooled) : 1;
+    return poolSizes.map(function (size) { return Math.log10(size > 0 ? size : smallest / 2); });
+  }
+
   CHARTS.forEach(function (chart) {
+    var xs = positions(chart.poolSizes);
     var values = [];
+    if (chart.objective !== undefined) {
+      values.push(chart.objective);
+    }
     chart.series.forEach(function (series) {
       series.data.forEach(function (point) {
         if (point !== null) {
@@ -48,18 +62,37 @@
     var max = Math.max.apply(null, values);
     var log = chart.logScaleAllowed && min > 0 && max / min > 20;
     var series = chart.series.map(function (series) {
+      // Points with x and y; a pool size not measured at this rate is left out (the line
+      // joins its neighbours), so every per-point array is indexed like the data.
+      var kept = [];
+      series.data.forEach(function (point, i) {
+        if (point !== null) {
+          kept.push({ point: point, x: xs[i], failed: series.failed[i] });
+        }
+      });
       return {
         name: series.name,
         colour: series.colour,
-        failed: series.failed,
-        bars: series.data.map(function (point) {
-          return (point !== null && point.low !== undefined && point.low > 0) ? { low: point.low, high: point.high } : null;
+        failed: kept.map(function (k) { return k.failed; }),
+        bars: kept.map(function (k) {
+          return (k.point.low !== undefined && k.point.low > 0) ? { low: k.point.low, high: k.point.high } : null;
         }),
-        data: series.data.map(function (point) {
-          return (point === null) ? null : { value: log ? Math.log10(point.value) : point.value, meta: point.meta };
+        data: kept.map(function (k) {
+          return { x: k.x, y: log ? Math.log10(k.point.value) : k.point.value, meta: k.point.meta };
         })
       };
     });
+    var spread = xs.length > 1 ? (Math.max.apply(null, xs) - Math.min.apply(null, xs)) : 1;
+    var axisX = {
+      type: Chartist.FixedScaleAxis,
+      ticks: xs,
+      low: Math.min.apply(null, xs) - 0.04 * spread,
+      high: Math.max.apply(null, xs) + 0.04 * spread,
+      labelInterpolationFnc: function (value) {
+        var i = xs.indexOf(value);
+        return i < 0 ? '' : chart.labels[i];
+      }
+    };
     var axisY = log ? logAxis(min, max) : {
       low: 0,
       onlyInteger: chart.integer,
@@ -69,12 +102,26 @@
     if (log) {
       element.parentNode.querySelector('.scale').textContent = ', log scale';
     }
-    new Chartist.Line(element, { labels: chart.labels, series: series }, {
+    new Chartist.Line(element, { series: series }, {
       height: '260px',
       fullWidth: true,
       lineSmooth: false,
       chartPadding: { top: 15, right: 25, bottom: 5, left: 5 },
+      axisX: axisX,
       axisY: axisY
+    }).on('created', function (data) {
+      var rect = data.chartRect;
+      if (chart.objective !== undefined) {
+        var y = rect.y1 - data.axisY.projectValue(log ? Math.log10(chart.objective) : chart.objective);
+        data.svg.elem('line', { x1: rect.x1, x2: rect.x2, y1: y, y2: y }, 'ct-objective');
+        data.svg.elem('text', { x: rect.x2 - 4, y: y - 4, 'text-anchor': 'end' }, 'ct-objective-label')
+          .text('objective ' + format(chart.objective) + ' ms');
+      }
+      var chosen = chart.poolSizes.indexOf(chart.chosen);
+      if (chosen >= 0) {
+        var x = rect.x1 + data.axisX.projectValue(xs[chosen]);
+        data.svg.elem('line', { x1: x, x2: x, y1: rect.y1, y2: rect.y2 }, 'ct-chosen');
+      }
     }).on('draw', function (data) {
       if (data.type !== 'line' && data.type !== 'point') {
         return;

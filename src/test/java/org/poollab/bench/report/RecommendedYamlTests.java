@@ -35,9 +35,13 @@ class RecommendedYamlTests {
 		Report.write(results(points), this.runDir);
 
 		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
-		assertThat(hikari(yaml)).containsEntry("maximum-pool-size", 4).containsEntry("connection-timeout", 30000);
-		assertThat(why(yaml, "maximum-pool-size")).contains(
-				"per instance; NOT MEASURED (no conclusion: every pool size saturated): HikariCP's starting formula");
+		// HikariCP's formula gives 2 x 2 + 0 = 4, below the measured 5 and 10 that
+		// failed: no
+		// value is written, and the comment in its place says why.
+		assertThat(hikari(yaml)).doesNotContainKey("maximum-pool-size").containsEntry("connection-timeout", 30000);
+		assertThat(yaml.replaceAll("\n\\s*# ", " ")).contains(
+				"maximum-pool-size not written (HikariCP's default applies): NOT MEASURED (no conclusion: every pool size saturated)",
+				"gives 4, at or below pool size(s) [5, 10] that sustained no rate here");
 		assertThat(why(yaml, "connection-timeout")).startsWith("ms; HikariCP's default");
 		String html = Files.readString(this.runDir.resolve("report.html"));
 		assertThat(html).contains("no conclusion: every pool size saturated");
@@ -71,7 +75,8 @@ class RecommendedYamlTests {
 				this.runDir);
 
 		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
-		assertThat(yaml).contains("# Provisional: one run per point; confirm with -Dbench.repeats=3.\nspring:");
+		assertThat(yaml).contains("# Provisional: one run per point; confirm with -Dbench.repeats=3.\n",
+				"results from before confirmation runs).\nspring:");
 		assertThat(hikari(yaml)).containsEntry("maximum-pool-size", 5);
 		assertThat(Files.readString(this.runDir.resolve("report.md"))).contains("maximum-pool-size 5 (provisional)",
 				Recommendation.PROVISIONAL);
@@ -83,7 +88,8 @@ class RecommendedYamlTests {
 	void anExternalDatabaseOnAnotherHostIsNotDescribedAsOnThisOne() throws Exception {
 		Database remote = new Database("external", "jdbc:postgresql://db.example.com:5432/roles", "17.11", 100, 3);
 		List<Point> points = new ArrayList<>();
-		for (int pool : new int[] { 1, 5, 10 }) {
+		// Pools 1 and 5 only: HikariCP's default 10 is then no size measured to fail.
+		for (int pool : new int[] { 1, 5 }) {
 			points.add(RecommenderTests.point("single", pool, 2000, 1200, 800, 3000));
 		}
 

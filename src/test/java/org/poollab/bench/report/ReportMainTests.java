@@ -34,8 +34,8 @@ class ReportMainTests {
 				"multi: maximum-pool-size 10 (provisional). At 1000 rps",
 				"Report: " + this.runDir.resolve("report.html").toAbsolutePath(), "Recommended configuration ("
 						+ this.runDir.resolve("recommended-application.yml").toAbsolutePath() + "):\n" + yaml);
-		assertThat(yaml).contains("# Provisional: one run per point; confirm with -Dbench.repeats=3.\nspring:\n",
-				"      maximum-pool-size: 10\n");
+		assertThat(yaml).contains("# Provisional: one run per point; confirm with -Dbench.repeats=3.\n",
+				"results from before confirmation runs).\nspring:\n", "      maximum-pool-size: 10\n");
 		assertThat(RecommendedYamlTests.why(yaml, "maximum-pool-size")).startsWith("per instance; measured");
 	}
 

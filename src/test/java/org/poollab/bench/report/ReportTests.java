@@ -75,6 +75,35 @@ class ReportTests {
 		assertThat(failed.first().select("title").text()).contains("pool 1 · 2000 rps", "not sustained");
 		// its p99 is ~700x the healthy ones: the latency axis goes logarithmic
 		assertThat(page.select("#chart-single-p99").first().parent().text()).contains("log scale");
+
+		// Pool sizes on a log scale, not categories: 1 -> 5 is log10(5) = 0.70 wide, 5 ->
+		// 10
+		// log10(2) = 0.30, so the first gap is 2.3 times the second (categories: 1).
+		Elements points = page.select("#chart-single-p99 svg g.ct-series").first().select(".ct-point");
+		double x1 = Double.parseDouble(points.get(0).attr(points.get(0).hasAttr("x1") ? "x1" : "cx"));
+		double x5 = Double.parseDouble(points.get(1).attr(points.get(1).hasAttr("x1") ? "x1" : "cx"));
+		double x10 = Double.parseDouble(points.get(2).attr(points.get(2).hasAttr("x1") ? "x1" : "cx"));
+		assertThat((x5 - x1) / (x10 - x5)).isCloseTo(Math.log10(5) / Math.log10(2),
+				org.assertj.core.data.Offset.offset(0.05));
+		// The p99 objective is a line on the p99 chart only; the chosen pool is marked on
+		// every chart.
+		assertThat(page.select("#chart-single-p99 line.ct-objective")).hasSize(1);
+		assertThat(page.select("#chart-single-p99 .ct-objective-label").text()).isEqualTo("objective 100 ms");
+		assertThat(page.select("#chart-single-throughput line.ct-objective")).isEmpty();
+		for (String chart : CHARTS) {
+			Element chosen = page.select("#chart-single-" + chart + " line.ct-chosen").first();
+			assertThat(chosen).as("chosen pool marked in " + chart).isNotNull();
+			double chosenX = Double.parseDouble(chosen.attr("x1"));
+			Elements drawn = page.select("#chart-single-" + chart + " svg g.ct-series").first().select(".ct-point");
+			assertThat(chosenX).as("pool 5 is the chosen one")
+				.isCloseTo(Double.parseDouble(drawn.get(1).attr(drawn.get(1).hasAttr("x1") ? "x1" : "cx")),
+						org.assertj.core.data.Offset.offset(0.5));
+		}
+		// The answer card leads the page, one per topology.
+		Elements cards = page.select(".verdicts .answer-card");
+		assertThat(cards).hasSize(2);
+		assertThat(cards.first().select("dt").eachText()).contains("chosen at", "fleet", "confirmation", "too small",
+				"too large");
 	}
 
 	@Test

@@ -104,6 +104,19 @@ class PoolSizeEndpointTests {
 	}
 
 	@Test
+	void reportsTheRunningPoolsSettingsByTheirSpringNames() throws Exception {
+		// application.yml's values, and the size this test starts with.
+		String body = send(get(this.port, "/actuator/poolsize")).body();
+		assertThat((Integer) JsonPath.read(body, "$.settings.maximum-pool-size"))
+			.isEqualTo(this.dataSource.getHikariConfigMXBean().getMaximumPoolSize());
+		assertThat((Integer) JsonPath.read(body, "$.settings.connection-timeout")).isEqualTo(2000);
+		assertThat((Integer) JsonPath.read(body, "$.settings.validation-timeout")).isEqualTo(1000);
+		assertThat((Integer) JsonPath.read(body, "$.settings.max-lifetime")).isEqualTo(1_800_000);
+		assertThat((Integer) JsonPath.read(body, "$.settings.keepalive-time")).isEqualTo(120_000);
+		assertThat((Integer) JsonPath.read(body, "$.settings.leak-detection-threshold")).isZero();
+	}
+
+	@Test
 	void refusesToStartOnANonLoopbackAddress() {
 		assertThatException()
 			.isThrownBy(

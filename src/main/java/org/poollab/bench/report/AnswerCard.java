@@ -1,0 +1,104 @@
+package org.poollab.bench.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * What the report leads with, one per topology: the answer and what it rests on, in a few
+ * labelled lines, before any table.
+ *
+ * @param title e.g. {@code multi: maximum-pool-size 5 per instance}
+ * @param lines label and text, in the order shown
+ */
+record AnswerCard(String title, List<Line> lines) {
+
+	/** One labelled line of a card. */
+	record Line(String label, String text) {
+	}
+
+	static AnswerCard of(Section section) {
+		Recommendation recommendation = section.recommendation();
+		Grid grid = section.grid();
+		List<Line> lines = new ArrayList<>();
+		String title;
+		if (recommendation.poolSize().isPresent() && recommendation.verdict().conclusive()) {
+			int pool = recommendation.poolSize().getAsInt();
+			title = grid.topology() + ": maximum-pool-size " + pool
+					+ (grid.behindPgBouncer() ? " (pgbouncer's pool for the fleet)" : " per instance");
+			recommendation.decidingRateRps()
+				.ifPresent((rate) -> lines.add(new Line("chosen at",
+						rate + " rps, the highest rate a pool size sustained" + ((grid.instances() > 1)
+								? String.format(Locale.ROOT, " (%.0f per instance)", (double) rate / grid.instances())
+								: ""))));
+			if (!recommendation.indistinguishable().isEmpty()) {
+				lines.add(new Line("indistinguishable", (recommendation.indistinguishable().size() == 1)
+						? "none: pool " + recommendation.indistinguishable().get(0) + " is told apart from every other"
+						: "pools " + range(recommendation.indistinguishable())
+								+ " (the best p99's 95 % interval overlaps theirs, or they are within 10 % of the objective)"));
+			}
+			recommendation.probability()
+				.ifPresent((probability) -> lines.add(new Line("decision",
+						String.format(Locale.ROOT,
+								"pool %d in %.0f %% of %d decisions redone on p99s drawn from the intervals%s", pool,
+								100 * probability, Decision.DRAWS,
+								(probability < Recommender.SETTLED_PROBABILITY) ? " (not settled)" : ""))));
+			if (!grid.behindPgBouncer()) {
+				Recommendation.CrossChecks checks = recommendation.crossChecks();
+				int budget = checks.maxConnections() - checks.reservedConnections();
+				lines.add(new Line("fleet", String.format(Locale.ROOT,
+						"%d instance(s) x %d = %d connections of the database's %d (max_connections %d - %d reserved)",
+						grid.instances(), pool, grid.instances() * pool, budget, checks.maxConnections(),
+						checks.reservedConnections())));
+			}
+		}
+		else {
+			title = grid.topology() + ": no pool size (" + Header.headline(recommendation) + ")";
+		}
+		section.confirmed()
+			.ifPresentOrElse((confirmed) -> lines.add(new Line("confirmation", confirmed.sentence())),
+					() -> lines.add(new Line("confirmation", "not run")));
+		sides(grid, recommendation).forEach(lines::add);
+		return new AnswerCard(title, List.copyOf(lines));
+	}
+
+	/** What goes wrong on either side of the answer, with what this grid showed of it. */
+	private static List<Line> sides(Grid grid, Recommendation recommendation) {
+		if (recommendation.poolSize().isEmpty() || recommendation.decidingRateRps().isEmpty()) {
+			return List.of();
+		}
+		int pool = recommendation.poolSize().getAsInt();
+		int rate = recommendation.decidingRateRps().getAsInt();
+		List<Cell> atRate = grid.cells().stream().filter((cell) -> cell.rateRps() == rate).toList();
+		Optional<Cell> smaller = atRate.stream()
+			.filter((cell) -> cell.poolSize() < pool && cell.poolSize() > 0)
+			.max(Comparator.comparingInt(Cell::poolSize));
+		String tooSmall = "requests queue for a connection (acquire time), then get 503 after connection-timeout"
+				+ smaller.map(
+						(cell) -> String
+							.format(Locale.ROOT, "; here pool %s at %d rps: %s", cell.poolLabel(), rate,
+									cell.sustained() ? "acquire p99 " + Recommender.ms(cell.acquireP99Ms())
+											+ " ms, p99 " + Recommender.ms(cell.p99Ms()) + " ms" : cell.shortfall()))
+					.orElse("");
+		int largest = atRate.stream().mapToInt(Cell::poolSize).max().orElse(pool);
+		boolean noFaster = recommendation.indistinguishable().contains(largest);
+		String tooLarge = (noFaster ? "no faster at this rate (pools up to " + largest + " are indistinguishable), "
+				: "") + "every instance keeps its connections open, and under overload the database runs up to "
+				+ "instances x pool statements at once and queues them itself"
+				+ ((largest > pool) ? String.format(Locale.ROOT, " (the largest measured, %d, x %d instance(s) = %d)",
+						largest, grid.instances(), largest * grid.instances()) : "");
+		return List.of(new Line("too small", tooSmall), new Line("too large", tooLarge));
+	}
+
+	/** {@code 1–50} for a run of the grid's sizes, else the list. */
+	private static String range(List<Integer> pools) {
+		return (pools.size() > 2)
+				? pools.get(0) + "–" + pools.get(pools.size() - 1) + " ("
+						+ pools.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")"
+				: pools.stream().map(String::valueOf).collect(Collectors.joining(" and "));
+	}
+
+}

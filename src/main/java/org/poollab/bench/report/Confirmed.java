@@ -1,0 +1,93 @@
+package org.poollab.bench.report;
+
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import org.poollab.bench.SweepResults;
+import org.poollab.bench.SweepResults.Confirmation;
+
+/**
+ * What the confirmation run showed about one topology's recommended block: started as
+ * pasted, did the instances report its settings, and did the p99 objective hold without a
+ * 503 under Poisson arrivals at the deciding rate. Judged by the same rule as every cell
+ * ({@link Cell#sustained()}), plus no 503 at all.
+ *
+ * @param run what the sweep recorded
+ * @param cell the run's window judged like a grid cell
+ * @param database the PostgreSQL it ran on, e.g. {@code embedded PostgreSQL 17.11}
+ * @param date the sweep's date (UTC)
+ */
+record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
+
+	/** The topology's confirmation run, when there was one. */
+	static Optional<Confirmed> of(SweepResults results, String topology) {
+		return results.confirmations()
+			.stream()
+			.filter((run) -> run.topology().equals(topology))
+			.findFirst()
+			.map((run) -> new Confirmed(run, Cell.of(List.of(run.point()), results.p99ObjectiveMs()),
+					results.database().kind() + " PostgreSQL " + results.database().version(),
+					results.startedAt().atOffset(ZoneOffset.UTC).toLocalDate()));
+	}
+
+	/** Requests answered 503 in the window. */
+	long refused() {
+		return this.run.point().statusCounts().getOrDefault("503", 0L);
+	}
+
+	/** The generator could not hold the rate: the run says nothing either way. */
+	boolean generatorBound() {
+		return Fate.of(this.run.point()) == Fate.GENERATOR_BOUND;
+	}
+
+	/** Every instance ran with the block's settings, and the block held under load. */
+	boolean held() {
+		return this.run.mismatches().isEmpty() && !generatorBound() && this.cell.sustained() && refused() == 0;
+	}
+
+	/** The run's conditions: instances, arrivals, rate, length, database, date. */
+	String conditions() {
+		SweepResults.Point point = this.run.point();
+		String instances = (point.instances() == 1) ? "1 instance" : point.instances() + " instances"
+				+ (("none".equals(point.loadBalancer())) ? "" : " behind " + point.loadBalancer());
+		String perInstance = (point.instances() == 1) ? ""
+				: String.format(Locale.ROOT, " (%.0f per instance)", (double) point.rateRps() / point.instances());
+		return String.format(Locale.ROOT,
+				"%s, %s, %s started with exactly this block, Poisson arrivals at %d rps%s for %.0f s, p99 objective "
+						+ "%.0f ms",
+				this.date, this.database, instances, point.rateRps(), perInstance, point.durationSeconds(),
+				this.cell.p99ObjectiveMs());
+	}
+
+	/** The result in a sentence, for the YAML's header and the report. */
+	String sentence() {
+		SweepResults.Point point = this.run.point();
+		if (generatorBound()) {
+			return "Confirmation run (" + conditions() + "): no verdict, the load generator could not hold the rate ("
+					+ point.outcome() + ").";
+		}
+		List<String> failed = new ArrayList<>();
+		if (!this.run.mismatches().isEmpty()) {
+			failed.add(
+					"the instances did not run with the block's settings: " + String.join("; ", this.run.mismatches()));
+		}
+		if (!this.cell.sustained()) {
+			failed.add(this.cell.shortfall());
+		}
+		if (refused() > 0) {
+			failed.add(refused() + " request(s) got 503");
+		}
+		String figures = String.format(Locale.ROOT, "p99 %s ms, %d requests, %d answered 503",
+				Recommender.ms(this.cell.p99Ms()), point.samples(), refused());
+		if (failed.isEmpty()) {
+			return "Confirmed (" + conditions() + "): " + figures
+					+ "; the objective held, and every instance reported these settings through its actuator.";
+		}
+		return "NOT confirmed (" + conditions() + "): " + figures + "; " + String.join("; ", failed) + ".";
+	}
+
+}
