@@ -65,6 +65,9 @@ import org.springframework.validation.annotation.Validated;
  * @param confirmation the measured window of the confirmation run: after the grid, each
  * topology's recommended block is started as pasted and loaded with Poisson arrivals at
  * the rate its pool size was chosen at for this long; {@code 0} skips it
+ * @param adaptiveCap the most time per topology spent measuring again the cells that
+ * decide an unsettled decision (picked less often than 80 % when redone on drawn p99s);
+ * {@code 0} turns adaptive effort off
  */
 @ConfigurationProperties(prefix = "bench", ignoreUnknownFields = false)
 @Validated
@@ -87,8 +90,11 @@ record BenchProperties(
 		@Min(1) @Max(1024) Integer instanceCpus,
 		@jakarta.validation.constraints.Pattern(regexp = BenchProperties.HEAP_SIZE) String instanceHeap,
 		List<@NotNull @Min(1) @Max(10_000) Integer> tomcatThreads, Boolean acquireCost,
-		@DefaultValue("false") boolean crossCheck, @DefaultValue("20s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(
-				millis = 0) @DurationMax(minutes = 10) Duration confirmation) {
+		@DefaultValue("false") boolean crossCheck,
+		@DefaultValue("20s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
+				minutes = 10) Duration confirmation,
+		@DefaultValue("2m") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
+				hours = 1) Duration adaptiveCap) {
 
 	/** 1 to 1000, or {@code none}: no pool. */
 	static final String POOL_SIZE = "(?i)none|[1-9][0-9]{0,2}|1000";

@@ -163,6 +163,18 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			measured.add(
 					point(segments.get(i), originMs, samples, scrapes, cpu, pgbouncerSamples, deployment, i == diedIn));
 		}
+		// Every window in JMeter's own CSV shape, for the dashboards of the points that
+		// decide (Dashboards).
+		for (int i = 0; i <= last; i++) {
+			Segment segment = segments.get(i);
+			Planned planned = segment.point();
+			Dashboards.writeSlice(samples, originMs + segment.windowStart().toMillis(),
+					originMs + segment.end().toMillis(), this.grid.workload().label(),
+					directory.resolve(Dashboards.WINDOWS)
+						.resolve(runId)
+						.resolve(Dashboards.sliceName(planned.topology().label(),
+								SweepResults.poolLabel(planned.poolSize()), planned.rateRps(), planned.repeat())));
+		}
 		List<Planned> leftover = new ArrayList<>();
 		for (int i = last + 1; i < segments.size(); i++) {
 			leftover.add(segments.get(i).point());
@@ -248,6 +260,7 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 				window.startLagP99Ms(), PoolWindow.refusals(scrapes, deployment.instances().size(), startMs, endMs),
 				ServerLatencyWindow.summarize(scrapes, deployment.instances().stream().map(Instance::port).toList(),
 						startMs, endMs));
+		measured = measured.withSeconds(LoadWindow.seconds(samples, startMs, endMs, scrapes));
 		if (window.samples() == 0 && !died) {
 			return measured.withOutcome("no request started in the measured window (see the run's JTL)");
 		}

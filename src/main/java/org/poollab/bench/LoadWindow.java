@@ -91,6 +91,47 @@ record LoadWindow(long startMs, long endMs, long samples, long errors, Map<Strin
 	}
 
 	/**
+	 * The window [startMs, endMs) second by second: requests started, successful, their
+	 * p99, and the most requests pending for a connection on any instance in the scrapes
+	 * of that second (the panel JMeter's and Gatling's dashboards show).
+	 * @param all the run's samples, in order of start
+	 * @param scrapes the run's pool scrapes
+	 */
+	static List<SweepResults.Second> seconds(List<Sample> all, long startMs, long endMs,
+			List<Telemetry.Scrape> scrapes) {
+		int count = (int) Math.max(1, (endMs - startMs + 999) / 1000);
+		Histogram[] ok = new Histogram[count];
+		long[] sent = new long[count];
+		for (Sample sample : all) {
+			if (sample.startMs() < startMs || sample.startMs() >= endMs) {
+				continue;
+			}
+			int second = (int) ((sample.startMs() - startMs) / 1000);
+			sent[second]++;
+			if (sample.success()) {
+				if (ok[second] == null) {
+					ok[second] = new Histogram(HIGHEST_MS, 2);
+				}
+				ok[second].recordValue(Math.min(sample.elapsedMs(), HIGHEST_MS));
+			}
+		}
+		int[] pending = new int[count];
+		java.util.Arrays.fill(pending, -1);
+		for (Telemetry.Scrape scrape : scrapes) {
+			if (scrape.atMs() >= startMs && scrape.atMs() < endMs && scrape.pool() != null) {
+				int second = (int) ((scrape.atMs() - startMs) / 1000);
+				pending[second] = Math.max(pending[second], (int) scrape.pool().pending());
+			}
+		}
+		List<SweepResults.Second> seconds = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			seconds.add(new SweepResults.Second(i, sent[i], (ok[i] != null) ? ok[i].getTotalCount() : 0,
+					(ok[i] != null) ? ok[i].getValueAtPercentile(99) : 0, pending[i]));
+		}
+		return seconds;
+	}
+
+	/**
 	 * A generator that falls behind its schedule sends requests late, and their latency
 	 * starts only when they leave: the wait is hidden from every percentile (coordinated
 	 * omission inside the generator). With even arrivals the k-th request of a phase is

@@ -60,6 +60,9 @@ final class Sweep {
 	/** Topology warm-ups run so far, for the time account. */
 	private final List<SweepResults.WarmUpRecord> warmUps = new ArrayList<>();
 
+	/** Adaptive effort per topology, for the time account. */
+	private final List<SweepResults.Settling> settling = new ArrayList<>();
+
 	/** The load generator's ceiling here, once measured (on the first deployment). */
 	private OptionalInt generatorCeilingRps = OptionalInt.empty();
 
@@ -183,6 +186,16 @@ final class Sweep {
 					if (this.generatorCeilingRps.isPresent()) {
 						results = results
 							.withHost(results.host().withGeneratorCeiling(this.generatorCeilingRps.getAsInt()));
+					}
+				}
+				if (results != null && !points.isEmpty() && !processes.stopping()) {
+					// 5a. JMeter's own dashboards of the points that decide.
+					try {
+						Dashboards.generate(this.paths, store.directory(), Report.deciding(results), processes,
+								this.out);
+					}
+					catch (IOException | RuntimeException ex) {
+						this.out.println("  JMeter's dashboards were not generated: " + ex.getMessage());
 					}
 				}
 				processes.stopAll();
@@ -327,6 +340,7 @@ final class Sweep {
 			}
 			remeasureGeneratorBound(load, mine, deployment, loadDirectory, first.deploymentLabel() + "-again", progress,
 					processes, results, store, database);
+			settle(load, first, deployment, loadDirectory, progress, processes, results, store, database);
 		}
 		finally {
 			deployment.close();
@@ -367,6 +381,99 @@ final class Sweep {
 		again.add(planned);
 		again.addAll(todo);
 		return again;
+	}
+
+	/**
+	 * Confirmation runs per topology: the answer's, and when that refutes it, the next
+	 * answer's.
+	 */
+	static final int MAX_CONFIRMATIONS = 2;
+
+	/**
+	 * The longest warm-up of a confirmation's fresh instances: they are warmed below the
+	 * rate under test, which settles sooner than the grid's climb to its top rate.
+	 */
+	static final Duration CONFIRMATION_WARMUP = Duration.ofSeconds(30);
+
+	private static Duration min(Duration a, Duration b) {
+		return (a.compareTo(b) <= 0) ? a : b;
+	}
+
+	/** The most extra rounds adaptive effort runs per topology. */
+	static final int MAX_SETTLING_ROUNDS = 3;
+
+	/**
+	 * Adaptive effort: while the topology's decision is not settled (redone on p99s drawn
+	 * from the intervals, it picks the choice less often than 80 %), the cells that
+	 * decide it (the choice, its smaller neighbour and the pool picked instead most
+	 * often, at the deciding rate) are measured once more as a new repeat, in one JMeter
+	 * run of their own on the same warm deployment, until the decision is settled,
+	 * {@code bench.adaptiveCap} is spent or {@link #MAX_SETTLING_ROUNDS} rounds ran. The
+	 * new repeats narrow those cells' intervals; what it did and cost goes to the time
+	 * account and the report.
+	 */
+	private void settle(LoadRun load, Planned first, Deployment deployment, Path loadDirectory, Progress progress,
+			ChildProcesses processes, SweepResults results, ResultsStore store, Database database)
+			throws IOException, InterruptedException {
+		String topology = first.topology().label();
+		Optional<Report.Unsettled> unsettled = Report.unsettled(results, topology);
+		if (this.properties.adaptiveCap().isZero() || unsettled.isEmpty() || !first.pooled()) {
+			return;
+		}
+		Report.Unsettled start = unsettled.get();
+		long started = System.nanoTime();
+		long deadline = started + this.properties.adaptiveCap().toNanos();
+		int rounds = 0;
+		String end = "settled";
+		while (unsettled.isPresent()) {
+			Report.Unsettled now = unsettled.get();
+			if (rounds == MAX_SETTLING_ROUNDS) {
+				end = "rounds";
+				break;
+			}
+			if (System.nanoTime() >= deadline) {
+				end = "cap";
+				break;
+			}
+			if (!deployment.deadInstances().isEmpty()) {
+				end = "died";
+				break;
+			}
+			int repeat = results.points()
+				.stream()
+				.filter((point) -> point.topology().equals(topology))
+				.mapToInt(Point::repeat)
+				.max()
+				.orElse(0) + 1;
+			List<Planned> todo = now.pools()
+				.stream()
+				.map((pool) -> new Planned(first.topology(), first.instances(), first.tomcatThreads(), pool,
+						now.rateRps(), repeat))
+				.toList();
+			this.out.printf(Locale.ROOT,
+					"  The decision is not settled (pool %d in %.0f %% of redone decisions): measuring pools %s at %d rps once more (repeat %d).%n",
+					now.chosen(), 100 * now.probability(), now.pools(), now.rateRps(), repeat);
+			emptyWrittenTable(database);
+			LoadRun.Result result = announceAndMeasure(load, todo, deployment, loadDirectory,
+					first.deploymentLabel() + "-settle" + (++rounds), processes, database,
+					(measured, nanos) -> progress.again(measured, nanos, deployment.loadBalancer()));
+			results.points().addAll(result.measured());
+			store.write(results);
+			unsettled = Report.unsettled(results, topology);
+		}
+		double after = Report.probability(results, topology).orElse(Double.NaN);
+		double seconds = (System.nanoTime() - started) / 1e9;
+		this.settling.add(new SweepResults.Settling(topology, start.rateRps(), start.pools(), rounds, seconds,
+				start.probability(), after, end));
+		this.out.printf(Locale.ROOT,
+				"  Adaptive effort: %d extra round(s) of pools %s at %d rps, %s; the choice is now picked in %.0f %% of redone decisions (was %.0f %%)%s.%n",
+				rounds, start.pools(), start.rateRps(), human(duration(seconds)), 100 * after,
+				100 * start.probability(), switch (end) {
+					case "settled" -> "";
+					case "cap" -> ", stopped by bench.adaptiveCap=" + human(this.properties.adaptiveCap());
+					case "rounds" -> ", stopped after " + MAX_SETTLING_ROUNDS + " rounds";
+					default -> ", stopped: an instance died";
+				});
 	}
 
 	/**
@@ -597,8 +704,10 @@ final class Sweep {
 		String pool = (topology == Topology.PGBOUNCER)
 				? "pgbouncer pool %d, HikariCP pools of %d".formatted(largestPoolSize,
 						this.grid.pgbouncerClientPoolSize())
-				: (point.pooled() ? "pool " + largestPoolSize + ", the largest this deployment measures"
-						: "no pool: a new connection per request");
+				: hikariBlock.isPresent()
+						? "pool " + largestPoolSize + " and every HikariCP setting from " + hikariBlock.get()
+						: (point.pooled() ? "pool " + largestPoolSize + ", the largest this deployment measures"
+								: "no pool: a new connection per request");
 		this.out.printf("Starting %s topology (%d instance(s), %s, %s)...%n", topology.label(), point.instances(), pool,
 				limits.describe());
 		Deployment.Plan plan = new Deployment.Plan(topology, label, point.instances(), largestPoolSize,
@@ -607,9 +716,11 @@ final class Sweep {
 		if (this.grid.topologyWarmup().isZero()) {
 			return deployment;
 		}
-		this.warmUps
-			.add(WarmUp.run(deployment, label, rates, this.grid.topologyWarmup(), this.properties.p99Objective(),
-					this.grid.arrivals(), jmeter, store.directory().resolve("load"), processes, this.out));
+		// A confirmation warms below the rate it tests, for at most CONFIRMATION_WARMUP.
+		Duration warmUpCap = hikariBlock.isPresent() ? min(this.grid.topologyWarmup(), CONFIRMATION_WARMUP)
+				: this.grid.topologyWarmup();
+		this.warmUps.add(WarmUp.run(deployment, label, rates, warmUpCap, this.properties.p99Objective(),
+				this.grid.arrivals(), jmeter, store.directory().resolve("load"), processes, this.out));
 		if (deployment.deadInstances().isEmpty()) {
 			return deployment;
 		}
@@ -661,24 +772,44 @@ final class Sweep {
 		JMeter jmeter = new JMeter(this.paths, remoteEngines(), this.grid.workload());
 		ConfirmationRun confirmation = new ConfirmationRun(this.grid, this.properties.confirmation(), jmeter, this.out);
 		List<SweepResults.Confirmation> confirmations = new ArrayList<>();
-		for (Report.Block block : Report.toConfirm(results, store.directory())) {
+		List<String> topologies = Report.toConfirm(results, store.directory())
+			.stream()
+			.map(Report.Block::topology)
+			.distinct()
+			.toList();
+		for (String topology : topologies) {
 			Optional<Planned> like = planned.stream()
-				.filter((point) -> point.pooled() && point.topology().label().equals(block.topology()))
+				.filter((point) -> point.pooled() && point.topology().label().equals(topology))
 				.findFirst();
-			if (like.isEmpty() || confirmations.stream().anyMatch((done) -> done.topology().equals(block.topology()))) {
+			if (like.isEmpty()) {
 				continue;
 			}
-			Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().tomcatThreads(),
-					block.poolSize(), block.rateRps(), 1);
-			Ports ports = new Ports(this.properties.basePort(), point.instances());
-			SweepResults.Confirmation confirmed = confirmation.run(block, point,
-					(deployed, file, rates) -> deploy(deployed, block.poolSize(), ports, nginx, Optional.empty(),
-							pinning, database, store, jmeter, processes, Optional.of(file), rates),
-					store.directory(), processes);
-			emptyWrittenTable(database);
-			confirmations.add(confirmed);
-			this.out
-				.println("  " + Report.confirmationLine(results.withConfirmations(confirmations), block.topology()));
+			// A refuted pool moves the answer to the next one, which is confirmed in
+			// turn,
+			// up to MAX_CONFIRMATIONS runs per topology.
+			for (int run = 0; run < MAX_CONFIRMATIONS; run++) {
+				SweepResults sofar = results.withConfirmations(confirmations);
+				Optional<Report.Block> next = Report.toConfirm(sofar, store.directory())
+					.stream()
+					.filter((block) -> block.topology().equals(topology))
+					.findFirst();
+				if (next.isEmpty() || confirmations.stream()
+					.anyMatch((done) -> done.topology().equals(topology)
+							&& done.point().poolSize() == next.get().poolSize())) {
+					break; // nothing to confirm, or its answer was confirmed already
+				}
+				Report.Block block = next.get();
+				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().tomcatThreads(),
+						block.poolSize(), block.rateRps(), 1);
+				Ports ports = new Ports(this.properties.basePort(), point.instances());
+				SweepResults.Confirmation confirmed = confirmation.run(block, point,
+						(deployed, file, rates) -> deploy(deployed, block.poolSize(), ports, nginx, Optional.empty(),
+								pinning, database, store, jmeter, processes, Optional.of(file), rates),
+						store.directory(), processes);
+				emptyWrittenTable(database);
+				confirmations.add(confirmed);
+				this.out.println("  " + Report.confirmationLine(results.withConfirmations(confirmations), topology));
+			}
 		}
 		return confirmations;
 	}
@@ -687,7 +818,8 @@ final class Sweep {
 		double wallSeconds = Duration.between(startedAt, Instant.now()).toMillis() / 1000.0;
 		return new SweepResults.Timing(wallSeconds, points.stream().mapToDouble(Point::durationSeconds).sum(),
 				points.stream().mapToDouble(Point::warmupSeconds).sum(),
-				this.warmUps.stream().mapToDouble(SweepResults.WarmUpRecord::seconds).sum(), this.warmUps);
+				this.warmUps.stream().mapToDouble(SweepResults.WarmUpRecord::seconds).sum(), this.warmUps,
+				this.settling);
 	}
 
 	private void printTiming(SweepResults.Timing timing) {

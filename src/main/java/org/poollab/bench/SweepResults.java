@@ -59,6 +59,26 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	}
 
 	/**
+	 * Adaptive effort on one topology: its decision was not settled (the decision redone
+	 * on drawn p99s picked the choice less often than 80 %), so the cells that decide it
+	 * were measured again, a round at a time.
+	 *
+	 * @param topology the topology
+	 * @param rateRps the deciding rate
+	 * @param pools the pool sizes measured again
+	 * @param rounds extra rounds run
+	 * @param seconds wall time they took
+	 * @param probabilityBefore how often the choice was picked before
+	 * @param probabilityAfter how often the (possibly new) choice was picked after
+	 * @param end why it stopped: {@code settled}, {@code cap} (bench.adaptiveCap spent),
+	 * {@code rounds} (the most rounds it runs) or {@code died} (an instance died)
+	 */
+	public record Settling(String topology, int rateRps, List<Integer> pools, int rounds, double seconds,
+			double probabilityBefore, double probabilityAfter, String end) {
+
+	}
+
+	/**
 	 * A topology started afresh with exactly the recommended
 	 * {@code spring.datasource.hikari.*} block (read from a file, as a user pastes it),
 	 * then loaded with Poisson arrivals at the rate the pool size was chosen at.
@@ -114,10 +134,17 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * results written before they were recorded
 	 */
 	public record Timing(double wallSeconds, double measuredSeconds, double pointWarmupSeconds,
-			double topologyWarmupSeconds, List<WarmUpRecord> warmUps) {
+			double topologyWarmupSeconds, List<WarmUpRecord> warmUps, List<Settling> settling) {
 
 		public Timing {
 			warmUps = (warmUps != null) ? List.copyOf(warmUps) : List.of();
+			settling = (settling != null) ? List.copyOf(settling) : List.of();
+		}
+
+		/** A time account without adaptive effort. */
+		public Timing(double wallSeconds, double measuredSeconds, double pointWarmupSeconds,
+				double topologyWarmupSeconds, List<WarmUpRecord> warmUps) {
+			this(wallSeconds, measuredSeconds, pointWarmupSeconds, topologyWarmupSeconds, warmUps, List.of());
 		}
 
 		public double measuredPercent() {
@@ -258,12 +285,16 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * started; empty in results written before it was recorded
 	 * @param crossCheck the same point measured again by an independent open-loop
 	 * generator ({@code bench.crossCheck}); {@code null} when not asked for
+	 * @param seconds the window second by second (requests sent, successful, their p99,
+	 * the most requests pending for a connection on any instance); empty in results
+	 * written before it was recorded
 	 */
 	public record Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
 			int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
 			Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
 			double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer, Double startLagP99Ms,
-			Map<String, Long> refusals, List<ServerLatency> serverLatency, CrossCheck crossCheck) {
+			Map<String, Long> refusals, List<ServerLatency> serverLatency, CrossCheck crossCheck,
+			List<Second> seconds) {
 
 		/** How JMeter's response code begins for a request that got no HTTP response. */
 		static final String NO_HTTP_RESPONSE = "Non HTTP response code: ";
@@ -273,6 +304,18 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 			startLagP99Ms = (startLagP99Ms != null) ? startLagP99Ms : -1.0;
 			refusals = (refusals != null) ? Map.copyOf(refusals) : Map.of();
 			serverLatency = (serverLatency != null) ? List.copyOf(serverLatency) : List.of();
+			seconds = (seconds != null) ? List.copyOf(seconds) : List.of();
+		}
+
+		/** A point without its second-by-second figures. */
+		public Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
+				int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
+				Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
+				double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer, Double startLagP99Ms,
+				Map<String, Long> refusals, List<ServerLatency> serverLatency, CrossCheck crossCheck) {
+			this(topology, instances, loadBalancer, poolSize, rateRps, arrivals, repeat, warmupSeconds, durationSeconds,
+					achievedRps, samples, errors, statusCounts, latency, failedMaxMs, pool, loadGeneratorCpuCores,
+					outcome, limits, pgbouncer, startLagP99Ms, refusals, serverLatency, crossCheck, List.of());
 		}
 
 		/** A point without a cross-check. */
@@ -358,7 +401,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
 					this.samples, this.errors, this.statusCounts, this.latency, this.failedMaxMs, this.pool,
 					this.loadGeneratorCpuCores, newOutcome, this.limits, this.pgbouncer, this.startLagP99Ms,
-					this.refusals, this.serverLatency, this.crossCheck);
+					this.refusals, this.serverLatency, this.crossCheck, this.seconds);
 		}
 
 		/**
@@ -371,7 +414,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
 					this.samples, this.errors, this.statusCounts, newLatency, this.failedMaxMs, this.pool,
 					this.loadGeneratorCpuCores, this.outcome, this.limits, this.pgbouncer, this.startLagP99Ms,
-					this.refusals, this.serverLatency, this.crossCheck);
+					this.refusals, this.serverLatency, this.crossCheck, this.seconds);
 		}
 
 		/**
@@ -384,7 +427,20 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
 					this.samples, this.errors, this.statusCounts, this.latency, this.failedMaxMs, this.pool,
 					this.loadGeneratorCpuCores, this.outcome, this.limits, this.pgbouncer, this.startLagP99Ms,
-					this.refusals, this.serverLatency, check);
+					this.refusals, this.serverLatency, check, this.seconds);
+		}
+
+		/**
+		 * The same point with its window second by second.
+		 * @param window the seconds
+		 * @return the copy
+		 */
+		public Point withSeconds(List<Second> window) {
+			return new Point(this.topology, this.instances, this.loadBalancer, this.poolSize, this.rateRps,
+					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
+					this.samples, this.errors, this.statusCounts, this.latency, this.failedMaxMs, this.pool,
+					this.loadGeneratorCpuCores, this.outcome, this.limits, this.pgbouncer, this.startLagP99Ms,
+					this.refusals, this.serverLatency, this.crossCheck, window);
 		}
 
 		/**
@@ -541,6 +597,19 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 			return new ServerLatency(port, -1, -1, -1, -1);
 		}
 
+	}
+
+	/**
+	 * One second of a measured window, as the generator saw it and the pools' gauges.
+	 *
+	 * @param second from the window's start, 0 first
+	 * @param sent requests started in that second
+	 * @param ok those that succeeded
+	 * @param p99Ms their p99 (0 when none succeeded)
+	 * @param pendingPeak the most requests waiting for a connection on any one instance
+	 * in that second's scrapes (every 500 ms), -1 when no scrape fell in it
+	 */
+	public record Second(int second, long sent, long ok, double p99Ms, int pendingPeak) {
 	}
 
 	/**

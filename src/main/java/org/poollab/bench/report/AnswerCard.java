@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.SweepResults;
+
 /**
  * What the report leads with, one per topology: the answer and what it rests on, in a few
  * labelled lines, before any table.
@@ -43,9 +45,10 @@ record AnswerCard(String title, List<Line> lines) {
 			recommendation.probability()
 				.ifPresent((probability) -> lines.add(new Line("decision",
 						String.format(Locale.ROOT,
-								"pool %d in %.0f %% of %d decisions redone on p99s drawn from the intervals%s", pool,
+								"pool %d in %.0f %% of %d decisions redone on p99s drawn from the intervals%s%s", pool,
 								100 * probability, Decision.DRAWS,
-								(probability < Recommender.SETTLED_PROBABILITY) ? " (not settled)" : ""))));
+								(probability < Recommender.SETTLED_PROBABILITY) ? " (not settled)" : "",
+								section.settling().map(AnswerCard::effort).orElse("")))));
 			if (!grid.behindPgBouncer()) {
 				Recommendation.CrossChecks checks = recommendation.crossChecks();
 				int budget = checks.maxConnections() - checks.reservedConnections();
@@ -58,11 +61,26 @@ record AnswerCard(String title, List<Line> lines) {
 		else {
 			title = grid.topology() + ": no pool size (" + Header.headline(recommendation) + ")";
 		}
-		section.confirmed()
-			.ifPresentOrElse((confirmed) -> lines.add(new Line("confirmation", confirmed.sentence())),
-					() -> lines.add(new Line("confirmation", "not run")));
+		if (section.confirmed().isEmpty()) {
+			lines.add(new Line("confirmation", "not run"));
+		}
+		section.confirmed().forEach((confirmed) -> lines.add(new Line("confirmation", confirmed.sentence())));
 		sides(grid, recommendation).forEach(lines::add);
 		return new AnswerCard(title, List.copyOf(lines));
+	}
+
+	/** What adaptive effort did and cost. */
+	private static String effort(SweepResults.Settling settling) {
+		return String.format(Locale.ROOT,
+				"; after %d extra round(s) of pools %s at %d rps (%.0f s; before them the choice of then was picked in "
+						+ "%.0f %%)%s",
+				settling.rounds(), settling.pools(), settling.rateRps(), settling.seconds(),
+				100 * settling.probabilityBefore(), switch (settling.end()) {
+					case "cap" -> ", stopped by bench.adaptiveCap";
+					case "rounds" -> ", stopped after the most rounds it runs";
+					case "died" -> ", stopped: an instance died";
+					default -> "";
+				});
 	}
 
 	/** What goes wrong on either side of the answer, with what this grid showed of it. */

@@ -85,6 +85,9 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	/** The instances' 503 reason when PostgreSQL refused a new connection. */
 	static final String TOO_MANY_CLIENTS = "too-many-clients";
 
+	/** A two-sided 95 % interval is this many standard errors wide on each side. */
+	static final double Z95 = 1.959964;
+
 	static Cell of(List<Point> repeats, double p99ObjectiveMs) {
 		List<Point> completed = repeats.stream().filter((point) -> Fate.of(point) != Fate.DIED).toList();
 		// When every repeat died, the part of the window before the death is all there
@@ -120,6 +123,37 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	 */
 	public Optional<SweepResults.Interval> p99Interval() {
 		return envelope((point) -> point.latency().p99Interval());
+	}
+
+	/**
+	 * The standard error of the cell's p99, for the decision. One repeat: its window's
+	 * interval as if normal (width / 3.92). Several: the error of their mean, each repeat
+	 * an estimate with its own sampling error and the repeats scattered by drift as well,
+	 * so the larger of the mean sampling variance and the variance between the repeats'
+	 * p99s, divided by their number (a random-effects estimate in its simplest form,
+	 * written out because it is three lines). More repeats narrow it, where the envelope
+	 * of {@link #p99Interval()} only widens.
+	 * @return empty when a repeat that ran to the end recorded no interval
+	 */
+	public java.util.OptionalDouble p99StandardErrorMs() {
+		List<Point> completed = this.points.stream().filter((point) -> Fate.of(point) != Fate.DIED).toList();
+		if (completed.isEmpty() || completed.stream().anyMatch((point) -> point.latency().p99Interval() == null)) {
+			return java.util.OptionalDouble.empty();
+		}
+		double sampling = completed.stream().mapToDouble((point) -> {
+			SweepResults.Interval interval = point.latency().p99Interval();
+			double error = (interval.highMs() - interval.lowMs()) / (2 * Z95);
+			return error * error;
+		}).average().getAsDouble();
+		int k = completed.size();
+		double between = 0;
+		if (k > 1) {
+			double mean = completed.stream().mapToDouble((point) -> point.latency().p99Ms()).average().getAsDouble();
+			between = completed.stream()
+				.mapToDouble((point) -> (point.latency().p99Ms() - mean) * (point.latency().p99Ms() - mean))
+				.sum() / (k - 1);
+		}
+		return java.util.OptionalDouble.of(Math.sqrt(Math.max(sampling, between) / k));
 	}
 
 	/**

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.poollab.bench.SweepResults;
 import org.poollab.bench.SweepResults.Confirmation;
@@ -23,15 +25,38 @@ import org.poollab.bench.SweepResults.Confirmation;
  */
 record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 
-	/** The topology's confirmation run, when there was one. */
-	static Optional<Confirmed> of(SweepResults results, String topology) {
+	/** The topology's confirmation runs, in the order they ran. */
+	static List<Confirmed> all(SweepResults results, String topology) {
 		return results.confirmations()
 			.stream()
 			.filter((run) -> run.topology().equals(topology))
-			.findFirst()
 			.map((run) -> new Confirmed(run, Cell.of(List.of(run.point()), results.p99ObjectiveMs()),
 					results.database().kind() + " PostgreSQL " + results.database().version(),
-					results.startedAt().atOffset(ZoneOffset.UTC).toLocalDate()));
+					results.startedAt().atOffset(ZoneOffset.UTC).toLocalDate()))
+			.toList();
+	}
+
+	/** The topology's last confirmation run: the one of its answer. */
+	static Optional<Confirmed> of(SweepResults results, String topology) {
+		List<Confirmed> all = all(results, topology);
+		return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
+	}
+
+	/**
+	 * Pool sizes the topology's confirmation runs refuted: the instances ran the block's
+	 * settings, the generator held the rate, and the objective did not hold or requests
+	 * got 503. A run that said nothing (generator-bound, settings not as written) refutes
+	 * nothing.
+	 */
+	static Set<Integer> refuted(SweepResults results, String topology) {
+		return all(results, topology).stream()
+			.filter(Confirmed::refutes)
+			.map((confirmed) -> confirmed.run().point().poolSize())
+			.collect(Collectors.toUnmodifiableSet());
+	}
+
+	boolean refutes() {
+		return this.run.mismatches().isEmpty() && !generatorBound() && !held();
 	}
 
 	/** Requests answered 503 in the window. */
@@ -57,10 +82,10 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 		String perInstance = (point.instances() == 1) ? ""
 				: String.format(Locale.ROOT, " (%.0f per instance)", (double) point.rateRps() / point.instances());
 		return String.format(Locale.ROOT,
-				"%s, %s, %s started with exactly this block, Poisson arrivals at %d rps%s for %.0f s, p99 objective "
-						+ "%.0f ms",
-				this.date, this.database, instances, point.rateRps(), perInstance, point.durationSeconds(),
-				this.cell.p99ObjectiveMs());
+				"%s, %s, pool %s: %s started with exactly this block, Poisson arrivals at %d rps%s for %.0f s, p99 "
+						+ "objective %.0f ms",
+				this.date, this.database, SweepResults.poolLabel(point.poolSize()), instances, point.rateRps(),
+				perInstance, point.durationSeconds(), this.cell.p99ObjectiveMs());
 	}
 
 	/** The result in a sentence, for the YAML's header and the report. */
@@ -68,7 +93,9 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 		SweepResults.Point point = this.run.point();
 		if (generatorBound()) {
 			return "Confirmation run (" + conditions() + "): no verdict, the load generator could not hold the rate ("
-					+ point.outcome() + ").";
+					+ point.outcome() + ")" + ((point.serverP99Ms() >= 0)
+							? "; the instances' own p99 was " + Recommender.ms(point.serverP99Ms()) + " ms" : "")
+					+ ".";
 		}
 		List<String> failed = new ArrayList<>();
 		if (!this.run.mismatches().isEmpty()) {
@@ -81,8 +108,9 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 		if (refused() > 0) {
 			failed.add(refused() + " request(s) got 503");
 		}
-		String figures = String.format(Locale.ROOT, "p99 %s ms, %d requests, %d answered 503",
-				Recommender.ms(this.cell.p99Ms()), point.samples(), refused());
+		String figures = String.format(Locale.ROOT,
+				"p99 %s ms (the instances' own %s ms), %d requests, %d answered 503", Recommender.ms(this.cell.p99Ms()),
+				(point.serverP99Ms() >= 0) ? Recommender.ms(point.serverP99Ms()) : "?", point.samples(), refused());
 		if (failed.isEmpty()) {
 			return "Confirmed (" + conditions() + "): " + figures
 					+ "; the objective held, and every instance reported these settings through its actuator.";

@@ -47,8 +47,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	/** How often the decision is redone on drawn p99s. */
 	static final int DRAWS = 2000;
 
-	/** A two-sided 95 % interval is this many standard errors wide on each side. */
-	private static final double Z95 = 1.959964;
+	private static final double Z95 = Cell.Z95;
 
 	private static final long SEED = 14L;
 
@@ -61,7 +60,17 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	 * @param objectiveMs the p99 objective (0: none)
 	 */
 	static Optional<Decision> of(List<Cell> candidates, List<Cell> atRate, double objectiveMs) {
-		if (candidates.stream().anyMatch((cell) -> cell.p99Interval().isEmpty())) {
+		return of(candidates, atRate, objectiveMs, java.util.Set.of());
+	}
+
+	/**
+	 * The decision, where some pool sizes cannot be the choice: their confirmation run
+	 * refuted them.
+	 * @param refuted pool sizes that are never eligible
+	 */
+	static Optional<Decision> of(List<Cell> candidates, List<Cell> atRate, double objectiveMs,
+			java.util.Set<Integer> refuted) {
+		if (candidates.stream().anyMatch((cell) -> cell.p99StandardErrorMs().isEmpty())) {
 			return Optional.empty();
 		}
 		// A cell whose latency the report marks as understated (the generator fell
@@ -77,7 +86,8 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 		double[] errors = sorted.stream().mapToDouble(Decision::standardError).toArray();
 		boolean[] eligible = new boolean[sorted.size()];
 		for (int i = 0; i < sorted.size(); i++) {
-			eligible[i] = sustainedEveryRepeat(sorted.get(i)) && largerPoolsSustained(sorted.get(i), atRate);
+			eligible[i] = sustainedEveryRepeat(sorted.get(i)) && largerPoolsSustained(sorted.get(i), atRate)
+					&& !refuted.contains(sorted.get(i).poolSize());
 		}
 		int bestIndex = best(p99s);
 		List<Integer> set = indistinguishable(p99s, errors, bestIndex, objectiveMs);
@@ -102,10 +112,9 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 				sorted.get(chosen), picks));
 	}
 
-	/** From a 95 % interval, as if normal. */
+	/** The cell's p99 standard error ({@link Cell#p99StandardErrorMs()}). */
 	static double standardError(Cell cell) {
-		SweepResults.Interval interval = cell.p99Interval().orElseThrow();
-		return (interval.highMs() - interval.lowMs()) / (2 * Z95);
+		return cell.p99StandardErrorMs().orElseThrow();
 	}
 
 	/**
@@ -154,7 +163,16 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 
 	/** The smallest eligible pool of the set; the best when none of it is eligible. */
 	private static int choose(List<Integer> set, boolean[] eligible, int best) {
-		return set.stream().filter((i) -> eligible[i]).findFirst().orElse(best);
+		// None of the set eligible (e.g. every one refuted by its confirmation): the
+		// smallest eligible pool outside it; the best when there is none at all.
+		return set.stream()
+			.filter((i) -> eligible[i])
+			.findFirst()
+			.orElse(java.util.stream.IntStream.range(0, eligible.length)
+				.filter((i) -> eligible[i])
+				.boxed()
+				.findFirst()
+				.orElse(best));
 	}
 
 	private static boolean sustainedEveryRepeat(Cell cell) {

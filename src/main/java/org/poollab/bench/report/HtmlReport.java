@@ -5,14 +5,17 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.IntStream;
 
 import org.springframework.web.util.HtmlUtils;
 import tools.jackson.databind.json.JsonMapper;
@@ -131,6 +134,7 @@ final class HtmlReport {
 				charts.add(chartData(section, spec, id));
 			}
 			html.append("</div>\n");
+			timeSeries(html, charts, section);
 			html.append("<p class=\"note\">Shaded cells (†) did not sustain their rate; hover them for the reason. "
 					+ "Numbered marks refer to the notes under each table. The highlighted row is the recommended "
 					+ "pool size. Latencies cover successful requests only.")
@@ -141,7 +145,7 @@ final class HtmlReport {
 			table(html, section.p99Latency(), "grid");
 			html.append("</div>\n");
 			published.after(section).forEach((block) -> PublishedFigures.html(html, block));
-			table(html, section.detail(), "detail");
+			section.detail().forEach((table) -> table(html, table, "detail"));
 			if (!section.excluded().rows().isEmpty()) {
 				table(html, section.excluded(), "excluded");
 			}
@@ -218,6 +222,101 @@ final class HtmlReport {
 		html.append("</div>\n");
 	}
 
+	/** One per-second panel: what it shows and how to read each point. */
+	private record SecondSpec(String key, String title, String yTitle, Function<SweepResults.Second, Double> value,
+			String unit, boolean log) {
+	}
+
+	private static final List<SecondSpec> SECOND_SPECS = List.of(
+			new SecondSpec("p99", "p99 latency, second by second", "p99 (ms)",
+					(second) -> (second.ok() > 0) ? second.p99Ms() : null, "ms", true),
+			new SecondSpec("throughput", "Successful responses, second by second", "ok / s",
+					(second) -> (double) second.ok(), "ok/s", false),
+			new SecondSpec("pending", "Requests waiting for a connection, second by second",
+					"peak pending (one instance)",
+					(second) -> (second.pendingPeak() >= 0) ? (double) second.pendingPeak() : null, "pending", false));
+
+	/**
+	 * The points that decide the answer (the chosen pool and its smaller neighbour at the
+	 * deciding rate, every repeat) second by second: p99, throughput and requests waiting
+	 * for a connection, the panel JMeter's and Gatling's dashboards lead with.
+	 */
+	private static void timeSeries(StringBuilder html, List<Map<String, Object>> charts, Section section) {
+		Recommendation recommendation = section.recommendation();
+		if (recommendation.poolSize().isEmpty() || recommendation.decidingRateRps().isEmpty()) {
+			return;
+		}
+		int chosen = recommendation.poolSize().getAsInt();
+		int rate = recommendation.decidingRateRps().getAsInt();
+		List<Cell> atRate = section.grid().cells().stream().filter((cell) -> cell.rateRps() == rate).toList();
+		OptionalInt smaller = atRate.stream().mapToInt(Cell::poolSize).filter((pool) -> pool < chosen).max();
+		List<SweepResults.Point> deciding = atRate.stream()
+			.filter((cell) -> cell.poolSize() == chosen
+					|| (smaller.isPresent() && cell.poolSize() == smaller.getAsInt()))
+			.flatMap((cell) -> cell.points().stream())
+			.filter((point) -> !point.seconds().isEmpty())
+			.sorted(Comparator.comparingInt(SweepResults.Point::poolSize).reversed())
+			.toList();
+		if (deciding.isEmpty()) {
+			return;
+		}
+		int length = deciding.stream().mapToInt((point) -> point.seconds().size()).max().getAsInt();
+		html.append("<h3 class=\"series-title\">The deciding points at ")
+			.append(rate)
+			.append(" rps, second by second</h3>\n<div class=\"charts series\">\n");
+		for (SecondSpec spec : SECOND_SPECS) {
+			String id = "series-" + section.grid().key() + "-" + spec.key();
+			html.append("<figure class=\"chart\" data-chart=\"series-").append(spec.key()).append("\">\n");
+			html.append("<figcaption><h3>").append(escape(spec.title())).append("</h3></figcaption>\n");
+			html.append("<ul class=\"legend\">");
+			List<Map<String, Object>> series = new ArrayList<>();
+			for (int i = 0; i < deciding.size(); i++) {
+				SweepResults.Point point = deciding.get(i);
+				String name = "pool " + SweepResults.poolLabel(point.poolSize())
+						+ ((point.repeat() > 1 || deciding.stream().anyMatch((other) -> other.repeat() > 1))
+								? ", repeat " + point.repeat() : "");
+				html.append("<li><span class=\"swatch\" style=\"background: ")
+					.append(seriesColour(i))
+					.append("\"></span>")
+					.append(escape(name))
+					.append("</li>");
+				List<Object> data = new ArrayList<>();
+				List<Boolean> failed = new ArrayList<>();
+				for (int second = 0; second < length; second++) {
+					Double value = (second < point.seconds().size()) ? spec.value().apply(point.seconds().get(second))
+							: null;
+					data.add((value == null) ? null : Map.of("value", value, "meta",
+							name + " · second " + second + ": " + Recommender.ms(value) + " " + spec.unit()));
+					failed.add(false);
+				}
+				Map<String, Object> one = new LinkedHashMap<>();
+				one.put("name", name);
+				one.put("colour", seriesColour(i));
+				one.put("data", data);
+				one.put("failed", failed);
+				series.add(one);
+			}
+			html.append("</ul>\n<div class=\"plot\"><div class=\"y-title\">")
+				.append(escape(spec.yTitle()))
+				.append("<span class=\"scale\"></span></div><div class=\"ct-chart\" id=\"")
+				.append(escape(id))
+				.append("\"></div></div>\n<div class=\"x-title\">second of the measured window</div>\n</figure>\n");
+			Map<String, Object> chart = new LinkedHashMap<>();
+			chart.put("id", id);
+			List<Integer> xs = IntStream.range(0, length).boxed().toList();
+			chart.put("xValues", xs);
+			chart.put("labels", xs.stream().map(String::valueOf).toList());
+			chart.put("series", series);
+			if ("p99".equals(spec.key()) && !atRate.isEmpty() && atRate.get(0).p99ObjectiveMs() > 0) {
+				chart.put("objective", atRate.get(0).p99ObjectiveMs());
+			}
+			chart.put("logScaleAllowed", spec.log());
+			chart.put("integer", !spec.log());
+			charts.add(chart);
+		}
+		html.append("</div>\n");
+	}
+
 	private static void chartFigure(StringBuilder html, Grid grid, ChartSpec spec, String id) {
 		html.append("<figure class=\"chart\" data-chart=\"").append(spec.key()).append("\">\n");
 		html.append("<figcaption><h3>").append(escape(spec.title())).append("</h3>\n");
@@ -241,7 +340,7 @@ final class HtmlReport {
 			.append("\"></div></div>\n");
 		html.append("<div class=\"x-title\">")
 			.append(grid.behindPgBouncer() ? "pgbouncer's pool size" : "maximum-pool-size per instance")
-			.append(" (evenly spaced, not to scale)</div>\n");
+			.append(" (log scale)</div>\n");
 		html.append("</figure>\n");
 	}
 
@@ -296,9 +395,8 @@ final class HtmlReport {
 		Map<String, Object> chart = new LinkedHashMap<>();
 		chart.put("id", id);
 		chart.put("labels", labels);
-		// Pool sizes on a log scale (1, 2, 5, 10, 20, 50 evenly spread); no pool at all
-		// sits
-		// one step left of the smallest.
+		// Pool sizes on a log scale (1, 2, 5, 10, 20, 50 evenly spread); no pool at
+		// all sits one step left of the smallest.
 		chart.put("poolSizes", grid.poolSizes());
 		chart.put("series", series);
 		section.recommendation().poolSize().ifPresent((chosen) -> chart.put("chosen", chosen));

@@ -49,7 +49,7 @@ final class MarkdownReport {
 			table(md, section.maxLatency());
 			table(md, section.p99Latency());
 			published.after(section).forEach((block) -> PublishedFigures.markdown(md, block));
-			table(md, section.detail());
+			section.detail().forEach((table) -> table(md, table));
 			if (!section.excluded().rows().isEmpty()) {
 				table(md, section.excluded());
 			}

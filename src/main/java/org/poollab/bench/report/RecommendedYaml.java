@@ -136,8 +136,11 @@ final class RecommendedYaml {
 	 * What the confirmation run said of the block, or that it did not run.
 	 */
 	private static Optional<String> confirmation(Section section) {
-		if (section.confirmed().isPresent()) {
-			return section.confirmed().map(Confirmed::sentence);
+		if (!section.confirmed().isEmpty()) {
+			return Optional.of(section.confirmed()
+				.stream()
+				.map(Confirmed::sentence)
+				.collect(java.util.stream.Collectors.joining(" ")));
 		}
 		return section.recommendation().poolSize().isPresent()
 				? Optional.of("Not run as pasted: the sweep measured maximum-pool-size with the service's own timeouts "

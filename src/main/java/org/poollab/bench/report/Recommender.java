@@ -67,6 +67,17 @@ final class Recommender {
 	}
 
 	static Recommendation recommend(Grid grid, Host host, Database database) {
+		return recommend(grid, host, database, java.util.Set.of());
+	}
+
+	/**
+	 * The rule, where some pool sizes were refuted by the confirmation run (started with
+	 * the recommended block as pasted, they did not hold the objective under Poisson
+	 * arrivals): they cannot be the choice, and the next pool of the indistinguishable
+	 * set is.
+	 * @param refuted pool sizes whose confirmation failed
+	 */
+	static Recommendation recommend(Grid grid, Host host, Database database, java.util.Set<Integer> refuted) {
 		List<String> caveats = new ArrayList<>();
 		if (!grid.excluded().isEmpty()) {
 			long generatorBound = grid.excluded()
@@ -146,10 +157,11 @@ final class Recommender {
 			caveats.add("Some pool size sustained every measured rate, so the ceiling was not found: above "
 					+ decidingRateRps + " rps the pool size may matter more than it does here.");
 		}
-		java.util.Optional<Decision> decision = Decision.of(candidates, atRate, candidates.get(0).p99ObjectiveMs());
+		java.util.Optional<Decision> decision = Decision.of(candidates, atRate, candidates.get(0).p99ObjectiveMs(),
+				refuted);
 		if (decision.isPresent()) {
 			return decided(grid, decision.get(), atRate, decidingRateRps, unpooled, caveats, provisional, host,
-					database);
+					database, refuted);
 		}
 		String summary;
 		Recommendation recommendation;
@@ -202,7 +214,8 @@ final class Recommender {
 
 	/** The verdict from intervals: the indistinguishable set and the choice in it. */
 	private static Recommendation decided(Grid grid, Decision decision, List<Cell> atRate, int decidingRateRps,
-			List<Cell> unpooled, List<String> caveats, boolean provisional, Host host, Database database) {
+			List<Cell> unpooled, List<String> caveats, boolean provisional, Host host, Database database,
+			java.util.Set<Integer> refuted) {
 		Cell chosen = decision.chosen();
 		Cell best = decision.best();
 		double objectiveMs = best.p99ObjectiveMs();
@@ -229,6 +242,11 @@ final class Recommender {
 								+ "in every repeat and whose larger pools sustained it too.")
 				+ " Redone on p99s drawn from each pool's interval, the decision picks " + decision.describePicks()
 				+ ".";
+		if (!refuted.isEmpty()) {
+			summary += " Refuted by its confirmation run (started as pasted, Poisson arrivals at the deciding rate): "
+					+ "pool " + refuted.stream().sorted().map(String::valueOf).collect(Collectors.joining(", pool "))
+					+ ", so it cannot be the choice.";
+		}
 		List<Cell> others = atRate.stream().filter((cell) -> !decision.candidates().contains(cell)).toList();
 		List<Cell> understated = others.stream().filter(Cell::sustained).toList();
 		List<Cell> failed = others.stream().filter((cell) -> !cell.sustained()).toList();

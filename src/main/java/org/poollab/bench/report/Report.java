@@ -5,7 +5,13 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.Optional;
 
 import tools.jackson.databind.json.JsonMapper;
@@ -42,9 +48,7 @@ public final class Report {
 	 */
 	public static List<Recommendation> write(SweepResults results, Path runDir) throws IOException {
 		List<Grid> grids = Grid.of(results);
-		List<Recommendation> recommendations = grids.stream()
-			.map((grid) -> Recommender.recommend(grid, results.host(), results.database()))
-			.toList();
+		List<Recommendation> recommendations = grids.stream().map((grid) -> recommend(results, grid)).toList();
 		List<Section> sections = Section.all(results, grids, recommendations, runDir);
 		Files.createDirectories(runDir);
 		if (sections.isEmpty()) {
@@ -80,9 +84,7 @@ public final class Report {
 	 */
 	public static List<Block> toConfirm(SweepResults results, Path runDir) {
 		List<Grid> grids = Grid.of(results);
-		List<Recommendation> recommendations = grids.stream()
-			.map((grid) -> Recommender.recommend(grid, results.host(), results.database()))
-			.toList();
+		List<Recommendation> recommendations = grids.stream().map((grid) -> recommend(results, grid)).toList();
 		return Section.all(results, grids, recommendations, runDir)
 			.stream()
 			.filter((section) -> !section.grid().behindPgBouncer())
@@ -95,6 +97,109 @@ public final class Report {
 	}
 
 	/**
+	 * A topology whose decision is not settled, and the cells that decide it.
+	 *
+	 * @param topology the topology
+	 * @param rateRps the deciding rate
+	 * @param chosen the pool size chosen now
+	 * @param probability how often the redone decision picks it
+	 * @param pools the pool sizes to measure again: the choice, its smaller neighbour and
+	 * the pool the redone decision picks most often instead, largest first
+	 */
+	public record Unsettled(String topology, int rateRps, int chosen, double probability, List<Integer> pools) {
+	}
+
+	/**
+	 * How settled a topology's decision is (adaptive effort).
+	 * @param results the results so far
+	 * @param topology the topology
+	 * @return how often the redone decision picks the choice; empty when the verdict did
+	 * not come from intervals
+	 */
+	public static OptionalDouble probability(SweepResults results, String topology) {
+		return Grid.of(results)
+			.stream()
+			.filter((grid) -> grid.topology().equals(topology))
+			.findFirst()
+			.map((grid) -> recommend(results, grid).probability())
+			.orElse(OptionalDouble.empty());
+	}
+
+	/**
+	 * The topology's decision when it is not settled (picked less often than 80 % when
+	 * redone on drawn p99s).
+	 * @param results the results so far
+	 * @param topology the topology
+	 * @return what to measure again; empty when the decision is settled or did not come
+	 * from intervals
+	 */
+	public static Optional<Unsettled> unsettled(SweepResults results, String topology) {
+		Optional<Grid> grid = Grid.of(results).stream().filter((one) -> one.topology().equals(topology)).findFirst();
+		if (grid.isEmpty()) {
+			return Optional.empty();
+		}
+		Recommendation recommendation = recommend(results, grid.get());
+		if (recommendation.probability().isEmpty()
+				|| recommendation.probability().getAsDouble() >= Recommender.SETTLED_PROBABILITY
+				|| recommendation.decidingRateRps().isEmpty()) {
+			return Optional.empty();
+		}
+		int chosen = recommendation.poolSize().getAsInt();
+		int rate = recommendation.decidingRateRps().getAsInt();
+		SortedSet<Integer> pools = new TreeSet<>(Comparator.reverseOrder());
+		pools.add(chosen);
+		grid.get()
+			.cells()
+			.stream()
+			.filter((cell) -> cell.rateRps() == rate && cell.poolSize() > 0 && cell.poolSize() < chosen)
+			.mapToInt(Cell::poolSize)
+			.max()
+			.ifPresent(pools::add);
+		recommendation.picks().keySet().stream().filter((pool) -> pool != chosen).findFirst().ifPresent(pools::add);
+		return Optional
+			.of(new Unsettled(topology, rate, chosen, recommendation.probability().getAsDouble(), List.copyOf(pools)));
+	}
+
+	/**
+	 * A point that decides a topology's answer.
+	 *
+	 * @param topology the topology
+	 * @param poolLabel its pool size as the report names it
+	 * @param rateRps the deciding rate
+	 * @param repeat which repeat
+	 */
+	public record Deciding(String topology, String poolLabel, int rateRps, int repeat) {
+	}
+
+	/**
+	 * The points that decide each topology's answer: every repeat of the chosen pool size
+	 * and of its smaller neighbour at the deciding rate.
+	 * @param results what the sweep measured
+	 * @return the points, topology by topology
+	 */
+	public static List<Deciding> deciding(SweepResults results) {
+		List<Deciding> deciding = new ArrayList<>();
+		for (Grid grid : Grid.of(results)) {
+			Recommendation recommendation = recommend(results, grid);
+			if (recommendation.poolSize().isEmpty() || recommendation.decidingRateRps().isEmpty()) {
+				continue;
+			}
+			int chosen = recommendation.poolSize().getAsInt();
+			int rate = recommendation.decidingRateRps().getAsInt();
+			List<Cell> atRate = grid.cells().stream().filter((cell) -> cell.rateRps() == rate).toList();
+			OptionalInt smaller = atRate.stream().mapToInt(Cell::poolSize).filter((pool) -> pool < chosen).max();
+			for (Cell cell : atRate) {
+				if (cell.poolSize() == chosen || (smaller.isPresent() && cell.poolSize() == smaller.getAsInt())) {
+					cell.points()
+						.forEach((point) -> deciding
+							.add(new Deciding(grid.topology(), cell.poolLabel(), rate, point.repeat())));
+				}
+			}
+		}
+		return deciding;
+	}
+
+	/**
 	 * What a topology's confirmation run showed, in a sentence (the console's line).
 	 * @param results the results, with their confirmations
 	 * @param topology the topology
@@ -102,6 +207,15 @@ public final class Report {
 	 */
 	public static String confirmationLine(SweepResults results, String topology) {
 		return Confirmed.of(results, topology).map(Confirmed::sentence).orElse("");
+	}
+
+	/**
+	 * The rule applied to a topology's grid, leaving out the pool sizes its confirmation
+	 * runs refuted.
+	 */
+	private static Recommendation recommend(SweepResults results, Grid grid) {
+		return Recommender.recommend(grid, results.host(), results.database(),
+				Confirmed.refuted(results, grid.topology()));
 	}
 
 	/**

@@ -15,13 +15,15 @@ import org.poollab.bench.SweepResults;
  * @param recommendation what the rule made of it
  * @param maxLatency the paper's max-latency table
  * @param p99Latency the paper's p99 table
- * @param detail everything measured per cell
+ * @param detail everything measured per cell, in tables narrow enough to read
  * @param crossChecks the textbook estimates
  * @param excluded points left out
- * @param confirmed the recommended block's confirmation run, when there was one
+ * @param confirmed the topology's confirmation runs (a refuted pool's first, the answer's
+ * last); empty when none ran
+ * @param settling the adaptive effort spent on its decision, when there was any
  */
-record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table p99Latency, Table detail,
-		Table crossChecks, Table excluded, Optional<Confirmed> confirmed) {
+record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table p99Latency, List<Table> detail,
+		Table crossChecks, Table excluded, List<Confirmed> confirmed, Optional<SweepResults.Settling> settling) {
 
 	/** Said wherever figures rest on more than one repeat. */
 	static final String REPEATS_NOTE = "Points ran more than once: every figure is the median across the "
@@ -30,12 +32,12 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 			+ "sustain its rate).";
 
 	static Section of(Grid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets,
-			Optional<Confirmed> confirmed) {
+			List<Confirmed> confirmed, Optional<SweepResults.Settling> settling) {
 		return new Section(grid, recommendation,
 				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
 				Tables.latencyGrid(grid, recommendation, p99Caption(grid), Cell::p99Ms, Cell::p99Interval),
 				Tables.detail(grid, recommendation, runDir, buckets),
-				Tables.crossChecks(recommendation, grid.behindPgBouncer()), Tables.excluded(grid), confirmed);
+				Tables.crossChecks(recommendation, grid.behindPgBouncer()), Tables.excluded(grid), confirmed, settling);
 	}
 
 	/** Says what the brackets are, where there are any (older results have none). */
@@ -44,6 +46,11 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 				? "p99 latency (ms), with its 95 % interval in brackets (a bootstrap of the window's requests in "
 						+ "blocks of 0.5 s)"
 				: "p99 latency (ms)";
+	}
+
+	private static Optional<SweepResults.Settling> settling(SweepResults results, String topology) {
+		return (results.timing() == null) ? Optional.empty()
+				: results.timing().settling().stream().filter((one) -> one.topology().equals(topology)).findFirst();
 	}
 
 	String title() {
@@ -67,7 +74,7 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 		AcquireBuckets buckets = AcquireBuckets.ofService();
 		return IntStream.range(0, grids.size())
 			.mapToObj((i) -> of(grids.get(i), recommendations.get(i), runDir, buckets,
-					Confirmed.of(results, grids.get(i).topology())))
+					Confirmed.all(results, grids.get(i).topology()), settling(results, grids.get(i).topology())))
 			.toList();
 	}
 

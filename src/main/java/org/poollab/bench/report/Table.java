@@ -20,6 +20,22 @@ record Table(String caption, List<String> header, List<Row> rows, int numericFro
 		this(caption, header, rows, numericFrom, numericTo, List.of());
 	}
 
+	/**
+	 * The same rows with only some columns, so that no table is wider than a laptop's
+	 * screen.
+	 * @param newCaption the part's caption
+	 * @param titles the columns to keep, by title, in order: numeric ones first
+	 * @param newNotes what its columns mean
+	 */
+	Table columns(String newCaption, List<String> titles, List<String> newNotes) {
+		List<Integer> keep = titles.stream().map(this.header::indexOf).filter((index) -> index >= 0).toList();
+		int numericCount = (int) keep.stream().filter(this::numeric).count();
+		List<Row> kept = this.rows.stream()
+			.map((row) -> new Row(keep.stream().map(row.entries()::get).toList(), row.highlighted()))
+			.toList();
+		return new Table(newCaption, keep.stream().map(this.header::get).toList(), kept, 0, numericCount, newNotes);
+	}
+
 	boolean numeric(int column) {
 		return column >= this.numericFrom && column < this.numericTo;
 	}

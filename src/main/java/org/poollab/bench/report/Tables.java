@@ -103,7 +103,7 @@ final class Tables {
 	}
 
 	/** Everything measured per cell, one row per (pool size, rate). */
-	static Table detail(Grid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets) {
+	static List<Table> detail(Grid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets) {
 		boolean pgbouncer = grid.cells().stream().anyMatch((cell) -> cell.pgbouncer() != null);
 		boolean dashboards = grid.cells().stream().anyMatch((cell) -> dashboard(cell, runDir).isPresent());
 		List<String> header = new ArrayList<>(List.of("pool", "rate (rps)", "p50 (ms)", "p95 (ms)", "p99.9 (ms)",
@@ -170,8 +170,20 @@ final class Tables {
 		String caption = "Per point, load balancer: " + loadBalancer + (grid.hasRepeats()
 				? " (medians across repeats; errors, timeouts and refusals summed; late starts: the worst repeat)"
 				: "");
-		return new Table(caption, header, rows, 0, numericTo,
-				List.of(RATES_NOTE, SERVER_P99_NOTE, buckets.note(), PEAKS_NOTE, LATE_STARTS_NOTE));
+		Table all = new Table(caption, header, rows, 0, numericTo);
+		// Two tables, each narrow enough for a laptop's screen, both keyed by pool and
+		// rate.
+		List<String> load = new ArrayList<>(List.of("pool", "rate (rps)", "p50 (ms)", "p95 (ms)", "p99.9 (ms)",
+				"server p99 (ms)", "sent (rps)", "throughput (ok/s)", "errors (%)", "late starts p99 (ms)",
+				"JMeter CPU (cores)", "repeats", "outcome"));
+		List<String> pool = new ArrayList<>(List.of("pool", "rate (rps)", "acquire p99 (ms)", "peak pending",
+				"peak active", "pgbouncer peak busy", "pgbouncer peak waiting", "pgbouncer max wait (ms)",
+				"failures by cause", "pool verified", "dashboard"));
+		return List.of(
+				all.columns(caption + ": latency and load", load,
+						List.of(RATES_NOTE, SERVER_P99_NOTE, LATE_STARTS_NOTE)),
+				all.columns("Per point, the pool" + (grid.hasRepeats() ? " (medians across repeats)" : ""), pool,
+						List.of(buckets.note(), PEAKS_NOTE)));
 	}
 
 	private static Entry outcome(Cell cell) {

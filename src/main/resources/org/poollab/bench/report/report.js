@@ -43,7 +43,8 @@
   }
 
   CHARTS.forEach(function (chart) {
-    var xs = positions(chart.poolSizes);
+    // Explicit x values (seconds of a window) or pool sizes on their log scale.
+    var xs = chart.xValues ? chart.xValues : positions(chart.poolSizes);
     var values = [];
     if (chart.objective !== undefined) {
       values.push(chart.objective);
@@ -117,7 +118,7 @@
         data.svg.elem('text', { x: rect.x2 - 4, y: y - 4, 'text-anchor': 'end' }, 'ct-objective-label')
           .text('objective ' + format(chart.objective) + ' ms');
       }
-      var chosen = chart.poolSizes.indexOf(chart.chosen);
+      var chosen = chart.poolSizes ? chart.poolSizes.indexOf(chart.chosen) : -1;
       if (chosen >= 0) {
         var x = rect.x1 + data.axisX.projectValue(xs[chosen]);
         data.svg.elem('line', { x1: x, x2: x, y1: rect.y1, y2: rect.y2 }, 'ct-chosen');

@@ -113,6 +113,101 @@ class DecisionTests {
 		return Recommender.recommend(grid, RecommenderTests.HOST, RecommenderTests.DATABASE);
 	}
 
+	@Test
+	void repeatsNarrowTheErrorTheDecisionUsesWhileTheShownIntervalSpansThem() {
+		double z = Cell.Z95;
+		// One window: its interval as if normal, 2 x 1.96 wide -> 1 ms.
+		Cell one = Cell.of(List.of(cell(5, 1000, 6, 6 - z, 6 + z)), OBJECTIVE_MS);
+		assertThat(one.p99StandardErrorMs().getAsDouble()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+		// Three alike windows: the error of their mean, 1 / sqrt(3).
+		Cell three = Cell.of(
+				List.of(cell(5, 1000, 6, 6 - z, 6 + z), cell(5, 1000, 6, 6 - z, 6 + z), cell(5, 1000, 6, 6 - z, 6 + z)),
+				OBJECTIVE_MS);
+		assertThat(three.p99StandardErrorMs().getAsDouble()).isCloseTo(1 / Math.sqrt(3),
+				org.assertj.core.data.Offset.offset(1e-9));
+		// Repeats scattered wider than their own intervals (drift): the scatter counts.
+		// p99s 4, 6, 8: variance 4, so sqrt(4 / 3).
+		Cell drifting = Cell.of(
+				List.of(cell(5, 1000, 4, 4 - z, 4 + z), cell(5, 1000, 6, 6 - z, 6 + z), cell(5, 1000, 8, 8 - z, 8 + z)),
+				OBJECTIVE_MS);
+		assertThat(drifting.p99StandardErrorMs().getAsDouble()).isCloseTo(Math.sqrt(4.0 / 3),
+				org.assertj.core.data.Offset.offset(1e-9));
+		// The interval shown in the tables still spans every repeat's.
+		assertThat(drifting.p99Interval()).hasValueSatisfying((interval) -> {
+			assertThat(interval.lowMs()).isEqualTo(4 - z);
+			assertThat(interval.highMs()).isEqualTo(8 + z);
+		});
+	}
+
+	@Test
+	void anUnsettledDecisionNamesTheCellsThatDecideItAndRepeatsSettleIt() {
+		// No objective share: only the intervals tell pools apart. Pool 5 (5.5 [5-6])
+		// beats
+		// pool 2 (7 [6-8]) by 1.5 ms against a 1.1 ms half-width: told apart, but a draw
+		// often brings them within reach of each other, so 2 is picked now and then.
+		List<Point> points = new ArrayList<>(List.of(cell(2, 1000, 7, 6, 8), cell(5, 1000, 5.5, 5, 6),
+				cell(10, 1000, 9, 8, 10), cell(2, 500, 3, 2, 4), cell(5, 500, 3, 2, 4), cell(10, 500, 3, 2, 4)));
+		org.poollab.bench.SweepResults results = new org.poollab.bench.SweepResults(
+				java.time.Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
+				RecommenderTests.DATABASE, 0, null, points);
+
+		java.util.Optional<Report.Unsettled> unsettled = Report.unsettled(results, "single");
+		assertThat(unsettled).hasValueSatisfying((decision) -> {
+			assertThat(decision.chosen()).isEqualTo(5);
+			assertThat(decision.rateRps()).isEqualTo(1000);
+			assertThat(decision.probability()).isLessThan(0.8);
+			assertThat(decision.pools()).as("the choice and its smaller neighbour, largest first")
+				.containsExactly(5, 2);
+		});
+
+		// Two more repeats of each, alike: their errors fall by sqrt(3), and the decision
+		// settles.
+		for (int repeat = 0; repeat < 2; repeat++) {
+			points.add(cell(2, 1000, 7, 6, 8));
+			points.add(cell(5, 1000, 5.5, 5, 6));
+		}
+		assertThat(Report.unsettled(results, "single")).isEmpty();
+		assertThat(Report.probability(results, "single").getAsDouble()).isGreaterThanOrEqualTo(0.8);
+	}
+
+	@Test
+	void aPoolRefutedByItsConfirmationRunIsNotTheChoiceAndTheNextOneIs() throws Exception {
+		// 1, 2 and 5 indistinguishable at 1000 rps (within 10 ms of the 100 ms
+		// objective).
+		List<Point> points = new ArrayList<>(
+				List.of(cell(1, 1000, 6, 5, 7), cell(2, 1000, 5, 4, 6), cell(5, 1000, 5, 4, 6)));
+		org.poollab.bench.SweepResults results = new org.poollab.bench.SweepResults(
+				java.time.Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
+				RecommenderTests.DATABASE, OBJECTIVE_MS, null, points);
+		assertThat(Report.toConfirm(results, java.nio.file.Path.of("unused"))).singleElement()
+			.extracting(Report.Block::poolSize)
+			.isEqualTo(1);
+
+		// Its confirmation: the block as pasted, Poisson arrivals, 20 pool timeouts.
+		Point refuting = RecommenderTests.point("single", 1, 1000, 1000, 20, 920);
+		org.poollab.bench.SweepResults confirmed = results
+			.withConfirmations(List.of(new org.poollab.bench.SweepResults.Confirmation("single", "spring: {}\n",
+					java.util.Map.of("maximum-pool-size", "1"), List.of(), refuting)));
+
+		List<Report.Block> next = Report.toConfirm(confirmed, java.nio.file.Path.of("unused"));
+		assertThat(next).singleElement().extracting(Report.Block::poolSize).isEqualTo(2);
+		java.nio.file.Path run = java.nio.file.Files.createTempDirectory("refuted");
+		Recommendation recommendation = Report.write(confirmed, run).get(0);
+		assertThat(recommendation.poolSize()).hasValue(2);
+		assertThat(recommendation.summary()).contains("Refuted by its confirmation run", "pool 1");
+		assertThat(java.nio.file.Files.readString(run.resolve("recommended-application.yml")))
+			.contains("NOT confirmed (2026-11-24, embedded PostgreSQL 17.11, pool 1:", "maximum-pool-size: 2");
+
+		// A confirmation the generator could not hold refutes nothing.
+		Point unheld = RecommenderTests.withOutcome(refuting, "generator-bound: JMeter sent 900 rps for 1000");
+		org.poollab.bench.SweepResults noVerdict = results
+			.withConfirmations(List.of(new org.poollab.bench.SweepResults.Confirmation("single", "spring: {}\n",
+					java.util.Map.of("maximum-pool-size", "1"), List.of(), unheld)));
+		assertThat(Report.toConfirm(noVerdict, java.nio.file.Path.of("unused"))).singleElement()
+			.extracting(Report.Block::poolSize)
+			.isEqualTo(1);
+	}
+
 	private static Point cell(int poolSize, int rateRps, double p99Ms, double lowMs, double highMs) {
 		return withInterval(RecommenderTests.point("single", poolSize, rateRps, p99Ms), lowMs, highMs);
 	}

@@ -31,6 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReportFiguresTests {
 
+	/** The second per-point table: the pool's figures. */
+	private static final String POOL_TABLE = "### Per point, the pool";
+
 	@TempDir
 	Path runDir;
 
@@ -80,9 +83,8 @@ class ReportFiguresTests {
 				RecommenderTests.point("single", 50, 1000, 5), Map.of("too-many-clients", 120L, "pool-timeout", 4L))));
 
 		String markdown = markdown();
-		assertThat(row(table(markdown, "### Per point"), "50"))
-			.contains("| 503: 4 pool-timeout, 120 too-many-clients |");
-		assertThat(row(table(markdown, "### Per point"), "**5**")).contains("| **–** |");
+		assertThat(row(table(markdown, POOL_TABLE), "50")).contains("| 503: 4 pool-timeout, 120 too-many-clients |");
+		assertThat(row(table(markdown, POOL_TABLE), "**5**")).contains("| **–** |");
 		assertThat(markdown).contains("The database was at its connection limit (max_connections 100, 3 reserved)");
 	}
 
@@ -111,10 +113,11 @@ class ReportFiguresTests {
 				Map.of("pool-timeout", 0L, "too-many-clients", 0L, "database-unavailable", 0L));
 		render(List.of(timingOut, RecommenderTests.point("single", 5, 1000, 5)));
 
-		String row = row(table(markdown(), "### Per point"), "2");
-		assertThat(row)
-			.contains("| java.net.SocketTimeoutException: 150 |",
-					"0.50 % errors (java.net.SocketTimeoutException: 150)")
+		String markdown = markdown();
+		assertThat(row(table(markdown, POOL_TABLE), "2")).contains("| java.net.SocketTimeoutException: 150 |")
+			.doesNotContain("503");
+		assertThat(row(table(markdown, "### Per point"), "2"))
+			.contains("0.50 % errors (java.net.SocketTimeoutException: 150)")
 			.doesNotContain("503");
 	}
 
@@ -130,8 +133,8 @@ class ReportFiguresTests {
 
 		String detail = table(markdown(), "### Per point");
 		assertThat(detail).contains("| sent (rps) | throughput (ok/s) |", "| JMeter CPU (cores) |");
-		assertThat(row(detail, "2")).contains("| 1000 | 900 | 10.00 † |", "| 0.61 |",
-				"| 503: 3000 (reason not recorded) |");
+		assertThat(row(detail, "2")).contains("| 1000 | 900 | 10.00 † |", "| 0.61 |");
+		assertThat(row(table(markdown(), POOL_TABLE), "2")).contains("| 503: 3000 (reason not recorded) |");
 		JsonNode throughput = chart("chart-single-throughput");
 		assertThat(throughput.at("/series/0/data/0/value").asDouble()).isEqualTo(900);
 		assertThat(throughput.at("/series/0/data/0/meta").asString()).contains("900 ok/s (1000 rps sent)");
@@ -160,7 +163,7 @@ class ReportFiguresTests {
 		Point waiting = withAcquire(RecommenderTests.point("single", 5, 1000, 1500), 2147.483647, 0);
 		render(List.of(free, timingOut, waiting));
 
-		String detail = table(markdown(), "### Per point");
+		String detail = table(markdown(), POOL_TABLE);
 		// pool 10 is the only one that sustained its rate: the recommended row, in bold
 		assertThat(row(detail, "**10**")).contains("| **≤ 0.01** |");
 		assertThat(row(detail, "2")).contains("| ≥ 2000 |");
@@ -174,13 +177,13 @@ class ReportFiguresTests {
 		List<Point> points = List.of(RecommenderTests.point("single", 2, 1000, 20),
 				RecommenderTests.point("single", 5, 1000, 5));
 		render(points);
-		assertThat(table(markdown(), "### Per point")).doesNotContain("dashboard");
+		assertThat(table(markdown(), POOL_TABLE)).doesNotContain("dashboard");
 
 		Path dashboard = this.runDir.resolve("dashboards/single-pool5-rate1000-rep1/index.html");
 		Files.createDirectories(dashboard.getParent());
 		Files.writeString(dashboard, "<html></html>");
 		render(points);
-		assertThat(table(markdown(), "### Per point")).contains("| dashboard | outcome |",
+		assertThat(table(markdown(), POOL_TABLE)).contains("| pool verified | dashboard |",
 				"[dashboard](dashboards/single-pool5-rate1000-rep1/index.html)");
 	}
 
@@ -188,7 +191,7 @@ class ReportFiguresTests {
 	void peaksAreSaidToComeFromSamplesNotToProveThePoolNeverRanDry() throws IOException {
 		render(List.of(RecommenderTests.point("single", 2, 1000, 20), RecommenderTests.point("single", 5, 1000, 5)));
 
-		assertThat(table(markdown(), "### Per point")).contains(Tables.PEAKS_NOTE);
+		assertThat(table(markdown(), POOL_TABLE)).contains(Tables.PEAKS_NOTE);
 		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
 		assertThat(page.select("[data-chart=pending] .how").text()).contains("every 500 ms")
 			.doesNotContain("never ran dry during the window");

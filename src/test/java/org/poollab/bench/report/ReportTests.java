@@ -136,6 +136,38 @@ class ReportTests {
 	}
 
 	@Test
+	void theDecidingPointsAreDrawnSecondBySecondInABrowser() throws Exception {
+		Path withSeconds = Files.createDirectories(this.runDir.resolve("with-seconds"));
+		SweepResults fixture = Report.read(this.runDir.resolve(Report.RESULTS_FILE));
+		// Every point gets ten seconds; only the deciding ones (pool 5, the choice, and
+		// pool 1, its smaller neighbour, at 2000 rps) are drawn.
+		List<Point> points = fixture.points().stream().map((point) -> {
+			List<SweepResults.Second> seconds = new java.util.ArrayList<>();
+			for (int second = 0; second < 10; second++) {
+				seconds.add(new SweepResults.Second(second, point.rateRps(), point.rateRps(),
+						point.latency().p99Ms() + second, second % 3));
+			}
+			return point.withSeconds(seconds);
+		}).toList();
+		Report.write(new SweepResults(fixture.startedAt(), fixture.preset(), fixture.host(), fixture.database(),
+				fixture.p99ObjectiveMs(), fixture.workload(), new java.util.ArrayList<>(points), fixture.timing()),
+				withSeconds);
+		Document page = Jsoup.parse(Chromium.require().dumpDom(withSeconds.resolve("report.html"), withSeconds));
+
+		for (String metric : List.of("p99", "throughput", "pending")) {
+			Element chart = page.getElementById("series-single-" + metric);
+			assertThat(chart).as(metric).isNotNull();
+			Elements series = chart.select("svg g.ct-series");
+			assertThat(series).as("pool 5 and pool 1 in " + metric).hasSize(2);
+			for (Element one : series) {
+				assertThat(one.select(".ct-point")).as("a point per second in " + metric).hasSize(10);
+			}
+		}
+		assertThat(page.select(".series .legend").first().text()).contains("pool 5", "pool 1");
+		assertThat(page.select("#series-single-p99 line.ct-objective")).hasSize(1);
+	}
+
+	@Test
 	void htmlOpensOfflineAndLinksTheDashboardsThatExist() throws IOException {
 		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
 
