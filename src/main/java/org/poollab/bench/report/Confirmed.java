@@ -56,7 +56,20 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 	}
 
 	boolean refutes() {
-		return this.run.mismatches().isEmpty() && !generatorBound() && !held();
+		return this.run.mismatches().isEmpty() && !held() && (!generatorBound() || serverSaturated());
+	}
+
+	/**
+	 * The instances' own evidence, which a late generator does not distort: their p99
+	 * above the objective, requests they refused, or requests that timed out waiting for
+	 * a connection. A generator that falls behind a saturated service (its open model
+	 * starts a thread per waiting request) says nothing against that.
+	 */
+	boolean serverSaturated() {
+		SweepResults.Point point = this.run.point();
+		long refusedByInstances = point.refusals().values().stream().mapToLong(Long::longValue).sum();
+		return (this.cell.p99ObjectiveMs() > 0 && point.serverP99Ms() > this.cell.p99ObjectiveMs())
+				|| refusedByInstances > 0 || point.pool().timeouts() > 0;
 	}
 
 	/** Requests answered 503 in the window. */
@@ -91,6 +104,13 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 	/** The result in a sentence, for the YAML's header and the report. */
 	String sentence() {
 		SweepResults.Point point = this.run.point();
+		if (generatorBound() && serverSaturated()) {
+			long refusedByInstances = point.refusals().values().stream().mapToLong(Long::longValue).sum();
+			return "NOT confirmed (" + conditions() + "): the load generator fell behind (" + point.outcome()
+					+ "), but the instances themselves saw the service saturated: their own p99 "
+					+ Recommender.ms(point.serverP99Ms()) + " ms, " + refusedByInstances + " request(s) refused, "
+					+ point.pool().timeouts() + " connection timeout(s).";
+		}
 		if (generatorBound()) {
 			return "Confirmation run (" + conditions() + "): no verdict, the load generator could not hold the rate ("
 					+ point.outcome() + ")" + ((point.serverP99Ms() >= 0)

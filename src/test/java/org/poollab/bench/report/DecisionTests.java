@@ -198,14 +198,27 @@ class DecisionTests {
 		assertThat(java.nio.file.Files.readString(run.resolve("recommended-application.yml")))
 			.contains("NOT confirmed (2026-11-24, embedded PostgreSQL 17.11, pool 1:", "maximum-pool-size: 2");
 
-		// A confirmation the generator could not hold refutes nothing.
-		Point unheld = RecommenderTests.withOutcome(refuting, "generator-bound: JMeter sent 900 rps for 1000");
+		// A confirmation the generator could not hold refutes nothing by its own
+		// figures...
+		Point unheld = RecommenderTests.withOutcome(RecommenderTests.point("single", 1, 1000, 1000, 0, 920),
+				"generator-bound: JMeter sent 900 rps for 1000");
 		org.poollab.bench.SweepResults noVerdict = results
 			.withConfirmations(List.of(new org.poollab.bench.SweepResults.Confirmation("single", "spring: {}\n",
 					java.util.Map.of("maximum-pool-size", "1"), List.of(), unheld)));
 		assertThat(Report.toConfirm(noVerdict, java.nio.file.Path.of("unused"))).singleElement()
 			.extracting(Report.Block::poolSize)
 			.isEqualTo(1);
+		// ... but the instances' own evidence does: requests timed out waiting for a
+		// connection, whatever the generator managed.
+		Point saturated = RecommenderTests.withOutcome(refuting, "generator-bound: JMeter sent 900 rps for 1000");
+		org.poollab.bench.SweepResults refutedAnyway = results
+			.withConfirmations(List.of(new org.poollab.bench.SweepResults.Confirmation("single", "spring: {}\n",
+					java.util.Map.of("maximum-pool-size", "1"), List.of(), saturated)));
+		assertThat(Report.toConfirm(refutedAnyway, java.nio.file.Path.of("unused"))).singleElement()
+			.extracting(Report.Block::poolSize)
+			.isEqualTo(2);
+		assertThat(Report.confirmationLine(refutedAnyway, "single")).startsWith("NOT confirmed (")
+			.contains("the instances themselves saw the service saturated", "20 connection timeout(s)");
 	}
 
 	private static Point cell(int poolSize, int rateRps, double p99Ms, double lowMs, double highMs) {
