@@ -384,12 +384,6 @@ final class Sweep {
 	}
 
 	/**
-	 * Confirmation runs per topology: the answer's, and when that refutes it, the next
-	 * answer's.
-	 */
-	static final int MAX_CONFIRMATIONS = 2;
-
-	/**
 	 * The longest warm-up of a confirmation's fresh instances: they are warmed below the
 	 * rate under test, which settles sooner than the grid's climb to its top rate.
 	 */
@@ -784,10 +778,9 @@ final class Sweep {
 			if (like.isEmpty()) {
 				continue;
 			}
-			// A refuted pool moves the answer to the next one, which is confirmed in
-			// turn,
-			// up to MAX_CONFIRMATIONS runs per topology.
-			for (int run = 0; run < MAX_CONFIRMATIONS; run++) {
+			// A refuted pool moves the answer to the next one, which is confirmed
+			// in turn, up to Report.MAX_CONFIRMATIONS runs per topology.
+			for (int run = 0; run < Report.MAX_CONFIRMATIONS; run++) {
 				SweepResults sofar = results.withConfirmations(confirmations);
 				Optional<Report.Block> next = Report.toConfirm(sofar, store.directory())
 					.stream()

@@ -65,8 +65,26 @@ record AnswerCard(String title, List<Line> lines) {
 			lines.add(new Line("confirmation", "not run"));
 		}
 		section.confirmed().forEach((confirmed) -> lines.add(new Line("confirmation", confirmed.sentence())));
+		unconfirmed(section).ifPresent((said) -> lines.add(new Line("confirmation", said)));
 		sides(grid, recommendation).forEach(lines::add);
 		return new AnswerCard(title, List.copyOf(lines));
+	}
+
+	/**
+	 * Said when the answer is not the pool the last confirmation ran: the runs refuted
+	 * the pools before it, and no run was left for it.
+	 */
+	static Optional<String> unconfirmed(Section section) {
+		if (section.confirmed().isEmpty() || section.recommendation().poolSize().isEmpty()) {
+			return Optional.empty();
+		}
+		int answer = section.recommendation().poolSize().getAsInt();
+		boolean ran = section.confirmed()
+			.stream()
+			.anyMatch((confirmed) -> confirmed.run().point().poolSize() == answer);
+		return ran ? Optional.empty()
+				: Optional.of("pool " + answer + ", the answer after those, was not run as pasted (at most "
+						+ Report.MAX_CONFIRMATIONS + " confirmation runs per topology): not confirmed.");
 	}
 
 	/** What adaptive effort did and cost. */

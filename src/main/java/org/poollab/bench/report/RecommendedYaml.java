@@ -137,10 +137,8 @@ final class RecommendedYaml {
 	 */
 	private static Optional<String> confirmation(Section section) {
 		if (!section.confirmed().isEmpty()) {
-			return Optional.of(section.confirmed()
-				.stream()
-				.map(Confirmed::sentence)
-				.collect(java.util.stream.Collectors.joining(" ")));
+			String said = section.confirmed().stream().map(Confirmed::sentence).collect(Collectors.joining(" "));
+			return Optional.of(said + AnswerCard.unconfirmed(section).map((more) -> " " + more).orElse(""));
 		}
 		return section.recommendation().poolSize().isPresent()
 				? Optional.of("Not run as pasted: the sweep measured maximum-pool-size with the service's own timeouts "

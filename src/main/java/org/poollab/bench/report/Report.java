@@ -27,6 +27,12 @@ public final class Report {
 	/** What the sweep writes and {@link #regenerate(Path)} reads. */
 	public static final String RESULTS_FILE = "results.json";
 
+	/**
+	 * Confirmation runs per topology: the answer's, and when that refutes it, the next
+	 * answer's.
+	 */
+	public static final int MAX_CONFIRMATIONS = 2;
+
 	static final String MARKDOWN = "report.md";
 
 	static final String HTML = "report.html";

@@ -195,8 +195,10 @@ class DecisionTests {
 		Recommendation recommendation = Report.write(confirmed, run).get(0);
 		assertThat(recommendation.poolSize()).hasValue(2);
 		assertThat(recommendation.summary()).contains("Refuted by its confirmation run", "pool 1");
-		assertThat(java.nio.file.Files.readString(run.resolve("recommended-application.yml")))
-			.contains("NOT confirmed (2026-11-24, embedded PostgreSQL 17.11, pool 1:", "maximum-pool-size: 2");
+		assertThat(java.nio.file.Files.readString(run.resolve("recommended-application.yml"))
+			.replaceAll("\\n\\s*#\\s+", " "))
+			.contains("NOT confirmed (2026-11-24, embedded PostgreSQL 17.11, pool 1:", "maximum-pool-size: 2")
+			.contains("pool 2, the answer after those, was not run as pasted");
 
 		// A confirmation the generator could not hold refutes nothing by its own
 		// figures...
