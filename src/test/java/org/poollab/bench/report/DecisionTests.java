@@ -185,9 +185,7 @@ class DecisionTests {
 
 		// Its confirmation: the block as pasted, Poisson arrivals, 20 pool timeouts.
 		Point refuting = RecommenderTests.point("single", 1, 1000, 1000, 20, 920);
-		org.poollab.bench.SweepResults confirmed = results
-			.withConfirmations(List.of(new org.poollab.bench.SweepResults.Confirmation("single", "spring: {}\n",
-					java.util.Map.of("maximum-pool-size", "1"), List.of(), refuting)));
+		org.poollab.bench.SweepResults confirmed = confirmedBy(results, refuting);
 
 		List<Report.Block> next = Report.toConfirm(confirmed, java.nio.file.Path.of("unused"));
 		assertThat(next).singleElement().extracting(Report.Block::poolSize).isEqualTo(2);
@@ -204,23 +202,25 @@ class DecisionTests {
 		// figures...
 		Point unheld = RecommenderTests.withOutcome(RecommenderTests.point("single", 1, 1000, 1000, 0, 920),
 				"generator-bound: JMeter sent 900 rps for 1000");
-		org.poollab.bench.SweepResults noVerdict = results
-			.withConfirmations(List.of(new org.poollab.bench.SweepResults.Confirmation("single", "spring: {}\n",
-					java.util.Map.of("maximum-pool-size", "1"), List.of(), unheld)));
+		org.poollab.bench.SweepResults noVerdict = confirmedBy(results, unheld);
 		assertThat(Report.toConfirm(noVerdict, java.nio.file.Path.of("unused"))).singleElement()
 			.extracting(Report.Block::poolSize)
 			.isEqualTo(1);
 		// ... but the instances' own evidence does: requests timed out waiting for a
 		// connection, whatever the generator managed.
 		Point saturated = RecommenderTests.withOutcome(refuting, "generator-bound: JMeter sent 900 rps for 1000");
-		org.poollab.bench.SweepResults refutedAnyway = results
-			.withConfirmations(List.of(new org.poollab.bench.SweepResults.Confirmation("single", "spring: {}\n",
-					java.util.Map.of("maximum-pool-size", "1"), List.of(), saturated)));
+		org.poollab.bench.SweepResults refutedAnyway = confirmedBy(results, saturated);
 		assertThat(Report.toConfirm(refutedAnyway, java.nio.file.Path.of("unused"))).singleElement()
 			.extracting(Report.Block::poolSize)
 			.isEqualTo(2);
 		assertThat(Report.confirmationLine(refutedAnyway, "single")).startsWith("NOT confirmed (")
 			.contains("the instances themselves saw the service saturated", "20 connection timeout(s)");
+	}
+
+	/** The results with one confirmation run of pool 1's block, measured as given. */
+	private static org.poollab.bench.SweepResults confirmedBy(org.poollab.bench.SweepResults results, Point window) {
+		return results.withConfirmations(List.of(new org.poollab.bench.SweepResults.Confirmation("single",
+				"spring: {}\n", java.util.Map.of("maximum-pool-size", "1"), List.of(), window)));
 	}
 
 	private static Point cell(int poolSize, int rateRps, double p99Ms, double lowMs, double highMs) {
