@@ -3,6 +3,7 @@ package org.poollab.bench.report;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -55,6 +56,25 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 			.toList();
 		List<Point> excluded = points.stream().filter((point) -> Fate.of(point).excluded()).toList();
 		return new Grid(topology, limits, cells, excluded);
+	}
+
+	/**
+	 * The cells that decide an answer: the chosen pool size and its smaller neighbour
+	 * (the next smaller size measured), at the deciding rate.
+	 * @return empty when the recommendation names no pool size or no deciding rate
+	 */
+	List<Cell> deciding(Recommendation recommendation) {
+		if (recommendation.poolSize().isEmpty() || recommendation.decidingRateRps().isEmpty()) {
+			return List.of();
+		}
+		int chosen = recommendation.poolSize().getAsInt();
+		int rate = recommendation.decidingRateRps().getAsInt();
+		List<Cell> atRate = this.cells.stream().filter((cell) -> cell.rateRps() == rate).toList();
+		OptionalInt smaller = atRate.stream().mapToInt(Cell::poolSize).filter((pool) -> pool < chosen).max();
+		return atRate.stream()
+			.filter((cell) -> cell.poolSize() == chosen
+					|| (smaller.isPresent() && cell.poolSize() == smaller.getAsInt()))
+			.toList();
 	}
 
 	/**

@@ -242,17 +242,12 @@ final class HtmlReport {
 	 * for a connection, the panel JMeter's and Gatling's dashboards lead with.
 	 */
 	private static void timeSeries(StringBuilder html, List<Map<String, Object>> charts, Section section) {
-		Recommendation recommendation = section.recommendation();
-		if (recommendation.poolSize().isEmpty() || recommendation.decidingRateRps().isEmpty()) {
+		List<Cell> decidingCells = section.grid().deciding(section.recommendation());
+		if (decidingCells.isEmpty()) {
 			return;
 		}
-		int chosen = recommendation.poolSize().getAsInt();
-		int rate = recommendation.decidingRateRps().getAsInt();
-		List<Cell> atRate = section.grid().cells().stream().filter((cell) -> cell.rateRps() == rate).toList();
-		OptionalInt smaller = atRate.stream().mapToInt(Cell::poolSize).filter((pool) -> pool < chosen).max();
-		List<SweepResults.Point> deciding = atRate.stream()
-			.filter((cell) -> cell.poolSize() == chosen
-					|| (smaller.isPresent() && cell.poolSize() == smaller.getAsInt()))
+		int rate = decidingCells.get(0).rateRps();
+		List<SweepResults.Point> deciding = decidingCells.stream()
 			.flatMap((cell) -> cell.points().stream())
 			.filter((point) -> !point.seconds().isEmpty())
 			.sorted(Comparator.comparingInt(SweepResults.Point::poolSize).reversed())
@@ -307,8 +302,8 @@ final class HtmlReport {
 			chart.put("xValues", xs);
 			chart.put("labels", xs.stream().map(String::valueOf).toList());
 			chart.put("series", series);
-			if ("p99".equals(spec.key()) && !atRate.isEmpty() && atRate.get(0).p99ObjectiveMs() > 0) {
-				chart.put("objective", atRate.get(0).p99ObjectiveMs());
+			if ("p99".equals(spec.key()) && decidingCells.get(0).p99ObjectiveMs() > 0) {
+				chart.put("objective", decidingCells.get(0).p99ObjectiveMs());
 			}
 			chart.put("logScaleAllowed", spec.log());
 			chart.put("integer", !spec.log());

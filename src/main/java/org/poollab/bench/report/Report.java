@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalDouble;
-import java.util.OptionalInt;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.Optional;
@@ -186,20 +185,10 @@ public final class Report {
 	public static List<Deciding> deciding(SweepResults results) {
 		List<Deciding> deciding = new ArrayList<>();
 		for (Grid grid : Grid.of(results)) {
-			Recommendation recommendation = recommend(results, grid);
-			if (recommendation.poolSize().isEmpty() || recommendation.decidingRateRps().isEmpty()) {
-				continue;
-			}
-			int chosen = recommendation.poolSize().getAsInt();
-			int rate = recommendation.decidingRateRps().getAsInt();
-			List<Cell> atRate = grid.cells().stream().filter((cell) -> cell.rateRps() == rate).toList();
-			OptionalInt smaller = atRate.stream().mapToInt(Cell::poolSize).filter((pool) -> pool < chosen).max();
-			for (Cell cell : atRate) {
-				if (cell.poolSize() == chosen || (smaller.isPresent() && cell.poolSize() == smaller.getAsInt())) {
-					cell.points()
-						.forEach((point) -> deciding
-							.add(new Deciding(grid.topology(), cell.poolLabel(), rate, point.repeat())));
-				}
+			for (Cell cell : grid.deciding(recommend(results, grid))) {
+				cell.points()
+					.forEach((point) -> deciding
+						.add(new Deciding(grid.topology(), cell.poolLabel(), cell.rateRps(), point.repeat())));
 			}
 		}
 		return deciding;
