@@ -93,7 +93,7 @@ record BenchProperties(
 		@DefaultValue("false") boolean crossCheck,
 		@DefaultValue("20s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
 				minutes = 10) Duration confirmation,
-		@DefaultValue("2m") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
+		@DefaultValue("90s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
 				hours = 1) Duration adaptiveCap) {
 
 	/** 1 to 1000, or {@code none}: no pool. */

@@ -383,16 +383,6 @@ final class Sweep {
 		return again;
 	}
 
-	/**
-	 * The longest warm-up of a confirmation's fresh instances: they are warmed below the
-	 * rate under test, which settles sooner than the grid's climb to its top rate.
-	 */
-	static final Duration CONFIRMATION_WARMUP = Duration.ofSeconds(30);
-
-	private static Duration min(Duration a, Duration b) {
-		return (a.compareTo(b) <= 0) ? a : b;
-	}
-
 	/** The most extra rounds adaptive effort runs per topology. */
 	static final int MAX_SETTLING_ROUNDS = 3;
 
@@ -710,11 +700,9 @@ final class Sweep {
 		if (this.grid.topologyWarmup().isZero()) {
 			return deployment;
 		}
-		// A confirmation warms below the rate it tests, for at most CONFIRMATION_WARMUP.
-		Duration warmUpCap = hikariBlock.isPresent() ? min(this.grid.topologyWarmup(), CONFIRMATION_WARMUP)
-				: this.grid.topologyWarmup();
-		this.warmUps.add(WarmUp.run(deployment, label, rates, warmUpCap, this.properties.p99Objective(),
-				this.grid.arrivals(), jmeter, store.directory().resolve("load"), processes, this.out));
+		this.warmUps
+			.add(WarmUp.run(deployment, label, rates, this.grid.topologyWarmup(), this.properties.p99Objective(),
+					this.grid.arrivals(), jmeter, store.directory().resolve("load"), processes, this.out));
 		if (deployment.deadInstances().isEmpty()) {
 			return deployment;
 		}
@@ -788,7 +776,8 @@ final class Sweep {
 					.findFirst();
 				if (next.isEmpty() || confirmations.stream()
 					.anyMatch((done) -> done.topology().equals(topology)
-							&& done.point().poolSize() == next.get().poolSize())) {
+							&& done.point().poolSize() == next.get().poolSize()
+							&& done.point().rateRps() == next.get().rateRps())) {
 					break; // nothing to confirm, or its answer was confirmed already
 				}
 				Report.Block block = next.get();

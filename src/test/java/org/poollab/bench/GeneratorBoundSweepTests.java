@@ -12,16 +12,23 @@ import org.poollab.bench.report.Recommendation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A point the load generator could not hold is re-measured, then marked generator-bound
- * and left out of the verdict: it measured JMeter, not the service.
+ * A point the load generator could not hold is re-measured, then marked generator-bound.
+ * Its own latency measured JMeter, not the service, so it votes only on what the
+ * instances themselves saw: with their evidence of saturation (their p99 above the
+ * objective, refusals, pool timeouts) it is a failure of its pool at its rate; without
+ * it, it is left out of the verdict.
  */
 class GeneratorBoundSweepTests {
+
+	/** The default {@code bench.p99Objective}, which this run keeps. */
+	private static final double OBJECTIVE_MS = 100;
 
 	@TempDir
 	Path output;
 
 	@Test
-	void aRateTheGeneratorCannotSendIsMeasuredAgainThenMarkedGeneratorBoundAndNeverVotes() throws Exception {
+	void aRateTheGeneratorCannotSendIsMeasuredAgainThenMarkedGeneratorBoundAndVotesOnlyOnTheInstancesEvidence()
+			throws Exception {
 		// Far beyond what the open model's thread per arrival can start on a small box:
 		// JMeter sends late and short of the rate, whatever the service does.
 		Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=5",
@@ -37,8 +44,27 @@ class GeneratorBoundSweepTests {
 			.isTrue();
 		Recommendation recommendation = outcome.recommendations().get(0);
 		assertThat(recommendation.poolSize()).isEmpty();
-		assertThat(recommendation.caveats()).anySatisfy((caveat) -> assertThat(caveat).contains("generator-bound"));
-		assertThat(outcome.directory().resolve("report.md")).content().contains("generator-bound");
+		// Whether the service saturated behind the late generator depends on this box;
+		// the
+		// instances' own figures in results.json say which, and each fate has its own
+		// text.
+		boolean instancesSawSaturation = point.serverP99Ms() > OBJECTIVE_MS
+				|| point.refusals().values().stream().mapToLong(Long::longValue).sum() > 0
+				|| point.pool().timeouts() > 0;
+		if (instancesSawSaturation) {
+			// One pool size was measured, so the verdict is about that; the cell itself
+			// is a failure.
+			assertThat(outcome.directory().resolve("report.md")).content()
+				.containsPattern(
+						"not sustained: [^|]*the load generator fell behind while the instances themselves saw saturation");
+			assertThat(recommendation.caveats())
+				.noneSatisfy((caveat) -> assertThat(caveat).contains("generator-bound"));
+		}
+		else {
+			assertThat(recommendation.caveats())
+				.anySatisfy((caveat) -> assertThat(caveat).contains("generator-bound").contains("no verdict"));
+			assertThat(outcome.directory().resolve("report.md")).content().contains("generator-bound");
+		}
 		for (long pid : outcome.processIds()) {
 			assertThat(LabProcesses.alive(pid)).as("process %d alive", pid).isFalse();
 		}

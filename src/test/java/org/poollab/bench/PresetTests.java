@@ -55,8 +55,8 @@ class PresetTests {
 	void fullIsTheDefault() {
 		Grid grid = grid(Map.of());
 		assertThat(grid.preset()).isEqualTo(Preset.FULL);
-		assertThat(grid.poolSizes()).containsExactly(1, 2, 5, 10, 20, 50);
-		assertThat(grid.rates()).containsExactly(500, 1000, 2000);
+		assertThat(grid.poolSizes()).containsExactly(1, 2, 5, 10, 50);
+		assertThat(grid.rates()).containsExactly(500, 1000);
 		assertThat(grid.limits(0)).isEqualTo(SweepResults.Limits.DEFAULTS);
 	}
 

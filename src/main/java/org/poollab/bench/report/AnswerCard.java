@@ -79,12 +79,15 @@ record AnswerCard(String title, List<Line> lines) {
 			return Optional.empty();
 		}
 		int answer = section.recommendation().poolSize().getAsInt();
+		int rate = section.recommendation().decidingRateRps().orElse(-1);
 		boolean ran = section.confirmed()
 			.stream()
-			.anyMatch((confirmed) -> confirmed.run().point().poolSize() == answer);
+			.anyMatch((confirmed) -> confirmed.run().point().poolSize() == answer
+					&& confirmed.run().point().rateRps() == rate);
 		return ran ? Optional.empty()
-				: Optional.of("pool " + answer + ", the answer after those, was not run as pasted (at most "
-						+ Report.MAX_CONFIRMATIONS + " confirmation runs per topology): not confirmed.");
+				: Optional.of("pool " + answer + " at " + rate
+						+ " rps, the answer after those, was not run as pasted (at most " + Report.MAX_CONFIRMATIONS
+						+ " confirmation runs per topology): not confirmed.");
 	}
 
 	/** What adaptive effort did and cost. */

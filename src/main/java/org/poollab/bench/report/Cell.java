@@ -375,6 +375,30 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	}
 
 	/**
+	 * The instances' own evidence that a point saturated the service, which a late
+	 * generator does not distort: their p99 above the objective, requests they refused,
+	 * or requests that timed out waiting for a connection. A generator that falls behind
+	 * a saturated service (its open model starts a thread per waiting request) hides the
+	 * wait from its own figures, but not from these: so a generator-bound point with this
+	 * evidence is a failure of its pool at its rate, and one without it has no verdict.
+	 * @param point a point, or a confirmation's window
+	 * @param objectiveMs the p99 objective (0: none)
+	 */
+	static boolean serverSaturated(Point point, double objectiveMs) {
+		long refusedByInstances = point.refusals().values().stream().mapToLong(Long::longValue).sum();
+		return (objectiveMs > 0 && point.serverP99Ms() > objectiveMs) || refusedByInstances > 0
+				|| point.pool().timeouts() > 0;
+	}
+
+	/**
+	 * Repeats whose generator fell behind while the instances saw saturation
+	 * ({@link #serverSaturated}): they enter a cell only as failures.
+	 */
+	List<Point> saturatedBehindGenerator() {
+		return this.points.stream().filter((point) -> Fate.of(point) == Fate.GENERATOR_BOUND).toList();
+	}
+
+	/**
 	 * A rate carried with a p99 in the seconds is saturation, whatever the error count.
 	 */
 	boolean metTheObjective() {
@@ -388,7 +412,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	 */
 	public boolean sustained() {
 		return !died() && verified() && this.timeouts == 0 && errorPercent() <= MAX_ERROR_PERCENT && achievedTheRate()
-				&& metTheObjective();
+				&& metTheObjective() && saturatedBehindGenerator().isEmpty();
 	}
 
 	/** Why the cell did not sustain its rate, for the tables; empty when it did. */
@@ -414,6 +438,12 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 		}
 		if (!achievedTheRate()) {
 			reasons.add(String.format(Locale.ROOT, "achieved %.0f of %d rps", this.achievedRps, rateRps()));
+		}
+		List<Point> saturated = saturatedBehindGenerator();
+		if (!saturated.isEmpty()) {
+			reasons.add(((this.points.size() > 1) ? saturated.size() + " of " + this.points.size() + " repeats: " : "")
+					+ "the load generator fell behind while the instances themselves saw saturation (their own p99 up to "
+					+ Recommender.ms(saturated.stream().mapToDouble(Point::serverP99Ms).max().getAsDouble()) + " ms)");
 		}
 		return String.join(", ", reasons);
 	}

@@ -5,8 +5,10 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.SweepResults;
@@ -43,16 +45,18 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 	}
 
 	/**
-	 * Pool sizes the topology's confirmation runs refuted: the instances ran the block's
-	 * settings, the generator held the rate, and the objective did not hold or requests
-	 * got 503. A run that said nothing (generator-bound, settings not as written) refutes
-	 * nothing.
+	 * Pool sizes the topology's confirmation runs refuted, by the rate they ran at: the
+	 * instances ran the block's settings, and the objective did not hold or requests got
+	 * 503 (with a generator that fell behind, only by the instances' own evidence). A run
+	 * that said nothing (generator-bound without that evidence, settings not as written)
+	 * refutes nothing. A pool refuted at one rate may still be the choice at a lower one.
+	 * @return pool sizes by rate (requests per second)
 	 */
-	static Set<Integer> refuted(SweepResults results, String topology) {
+	static Map<Integer, Set<Integer>> refuted(SweepResults results, String topology) {
 		return all(results, topology).stream()
 			.filter(Confirmed::refutes)
-			.map((confirmed) -> confirmed.run().point().poolSize())
-			.collect(Collectors.toUnmodifiableSet());
+			.collect(Collectors.groupingBy((confirmed) -> confirmed.run().point().rateRps(), TreeMap::new, Collectors
+				.mapping((confirmed) -> confirmed.run().point().poolSize(), Collectors.toUnmodifiableSet())));
 	}
 
 	boolean refutes() {
@@ -66,10 +70,7 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 	 * starts a thread per waiting request) says nothing against that.
 	 */
 	boolean serverSaturated() {
-		SweepResults.Point point = this.run.point();
-		long refusedByInstances = point.refusals().values().stream().mapToLong(Long::longValue).sum();
-		return (this.cell.p99ObjectiveMs() > 0 && point.serverP99Ms() > this.cell.p99ObjectiveMs())
-				|| refusedByInstances > 0 || point.pool().timeouts() > 0;
+		return Cell.serverSaturated(this.run.point(), this.cell.p99ObjectiveMs());
 	}
 
 	/** Requests answered 503 in the window. */

@@ -86,8 +86,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 		double[] errors = sorted.stream().mapToDouble(Decision::standardError).toArray();
 		boolean[] eligible = new boolean[sorted.size()];
 		for (int i = 0; i < sorted.size(); i++) {
-			eligible[i] = sustainedEveryRepeat(sorted.get(i)) && largerPoolsSustained(sorted.get(i), atRate)
-					&& !refuted.contains(sorted.get(i).poolSize());
+			eligible[i] = eligible(sorted.get(i), atRate, refuted);
 		}
 		int bestIndex = best(p99s);
 		List<Integer> set = indistinguishable(p99s, errors, bestIndex, objectiveMs);
@@ -173,6 +172,17 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 				.boxed()
 				.findFirst()
 				.orElse(best));
+	}
+
+	/**
+	 * Whether the cell's pool can be the choice at its rate: it sustained the rate in
+	 * every repeat, every larger pool measured there sustained it too, and no
+	 * confirmation run refuted it there.
+	 * @param atRate every considered cell at the cell's rate
+	 * @param refuted pool sizes refuted at that rate
+	 */
+	static boolean eligible(Cell cell, List<Cell> atRate, java.util.Set<Integer> refuted) {
+		return sustainedEveryRepeat(cell) && largerPoolsSustained(cell, atRate) && !refuted.contains(cell.poolSize());
 	}
 
 	private static boolean sustainedEveryRepeat(Cell cell) {

@@ -24,7 +24,9 @@ import org.poollab.bench.SweepResults.Point;
  * @param limits what each instance was limited to (CPUs, heap, Tomcat threads)
  * @param cells one cell per measured (pool size, rate), repeats folded together
  * @param excluded points the lab failed to measure ({@link Fate#NOT_MEASURED}) or whose
- * window measured the load generator ({@link Fate#GENERATOR_BOUND})
+ * window measured the load generator ({@link Fate#GENERATOR_BOUND}) while the instances
+ * showed no saturation; a generator-bound point whose instances did
+ * ({@link Cell#serverSaturated}) is a failed repeat of its cell
  */
 public record Grid(String topology, Limits limits, List<Cell> cells, List<Point> excluded) {
 
@@ -45,8 +47,11 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 	}
 
 	static Grid of(String topology, Limits limits, List<Point> points, double p99ObjectiveMs) {
+		// A generator-bound point whose instances saw saturation is a failure, not a gap.
+		java.util.function.Predicate<Point> excluded = (point) -> Fate.of(point).excluded()
+				&& !(Fate.of(point) == Fate.GENERATOR_BOUND && Cell.serverSaturated(point, p99ObjectiveMs));
 		Map<List<Integer>, List<Point>> byCell = points.stream()
-			.filter((point) -> !Fate.of(point).excluded())
+			.filter(excluded.negate())
 			.collect(Collectors.groupingBy((point) -> List.of(point.poolSize(), point.rateRps()), LinkedHashMap::new,
 					Collectors.toList()));
 		List<Cell> cells = byCell.values()
@@ -54,8 +59,7 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 			.map((repeats) -> Cell.of(repeats, p99ObjectiveMs))
 			.sorted(Cell.byPoolThenRate())
 			.toList();
-		List<Point> excluded = points.stream().filter((point) -> Fate.of(point).excluded()).toList();
-		return new Grid(topology, limits, cells, excluded);
+		return new Grid(topology, limits, cells, points.stream().filter(excluded).toList());
 	}
 
 	/**

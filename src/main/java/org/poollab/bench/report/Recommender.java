@@ -6,7 +6,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.SweepResults.Database;
@@ -67,7 +70,7 @@ final class Recommender {
 	}
 
 	static Recommendation recommend(Grid grid, Host host, Database database) {
-		return recommend(grid, host, database, java.util.Set.of());
+		return recommend(grid, host, database, Map.of());
 	}
 
 	/**
@@ -75,9 +78,9 @@ final class Recommender {
 	 * the recommended block as pasted, they did not hold the objective under Poisson
 	 * arrivals): they cannot be the choice, and the next pool of the indistinguishable
 	 * set is.
-	 * @param refuted pool sizes whose confirmation failed
+	 * @param refutedByRate pool sizes whose confirmation failed, by the rate it ran at
 	 */
-	static Recommendation recommend(Grid grid, Host host, Database database, java.util.Set<Integer> refuted) {
+	static Recommendation recommend(Grid grid, Host host, Database database, Map<Integer, Set<Integer>> refutedByRate) {
 		List<String> caveats = new ArrayList<>();
 		if (!grid.excluded().isEmpty()) {
 			long generatorBound = grid.excluded()
@@ -136,8 +139,23 @@ final class Recommender {
 							+ "lower rates, or look for the bottleneck outside the pool.",
 					caveats, busiest(considered), host, database);
 		}
-		int decidingRateRps = sustained.stream().mapToInt(Cell::rateRps).max().getAsInt();
-		List<Cell> atRate = considered.stream().filter((cell) -> cell.rateRps() == decidingRateRps).toList();
+		// The deciding rate: the highest at which some pool can be the choice (it
+		// sustained
+		// the rate in every repeat, so did every larger pool, and no confirmation refuted
+		// it there). One lucky cell at a rate the topology otherwise failed must not move
+		// the answer; without such a rate, the highest any cell sustained.
+		OptionalInt eligibleRate = sustained.stream()
+			.filter((cell) -> Decision.eligible(cell, atRate(considered, cell.rateRps()),
+					refutedByRate.getOrDefault(cell.rateRps(), Set.of())))
+			.mapToInt(Cell::rateRps)
+			.max();
+		String whyThisRate = eligibleRate.isPresent()
+				? "the highest rate at which a pool size sustained every repeat, as did every larger pool"
+				: "the highest rate any pool size sustained";
+		int decidingRateRps = eligibleRate.orElse(sustained.stream().mapToInt(Cell::rateRps).max().getAsInt());
+		Set<Integer> refuted = refutedByRate.getOrDefault(decidingRateRps, Set.of());
+		List<Cell> atRate = atRate(considered, decidingRateRps);
+		refutedAbove(refutedByRate, decidingRateRps).ifPresent(caveats::add);
 		List<Cell> candidates = sustained.stream()
 			.filter((cell) -> cell.rateRps() == decidingRateRps)
 			.sorted(Comparator.comparingInt(Cell::poolSize))
@@ -157,11 +175,10 @@ final class Recommender {
 			caveats.add("Some pool size sustained every measured rate, so the ceiling was not found: above "
 					+ decidingRateRps + " rps the pool size may matter more than it does here.");
 		}
-		java.util.Optional<Decision> decision = Decision.of(candidates, atRate, candidates.get(0).p99ObjectiveMs(),
-				refuted);
+		Optional<Decision> decision = Decision.of(candidates, atRate, candidates.get(0).p99ObjectiveMs(), refuted);
 		if (decision.isPresent()) {
-			return decided(grid, decision.get(), atRate, decidingRateRps, unpooled, caveats, provisional, host,
-					database, refuted);
+			return decided(grid, decision.get(), atRate, decidingRateRps, whyThisRate, unpooled, caveats, provisional,
+					host, database, refuted);
 		}
 		String summary;
 		Recommendation recommendation;
@@ -184,8 +201,8 @@ final class Recommender {
 					host, database, provisional, basis);
 		}
 		else {
-			summary = String.format(Locale.ROOT, "At %d rps, the highest rate any pool size sustained, ",
-					decidingRateRps) + chosenBecause(chosen, best, candidates, margin);
+			summary = String.format(Locale.ROOT, "At %d rps, %s, ", decidingRateRps, whyThisRate)
+					+ chosenBecause(chosen, best, candidates, margin);
 			List<Cell> smaller = atRate.stream().filter((cell) -> cell.poolSize() < chosen.poolSize()).toList();
 			if (!smaller.isEmpty()) {
 				summary += " Smaller pools at that rate: "
@@ -209,13 +226,31 @@ final class Recommender {
 		return recommendation.withDecidingRate(decidingRateRps);
 	}
 
+	private static List<Cell> atRate(List<Cell> considered, int rateRps) {
+		return considered.stream().filter((cell) -> cell.rateRps() == rateRps).toList();
+	}
+
+	/** Confirmation runs that refuted pools above the deciding rate, in a sentence. */
+	private static Optional<String> refutedAbove(Map<Integer, Set<Integer>> refutedByRate, int decidingRateRps) {
+		List<String> above = refutedByRate.entrySet()
+			.stream()
+			.filter((entry) -> entry.getKey() > decidingRateRps)
+			.map((entry) -> "pool "
+					+ entry.getValue().stream().sorted().map(String::valueOf).collect(Collectors.joining(", pool "))
+					+ " at " + entry.getKey() + " rps")
+			.toList();
+		return above.isEmpty() ? Optional.empty()
+				: Optional.of("Refuted by confirmation runs (started as pasted, Poisson arrivals): "
+						+ String.join("; ", above) + ", so the answer is decided at " + decidingRateRps + " rps.");
+	}
+
 	/** Below this, the decision is called unsettled and more repeats are advised. */
 	static final double SETTLED_PROBABILITY = 0.8;
 
 	/** The verdict from intervals: the indistinguishable set and the choice in it. */
 	private static Recommendation decided(Grid grid, Decision decision, List<Cell> atRate, int decidingRateRps,
-			List<Cell> unpooled, List<String> caveats, boolean provisional, Host host, Database database,
-			java.util.Set<Integer> refuted) {
+			String whyThisRate, List<Cell> unpooled, List<String> caveats, boolean provisional, Host host,
+			Database database, Set<Integer> refuted) {
 		Cell chosen = decision.chosen();
 		Cell best = decision.best();
 		double objectiveMs = best.p99ObjectiveMs();
@@ -235,8 +270,7 @@ final class Recommender {
 							ms(Decision.OBJECTIVE_SHARE * objectiveMs), 100 * Decision.OBJECTIVE_SHARE, ms(objectiveMs))
 							: "");
 		}
-		String summary = String.format(Locale.ROOT, "At %d rps, the highest rate any pool size sustained, %s. ",
-				decidingRateRps, set)
+		String summary = String.format(Locale.ROOT, "At %d rps, %s, %s. ", decidingRateRps, whyThisRate, set)
 				+ ((decision.indistinguishable().size() == 1) ? "The choice is pool " + chosen.poolLabel() + "."
 						: "The choice is pool " + chosen.poolLabel() + ", the smallest of them that sustained the rate "
 								+ "in every repeat and whose larger pools sustained it too.")

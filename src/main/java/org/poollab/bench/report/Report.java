@@ -28,7 +28,8 @@ public final class Report {
 
 	/**
 	 * Confirmation runs per topology: the answer's, and when that refutes it, the next
-	 * answer's.
+	 * answer's. Each is a fresh start with its warm-up (about 90 s here), so a third did
+	 * not fit the default preset's 15 minutes.
 	 */
 	public static final int MAX_CONFIRMATIONS = 2;
 

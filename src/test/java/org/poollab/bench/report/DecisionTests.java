@@ -196,7 +196,7 @@ class DecisionTests {
 		assertThat(java.nio.file.Files.readString(run.resolve("recommended-application.yml"))
 			.replaceAll("\\n\\s*#\\s+", " "))
 			.contains("NOT confirmed (2026-11-24, embedded PostgreSQL 17.11, pool 1:", "maximum-pool-size: 2")
-			.contains("pool 2, the answer after those, was not run as pasted");
+			.contains("pool 2 at 1000 rps, the answer after those, was not run as pasted");
 
 		// A confirmation the generator could not hold refutes nothing by its own
 		// figures...
@@ -215,6 +215,62 @@ class DecisionTests {
 			.isEqualTo(2);
 		assertThat(Report.confirmationLine(refutedAnyway, "single")).startsWith("NOT confirmed (")
 			.contains("the instances themselves saw the service saturated", "20 connection timeout(s)");
+	}
+
+	@Test
+	void aRepeatTheGeneratorFellBehindInCountsAgainstItsPoolOnlyByTheInstancesEvidence() {
+		// At 2000 rps pool 5 sustained once; in its second repeat JMeter fell behind
+		// while
+		// the instances timed out waiting for connections: a failure, not a gap. Pool
+		// 10's
+		// generator-bound window without such evidence says nothing and stays out.
+		Point lucky = cell(5, 2000, 8, 7, 9);
+		Point saturated = RecommenderTests.withOutcome(
+				withInterval(RecommenderTests.point("single", 5, 2000, 1900, 30, 900), 800, 1000),
+				"generator-bound: JMeter sent late");
+		Point silent = RecommenderTests.withOutcome(
+				withInterval(RecommenderTests.point("single", 10, 2000, 20), 15, 25),
+				"generator-bound: JMeter sent late");
+		Grid grid = Grid.of("single", Limits.DEFAULTS, List.of(cell(2, 1000, 5, 4, 6), cell(5, 1000, 5, 4, 6),
+				cell(10, 1000, 5, 4, 6), lucky, saturated, silent), OBJECTIVE_MS);
+
+		assertThat(grid.excluded()).containsExactly(silent);
+		assertThat(grid.cell(5, 2000).orElseThrow().sustained()).isFalse();
+		assertThat(grid.cell(5, 2000).orElseThrow().shortfall())
+			.contains("the load generator fell behind while the instances themselves saw saturation");
+		Recommendation recommendation = Recommender.recommend(grid, RecommenderTests.HOST, RecommenderTests.DATABASE);
+		assertThat(recommendation.decidingRateRps()).as("one lucky repeat at 2000 rps does not decide").hasValue(1000);
+		assertThat(recommendation.poolSize()).hasValue(2);
+		assertThat(recommendation.summary()).contains("At 1000 rps, the highest rate at which a pool size sustained "
+				+ "every repeat, as did every larger pool");
+	}
+
+	@Test
+	void poolsRefutedAtTheTopRateMoveTheDecisionToTheRateBelowWhereTheyMayStillBeChosen() throws Exception {
+		List<Point> points = List.of(cell(1, 1000, 4, 3, 5), cell(2, 1000, 4, 3, 5), cell(1, 2000, 6, 5, 7),
+				cell(2, 2000, 6, 5, 7));
+		org.poollab.bench.SweepResults results = new org.poollab.bench.SweepResults(
+				java.time.Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
+				RecommenderTests.DATABASE, OBJECTIVE_MS, null, points);
+		assertThat(Report.toConfirm(results, java.nio.file.Path.of("unused"))).singleElement()
+			.satisfies((block) -> assertThat(List.of(block.poolSize(), block.rateRps())).containsExactly(1, 2000));
+
+		// Both pools' blocks failed at 2000 rps as pasted (pool timeouts): neither can be
+		// the choice there, and no other pool was measured at that rate.
+		org.poollab.bench.SweepResults refuted = results
+			.withConfirmations(List.of(confirmation(RecommenderTests.point("single", 1, 2000, 2000, 20, 920)),
+					confirmation(RecommenderTests.point("single", 2, 2000, 2000, 20, 920))));
+		List<Report.Block> next = Report.toConfirm(refuted, java.nio.file.Path.of("unused"));
+		assertThat(next).singleElement()
+			.satisfies((block) -> assertThat(List.of(block.poolSize(), block.rateRps())).containsExactly(1, 1000));
+		Recommendation recommendation = Report.write(refuted, java.nio.file.Files.createTempDirectory("rate")).get(0);
+		assertThat(recommendation.caveats()).contains("Refuted by confirmation runs (started as pasted, Poisson "
+				+ "arrivals): pool 1, pool 2 at 2000 rps, so the answer is decided at 1000 rps.");
+	}
+
+	private static org.poollab.bench.SweepResults.Confirmation confirmation(Point window) {
+		return new org.poollab.bench.SweepResults.Confirmation("single", "spring: {}\n",
+				java.util.Map.of("maximum-pool-size", Integer.toString(window.poolSize())), List.of(), window);
 	}
 
 	/** The results with one confirmation run of pool 1's block, measured as given. */
