@@ -122,7 +122,7 @@ class BenchSettingsTests {
 
 	@Test
 	void portInUseIsRefusedNamingTheBasePort() throws Exception {
-		int base = SweepEndToEndTests.freeBasePort(4);
+		int base = SweepEndToEndIT.freeBasePort(4);
 		long childrenBefore = ProcessHandle.current().children().count();
 		try (ServerSocket taken = new ServerSocket(base + 2, 1, InetAddress.getLoopbackAddress())) {
 			assertThatException().isThrownBy(() -> run("--bench.basePort=" + base))
@@ -138,7 +138,7 @@ class BenchSettingsTests {
 		long childrenBefore = ProcessHandle.current().children().count();
 		assertThatException()
 			.isThrownBy(() -> run("--bench.remoteEngines=127.0.0.1:1099,192.0.2.7:1099",
-					"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4)))
+					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4)))
 			.isInstanceOf(BenchSettingException.class)
 			.withMessageStartingWith(
 					"bench.remoteEngines=127.0.0.1:1099,192.0.2.7:1099 is not allowed: 192.0.2.7 is not this machine's loopback");
@@ -150,7 +150,7 @@ class BenchSettingsTests {
 		long childrenBefore = ProcessHandle.current().children().count();
 		assertThatException()
 			.isThrownBy(() -> run("--bench.crossCheck=true", "--bench.workload=write",
-					"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4)))
+					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4)))
 			.isInstanceOf(BenchSettingException.class)
 			.withMessageStartingWith("bench.crossCheck=true is not allowed with bench.workload=write");
 		assertNothingStarted(childrenBefore);
@@ -162,7 +162,7 @@ class BenchSettingsTests {
 		long childrenBefore = ProcessHandle.current().children().count();
 		assertThatException()
 			.isThrownBy(() -> run("--bench.instanceCpus=" + (processors + 1),
-					"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4)))
+					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4)))
 			.isInstanceOf(BenchSettingException.class)
 			.withMessage("bench.instanceCpus=%d is not allowed: use a whole number from 1 to %d (the processors here).",
 					processors + 1, processors);
@@ -174,7 +174,7 @@ class BenchSettingsTests {
 		long childrenBefore = ProcessHandle.current().children().count();
 		assertThatException()
 			.isThrownBy(() -> run("--bench.instances=3", "--bench.poolSizes=5,200",
-					"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4)))
+					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4)))
 			.isInstanceOf(BenchSettingException.class)
 			.withMessageContaining("3 instance(s) x maximum-pool-size 200 = 600 connections")
 			.withMessageContaining("PostgreSQL accepts 297 (max_connections 300 - 3 reserved)");
@@ -186,7 +186,7 @@ class BenchSettingsTests {
 		long startNanos = System.nanoTime();
 		assertThatException()
 			.isThrownBy(() -> run("--bench.database.url=jdbc:postgresql://127.0.0.1:1/lab",
-					"--bench.database.password=s3cret", "--bench.basePort=" + SweepEndToEndTests.freeBasePort(4)))
+					"--bench.database.password=s3cret", "--bench.basePort=" + SweepEndToEndIT.freeBasePort(4)))
 			.isInstanceOf(BenchSettingException.class)
 			.withMessageContaining("bench.database.url=jdbc:postgresql://127.0.0.1:1/lab: cannot connect")
 			.withMessageNotContaining("s3cret");
@@ -202,7 +202,7 @@ class BenchSettingsTests {
 			Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(30),
 					() -> catchThrowable(
 							() -> run("--bench.database.url=" + hole.jdbcUrl("lab"), "--bench.database.password=s3cret",
-									"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4))),
+									"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4))),
 					"the lab still waiting for the black hole");
 			assertThat(failure).isInstanceOf(BenchSettingException.class)
 				.hasMessageContaining("bench.database.url=%s: cannot connect (Connection attempt timed out.)"

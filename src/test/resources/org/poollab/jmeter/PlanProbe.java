@@ -11,7 +11,7 @@ import org.apache.jorphan.collections.HashTree;
 
 /**
  * Loads JMeter plans with JMeter's own loader and prints every element, one property per
- * line, for PlanLoadingTests to check. Run by PlanLoadingTests as a single-file source
+ * line, for PlanLoadingIT to check. Run by PlanLoadingIT as a single-file source
  * program on the JMeter installation's own jars: {@code PlanProbe <jmeter home> <plan>...}.
  * Output, tab-separated: {@code plan <file>}, {@code element <depth> <class> <listener> <gui class loads>},
  * {@code property <name> <value>} (backslashes, tabs and line breaks escaped).

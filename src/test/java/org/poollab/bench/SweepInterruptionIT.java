@@ -36,7 +36,7 @@ import static org.awaitility.Awaitility.await;
  * no process behind, checked by PID.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class SweepInterruptionTests {
+class SweepInterruptionIT {
 
 	private static final String[] TINY = { "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
 			"--bench.topologyWarmup=0s", "--bench.confirmation=0s" };
@@ -52,7 +52,7 @@ class SweepInterruptionTests {
 	 */
 	@Test
 	void instanceKilledFromOutsideDuringAPointIsMeasuredAgainOnFreshInstances(CapturedOutput console) throws Exception {
-		int base = SweepEndToEndTests.freeBasePort(3);
+		int base = SweepEndToEndIT.freeBasePort(3);
 		Sweep.Outcome outcome;
 		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
 			// The round's JMeter, not the one measuring the generator's ceiling.
@@ -91,7 +91,7 @@ class SweepInterruptionTests {
 		List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT", paths.java(), "-cp",
 				paths.serviceClasspath(), BenchApplication.class.getName(), "--bench.topologies=" + topology,
 				"--bench.instances=2", "--bench.poolSizes=1,2,3", "--bench.repeats=2",
-				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(2)));
+				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2)));
 		command.addAll(List.of(TINY));
 		Process lab = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(Files.createTempFile(this.output, "lab", ".log").toFile())
@@ -131,7 +131,7 @@ class SweepInterruptionTests {
 	 */
 	@Test
 	void instanceKilledInTheWarmUpIsReplacedAndNoPointIsChargedWithIt(CapturedOutput console) throws Exception {
-		int base = SweepEndToEndTests.freeBasePort(2);
+		int base = SweepEndToEndIT.freeBasePort(2);
 		Sweep.Outcome outcome;
 		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
 			Thread killer = killInstanceOnceSeen(processes, "single-warmup", base + 1);
@@ -164,7 +164,7 @@ class SweepInterruptionTests {
 			});
 			killer.start();
 			assertThatException()
-				.isThrownBy(() -> sweep(SweepEndToEndTests.freeBasePort(2), "--bench.topologies=single",
+				.isThrownBy(() -> sweep(SweepEndToEndIT.freeBasePort(2), "--bench.topologies=single",
 						"--bench.poolSizes=1,2", "--bench.repeats=2"))
 				.isInstanceOf(LabFailureException.class)
 				.withMessageContaining("JMeter exited with code");
@@ -188,7 +188,7 @@ class SweepInterruptionTests {
 		ConsoleCue kill = ConsoleCue.on("single-run2:", () -> postgres.addAll(killPostmaster(run)));
 		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
 			assertThatException()
-				.isThrownBy(() -> sweep(kill, SweepEndToEndTests.freeBasePort(1), "--bench.topologies=single",
+				.isThrownBy(() -> sweep(kill, SweepEndToEndIT.freeBasePort(1), "--bench.topologies=single",
 						"--bench.poolSizes=1,2", "--bench.repeats=2"))
 				.isInstanceOf(LabFailureException.class)
 				.withMessageStartingWith("The lab's PostgreSQL (postmaster pid " + postgres.get(0) + ") exited")
@@ -225,7 +225,7 @@ class SweepInterruptionTests {
 	void databasePasswordAppearsNowhereInTheRunsOutput(CapturedOutput console) throws Exception {
 		String password = "pw-" + Long.toHexString(System.nanoTime());
 		try (EmbeddedPostgres external = EmbeddedPostgres.builder().start()) {
-			Sweep.Outcome outcome = sweep(SweepEndToEndTests.freeBasePort(2), "--bench.topologies=single",
+			Sweep.Outcome outcome = sweep(SweepEndToEndIT.freeBasePort(2), "--bench.topologies=single",
 					"--bench.poolSizes=2", "--bench.database.url=" + external.getJdbcUrl("postgres", "postgres"),
 					"--bench.database.username=postgres", "--bench.database.password=" + password);
 			assertThat(outcome.results().database().kind()).isEqualTo("external");

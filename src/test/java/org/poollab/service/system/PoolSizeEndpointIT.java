@@ -38,7 +38,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "lab.pool-resize.enabled=true", "spring.datasource.hikari.maximum-pool-size=2",
 				"spring.datasource.hikari.data-source-properties.ApplicationName=resize-test" })
-class PoolSizeEndpointTests {
+class PoolSizeEndpointIT {
 
 	private final HttpClient http = HttpClient.newHttpClient();
 

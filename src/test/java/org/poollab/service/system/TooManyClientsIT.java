@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.hikari.maximum-pool-size=2",
 				"spring.datasource.hikari.connection-timeout=500", "lab.pool-resize.enabled=true" })
-class TooManyClientsTests {
+class TooManyClientsIT {
 
 	/** Six slots, none reserved: the service takes two, the test the other four. */
 	private static final int MAX_CONNECTIONS = 6;

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * otherwise. The test works in a database of its own, created for it and dropped
  * afterwards, so the server is left as it was found.
  */
-class ExternalDatabaseSweepTests {
+class ExternalDatabaseSweepIT {
 
 	static final String URL_VARIABLE = "POOLLAB_EXTERNAL_PG_URL";
 
@@ -48,7 +48,7 @@ class ExternalDatabaseSweepTests {
 			Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=2",
 					"--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
 					"--bench.confirmation=0s", "--bench.database.url=" + url, "--bench.database.username=postgres",
-					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(1));
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
 			assertThat(outcome.results().database().kind()).isEqualTo("external");
 			assertThat(outcome.results().database().url()).isEqualTo(url);
 			assertThat(outcome.results().database().version()).matches("\\d+(\\.\\d+)?.*");

@@ -40,9 +40,9 @@ import static org.awaitility.Awaitility.await;
  * afterwards.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "spring.datasource.hikari.maximum-pool-size=" + DatabaseRestartTests.POOL_SIZE,
-				"spring.datasource.hikari.connection-timeout=" + DatabaseRestartTests.TIMEOUT_MS })
-class DatabaseRestartTests {
+		properties = { "spring.datasource.hikari.maximum-pool-size=" + DatabaseRestartIT.POOL_SIZE,
+				"spring.datasource.hikari.connection-timeout=" + DatabaseRestartIT.TIMEOUT_MS })
+class DatabaseRestartIT {
 
 	static final int POOL_SIZE = 3;
 

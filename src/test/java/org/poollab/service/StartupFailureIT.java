@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * value and what is allowed.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class StartupFailureTests {
+class StartupFailureIT {
 
 	/**
 	 * pgjdbc's loginTimeout of 3 s (application.yml) plus start-up on a busy 2-core box.

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A tiny sweep through the real parts: embedded PostgreSQL, service JVMs, nginx (when
  * installed; CI installs it), JMeter from the jmeter-maven-plugin.
  */
-class SweepEndToEndTests {
+class SweepEndToEndIT {
 
 	@TempDir
 	Path output;

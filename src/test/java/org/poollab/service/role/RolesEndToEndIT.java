@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * it.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class RolesEndToEndTests {
+class RolesEndToEndIT {
 
 	private final HttpClient http = HttpClient.newHttpClient();
 

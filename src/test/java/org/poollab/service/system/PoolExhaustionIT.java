@@ -40,8 +40,8 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.hikari.maximum-pool-size=1",
-				"spring.datasource.hikari.connection-timeout=" + PoolExhaustionTests.TIMEOUT_MS })
-class PoolExhaustionTests {
+				"spring.datasource.hikari.connection-timeout=" + PoolExhaustionIT.TIMEOUT_MS })
+class PoolExhaustionIT {
 
 	static final long TIMEOUT_MS = 250;
 

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the paper's (CPUs and heap) and Tomcat's thread maximum as a dimension of the grid.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class InstanceSettingsSweepTests {
+class InstanceSettingsSweepIT {
 
 	@TempDir
 	Path output;
@@ -32,7 +32,7 @@ class InstanceSettingsSweepTests {
 				"--bench.poolSizes=2", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
 				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.instanceCpus=1",
 				"--bench.instanceHeap=192m", "--bench.tomcatThreads=20,200", "--bench.outputDirectory=" + this.output,
-				"--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
+				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 
 		List<Point> points = outcome.results().points();
 		assertThat(points).extracting(Point::limits)

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The write-heavy endpoint inserts its hundred rows per request, all or nothing.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class AuditEndToEndTests {
+class AuditEndToEndIT {
 
 	private final HttpClient http = HttpClient.newHttpClient();
 

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * objective, refusals, pool timeouts) it is a failure of its pool at its rate; without
  * it, it is left out of the verdict.
  */
-class GeneratorBoundSweepTests {
+class GeneratorBoundSweepIT {
 
 	/** The default {@code bench.p99Objective}, which this run keeps. */
 	private static final double OBJECTIVE_MS = 100;
@@ -34,7 +34,7 @@ class GeneratorBoundSweepTests {
 		Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=5",
 				"--bench.rates=12000", "--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
 				"--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
-				"--bench.basePort=" + SweepEndToEndTests.freeBasePort(1));
+				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
 
 		Point point = outcome.results().points().get(0);
 		assertThat(outcome.results().points()).hasSize(1);

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * R2DBC") through the whole sweep, against a database the test owns so it can look at the
  * table afterwards: it must not grow across points or runs.
  */
-class WriteWorkloadSweepTests {
+class WriteWorkloadSweepIT {
 
 	@TempDir
 	Path output;
@@ -29,7 +29,7 @@ class WriteWorkloadSweepTests {
 					"--bench.poolSizes=2,4", "--bench.rates=20", "--bench.duration=2s", "--bench.warmup=1s",
 					"--bench.topologyWarmup=0s", "--bench.confirmation=0s",
 					"--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
-					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 			assertThat(outcome.results().workload()).isEqualTo("write (POST /roles/1/audit)");
 			assertThat(outcome.results().points()).hasSize(2).allSatisfy((point) -> {
 				assertThat(point.outcome()).isEqualTo("ok");

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.fail;
  * pgbouncer's pool as the swept value, and the acquire-cost benchmark in the run.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class PoolingScenariosSweepTests {
+class PoolingScenariosSweepIT {
 
 	@TempDir
 	Path output;
@@ -41,7 +41,7 @@ class PoolingScenariosSweepTests {
 					"--bench.rates=40", "--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
 					"--bench.confirmation=0s", "--bench.acquireCost=true",
 					"--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
-					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 			long sessionsOpened = sessions(database) - sessionsBefore;
 
 			List<Point> points = outcome.results().points();
@@ -74,7 +74,7 @@ class PoolingScenariosSweepTests {
 		Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=pgbouncer", "--bench.instances=2",
 				"--bench.poolSizes=none,1,3", "--bench.rates=60", "--bench.duration=2s", "--bench.warmup=1s",
 				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
-				"--bench.basePort=" + SweepEndToEndTests.freeBasePort(4));
+				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4));
 
 		List<Point> points = outcome.results().points();
 		// pgbouncer always pools: no 'none' point. A round runs the largest pool first.
@@ -107,7 +107,7 @@ class PoolingScenariosSweepTests {
 			Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single,pgbouncer", "--bench.poolSizes=2",
 					"--bench.rates=20", "--bench.duration=1s", "--bench.warmup=0s", "--bench.topologyWarmup=0s",
 					"--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
-					"--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
+					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 			assertThat(outcome.results().points()).extracting(Point::topology).containsExactly("single");
 			assertThat(console).contains(
 					"pgbouncer is not installed (apt-get install pgbouncer): skipping the " + "pgbouncer topology.");

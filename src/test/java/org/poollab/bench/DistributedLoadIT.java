@@ -20,7 +20,7 @@ import static org.awaitility.Awaitility.await;
  * The sweep drives its load through JMeter's own distributed mode: one JMeter server
  * ({@code jmeter -s}) started here, reached over RMI on 127.0.0.1 only.
  */
-class DistributedLoadTests {
+class DistributedLoadIT {
 
 	@TempDir
 	Path output;
@@ -28,7 +28,7 @@ class DistributedLoadTests {
 	@Test
 	void sweepGeneratesItsLoadOnARemoteEngine() throws Exception {
 		LabPaths paths = LabPaths.of(Path.of("target"));
-		int[] ports = { SweepEndToEndTests.freeBasePort(1), 0 };
+		int[] ports = { SweepEndToEndIT.freeBasePort(1), 0 };
 		ports[1] = ports[0] + 1;
 		Process server = new ProcessBuilder(paths.java(), "-XX:TieredStopAtLevel=1",
 				"-Djava.rmi.server.hostname=127.0.0.1", "-Dhttp.maxConnections=64", "-jar",
@@ -44,7 +44,7 @@ class DistributedLoadTests {
 			Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=2",
 					"--bench.rates=60", "--bench.duration=3s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
 					"--bench.confirmation=0s", "--bench.remoteEngines=127.0.0.1:" + ports[0],
-					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndTests.freeBasePort(2));
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 			assertThat(outcome.results().host().loadGenerator())
 				.endsWith("distributed over remote engines [127.0.0.1:" + ports[0] + "]");
 			List<Point> points = outcome.results().points();

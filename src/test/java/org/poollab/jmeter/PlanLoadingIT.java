@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.fail;
  * implementation for every test), and would let Spring Boot's dependency management pick
  * other versions of Groovy, Kotlin or Jackson 2 than the ones JMeter ships with.
  */
-class PlanLoadingTests {
+class PlanLoadingIT {
 
 	private static final long TIMEOUT_SECONDS = 60;
 
@@ -80,7 +80,7 @@ class PlanLoadingTests {
 		}
 		assertThat(planFiles).isNotEmpty();
 		Path home = jmeterHome();
-		Path probe = Path.of(Objects.requireNonNull(PlanLoadingTests.class.getResource("PlanProbe.java")).toURI());
+		Path probe = Path.of(Objects.requireNonNull(PlanLoadingIT.class.getResource("PlanProbe.java")).toURI());
 		Path log = work.resolve("jmeter.log");
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.awt.headless=true",

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The acquire-cost benchmark run tiny against the embedded PostgreSQL: a benchmark, not a
  * timing test, so the only figure checked is the behaviour it exists to show.
  */
-class AcquireCostBenchmarkTests {
+class AcquireCostBenchmarkIT {
 
 	@TempDir
 	Path output;

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * JMeter's own report generator turns a deciding point's window into its HTML dashboard,
  * and the slices of every window are gone afterwards.
  */
-class DashboardsTests {
+class DashboardsIT {
 
 	@TempDir
 	Path run;

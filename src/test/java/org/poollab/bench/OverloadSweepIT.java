@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
  * connection limit is recorded as a result of the point, named for what it is, and never
  * breaks the sweep.
  */
-class OverloadSweepTests {
+class OverloadSweepIT {
 
 	/**
 	 * The first round's announcement, which the sweep prints once the deployment is up
@@ -40,7 +40,7 @@ class OverloadSweepTests {
 
 	@Test
 	void aDrowningPoolIsRecordedNotFatal() throws Exception {
-		int base = SweepEndToEndTests.freeBasePort(1);
+		int base = SweepEndToEndIT.freeBasePort(1);
 		try (EmbeddedPostgresServer database = EmbeddedPostgresServer.start(20);
 				Connection locker = DriverManager.getConnection(database.jdbcUrl())) {
 			// Load alone drowns a pool of 1 only on a slow enough machine. Instead, once
@@ -78,7 +78,7 @@ class OverloadSweepTests {
 
 	@Test
 	void aDatabaseAtItsConnectionLimitIsReportedAsSuch() throws Exception {
-		int base = SweepEndToEndTests.freeBasePort(1);
+		int base = SweepEndToEndIT.freeBasePort(1);
 		try (EmbeddedPostgresServer database = EmbeddedPostgresServer.start(20)) {
 			// Once the instance is up and warmed up, and before the point's load starts,
 			// this takes every connection the server has: each request of the unpooled
