@@ -200,9 +200,8 @@ class BenchSettingsTests {
 			// Preemptive, so that a lab hanging on the black hole fails the test instead
 			// of the build.
 			Throwable failure = assertTimeoutPreemptively(Duration.ofSeconds(30),
-					() -> catchThrowable(
-							() -> run("--bench.database.url=" + hole.jdbcUrl("lab"), "--bench.database.password=s3cret",
-									"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4))),
+					() -> catchThrowable(() -> run("--bench.database.url=" + hole.jdbcUrl("lab"),
+							"--bench.database.password=s3cret", "--bench.basePort=" + SweepEndToEndIT.freeBasePort(4))),
 					"the lab still waiting for the black hole");
 			assertThat(failure).isInstanceOf(BenchSettingException.class)
 				.hasMessageContaining("bench.database.url=%s: cannot connect (Connection attempt timed out.)"
