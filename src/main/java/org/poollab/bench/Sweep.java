@@ -450,8 +450,11 @@ final class Sweep {
 		this.settling.add(new SweepResults.Settling(topology, start.rateRps(), start.pools(), rounds, seconds,
 				start.probability(), after, end));
 		this.out.printf(Locale.ROOT,
-				"  Adaptive effort: %d extra round(s) of pools %s at %d rps, %s; the choice is now picked in %.0f %% of redone decisions (was %.0f %%)%s.%n",
-				rounds, start.pools(), start.rateRps(), human(duration(seconds)), 100 * after,
+				"  Adaptive effort: %d extra round(s) of pools %s at %d rps, %s; %s (was %.0f %%)%s.%n", rounds,
+				start.pools(), start.rateRps(), human(duration(seconds)),
+				Double.isNaN(after) ? "fewer than two pool sizes are now left to compare, so the choice is not redrawn"
+						: String.format(Locale.ROOT, "the choice is now picked in %.0f %% of redone decisions",
+								100 * after),
 				100 * start.probability(), switch (end) {
 					case "settled" -> "";
 					case "cap" -> ", stopped by bench.adaptiveCap=" + human(this.properties.adaptiveCap());
