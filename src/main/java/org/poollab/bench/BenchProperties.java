@@ -43,7 +43,7 @@ import org.springframework.validation.annotation.Validated;
  * the recommendation (a rate carried with seconds of queueing is saturation)
  * @param workload read ({@code GET /roles}) or write (100 rows inserted per request);
  * unset: the preset's
- * @param arrivals even or random (Poisson) arrivals
+ * @param arrivals even or random (Poisson) arrivals; unset: the preset's
  * @param loadBalancer auto, nginx or client
  * @param basePort first port the lab listens on (load balancer; instances follow)
  * @param database an external PostgreSQL instead of the embedded one
@@ -82,8 +82,7 @@ record BenchProperties(
 		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(hours = 1) Duration topologyWarmup,
 		@Min(1) @Max(100) Integer repeats,
 		@DefaultValue("100ms") @DurationMin(millis = 1) @DurationMax(minutes = 10) Duration p99Objective,
-		Workload workload, @DefaultValue("even") Arrivals arrivals,
-		@DefaultValue("auto") LoadBalancerChoice loadBalancer,
+		Workload workload, Arrivals arrivals, @DefaultValue("auto") LoadBalancerChoice loadBalancer,
 		@DefaultValue("18080") @Min(1024) @Max(65_000) int basePort, @Valid @DefaultValue ExternalDatabase database,
 		@DefaultValue("target/bench") Path outputDirectory, @DefaultValue("target") Path buildDirectory, Topology serve,
 		List<@jakarta.validation.constraints.Pattern(regexp = "[A-Za-z0-9.\\-]+:[0-9]{1,5}") String> remoteEngines,

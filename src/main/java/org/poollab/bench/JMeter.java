@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -238,7 +239,7 @@ final class JMeter {
 		ProcessBuilder builder = new ProcessBuilder(command).directory(this.paths.jmeterHome().resolve("bin").toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(stdout.toFile());
-		return new Run(processes.start("jmeter", builder), schedule.length().plus(drain), jtl, stdout,
+		return new Run(processes.start("jmeter", builder), schedule.length(), drain, jtl, stdout,
 				!this.remoteEngines.isEmpty(), processes);
 	}
 
@@ -285,6 +286,8 @@ final class JMeter {
 
 		private final Duration length;
 
+		private final Duration drain;
+
 		private final Path jtl;
 
 		private final Path stdout;
@@ -295,9 +298,15 @@ final class JMeter {
 
 		private long originMs = -1;
 
-		Run(Process process, Duration length, Path jtl, Path stdout, boolean distributed, ChildProcesses processes) {
+		/**
+		 * @param length the schedule, up to its last arrival
+		 * @param drain the plan's pause after the last arrival
+		 */
+		Run(Process process, Duration length, Duration drain, Path jtl, Path stdout, boolean distributed,
+				ChildProcesses processes) {
 			this.process = process;
 			this.length = length;
+			this.drain = drain;
 			this.jtl = jtl;
 			this.stdout = stdout;
 			this.distributed = distributed;
@@ -331,11 +340,43 @@ final class JMeter {
 		 * @return the schedule's origin, epoch milliseconds
 		 */
 		long await() throws IOException, InterruptedException {
+			return await(() -> false);
+		}
+
+		/**
+		 * {@link #await()}, ending the pause for requests in flight as soon as there are
+		 * none: once the last arrival is {@link #IDLE_MARGIN} past, and {@code idle} has
+		 * said twice in a row, {@link #IDLE_POLL} apart, that nothing is in flight at the
+		 * service, JMeter is told to stop (StopTestNow), which writes its results. The
+		 * plan's pause is as long as the response timeout, so that a slow request is
+		 * answered or times out instead of being cut off; when the service has answered
+		 * everything, JMeter would only sleep through it (its Open Model Thread Group
+		 * ends with its schedule, not with its last request): 11 s per run, about two
+		 * minutes of the default preset. A generator running so late that its last
+		 * requests are not even sent {@link #IDLE_MARGIN} after their time has its
+		 * windows judged generator-bound anyway ({@link GeneratorCheck}). Remote engines
+		 * keep the whole pause.
+		 * @param idle whether no request is in flight at the service now
+		 * @return the schedule's origin, epoch milliseconds
+		 */
+		long await(BooleanSupplier idle) throws IOException, InterruptedException {
 			long origin = origin();
-			long scheduleEndMs = origin + this.length.toMillis();
+			long lastArrivalMs = origin + this.length.toMillis();
+			long scheduleEndMs = lastArrivalMs + this.drain.toMillis();
+			int idleLooks = 0;
+			long nextLookMs = lastArrivalMs + IDLE_MARGIN.toMillis();
 			while (this.process.isAlive()) {
 				Thread.sleep(100);
-				if (System.currentTimeMillis() > scheduleEndMs + LATE_STOP.toMillis()) {
+				long now = System.currentTimeMillis();
+				if (!this.distributed && now >= nextLookMs && now < scheduleEndMs) {
+					idleLooks = idle.getAsBoolean() ? idleLooks + 1 : 0;
+					nextLookMs = System.currentTimeMillis() + IDLE_POLL.toMillis();
+					if (idleLooks >= 2) {
+						stop();
+						return origin;
+					}
+				}
+				if (now > scheduleEndMs + LATE_STOP.toMillis()) {
 					// A generator far behind its schedule is still sending what was due
 					// long ago; those windows are generator-bound whatever comes next.
 					stop();
@@ -354,6 +395,12 @@ final class JMeter {
 		 * only a generator far behind its schedule gets there.
 		 */
 		static final Duration LATE_STOP = Duration.ofSeconds(5);
+
+		/** How long after the last arrival the lab first looks for requests in flight. */
+		static final Duration IDLE_MARGIN = Duration.ofSeconds(1);
+
+		/** Between two looks for requests in flight. */
+		static final Duration IDLE_POLL = Duration.ofMillis(250);
 
 		/**
 		 * Ends the test now (an instance died): JMeter's own StopTestNow, so that it

@@ -144,7 +144,7 @@ record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 				run.stop();
 			}
 			else {
-				run.await();
+				run.await(telemetry::idle);
 			}
 			scrapes = telemetry.scrapes();
 			cpu = telemetry.cpu();

@@ -56,7 +56,8 @@ class PresetTests {
 		Grid grid = grid(Map.of());
 		assertThat(grid.preset()).isEqualTo(Preset.FULL);
 		assertThat(grid.poolSizes()).containsExactly(1, 2, 5, 10, 50);
-		assertThat(grid.rates()).containsExactly(500, 1000);
+		assertThat(grid.rates()).containsExactly(250, 500);
+		assertThat(grid.arrivals()).isEqualTo(Arrivals.RANDOM);
 		assertThat(grid.limits(0)).isEqualTo(SweepResults.Limits.DEFAULTS);
 	}
 
