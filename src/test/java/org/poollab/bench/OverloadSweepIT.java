@@ -56,10 +56,11 @@ class OverloadSweepIT {
 			});
 			Sweep.Outcome outcome;
 			try {
-				outcome = BenchApplication.run(lock, "--bench.topologies=single", "--bench.poolSizes=1",
-						"--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
-						"--bench.confirmation=0s", "--bench.database.url=" + database.jdbcUrl(),
-						"--bench.outputDirectory=" + this.output, "--bench.basePort=" + base);
+				outcome = BenchApplication.run(lock, "--bench.arrivals=even", "--bench.topologies=single",
+						"--bench.poolSizes=1", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
+						"--bench.topologyWarmup=0s", "--bench.confirmation=0s",
+						"--bench.database.url=" + database.jdbcUrl(), "--bench.outputDirectory=" + this.output,
+						"--bench.basePort=" + base);
 			}
 			finally {
 				locker.rollback();
@@ -94,10 +95,11 @@ class OverloadSweepIT {
 			ConsoleCue fill = ConsoleCue.on(FIRST_POINT, () -> fill(database, hog));
 			Sweep.Outcome outcome;
 			try {
-				outcome = BenchApplication.run(fill, "--bench.topologies=single", "--bench.poolSizes=none",
-						"--bench.rates=50", "--bench.duration=2s", "--bench.warmup=2s", "--bench.topologyWarmup=2s",
-						"--bench.confirmation=0s", "--bench.database.url=" + database.jdbcUrl(),
-						"--bench.outputDirectory=" + this.output, "--bench.basePort=" + base);
+				outcome = BenchApplication.run(fill, "--bench.arrivals=even", "--bench.topologies=single",
+						"--bench.poolSizes=none", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=2s",
+						"--bench.topologyWarmup=2s", "--bench.confirmation=0s",
+						"--bench.database.url=" + database.jdbcUrl(), "--bench.outputDirectory=" + this.output,
+						"--bench.basePort=" + base);
 			}
 			finally {
 				for (Connection connection : hog) {

@@ -37,9 +37,9 @@ class PoolingScenariosSweepIT {
 	void noPoolOpensAConnectionPerRequestAndShowsAsNoneBesideThePoolSizes() throws Exception {
 		try (EmbeddedPostgres database = EmbeddedPostgres.builder().start()) {
 			long sessionsBefore = sessions(database);
-			Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single", "--bench.poolSizes=none,2",
-					"--bench.rates=40", "--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s",
-					"--bench.confirmation=0s", "--bench.acquireCost=true",
+			Sweep.Outcome outcome = BenchApplication.run("--bench.arrivals=even", "--bench.topologies=single",
+					"--bench.poolSizes=none,2", "--bench.rates=40", "--bench.duration=2s", "--bench.warmup=1s",
+					"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.acquireCost=true",
 					"--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
 					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 			long sessionsOpened = sessions(database) - sessionsBefore;
@@ -71,10 +71,10 @@ class PoolingScenariosSweepIT {
 	@Test
 	void pgbouncerTopologySweepsPgBouncersPoolBehindTheInstancesPools() throws Exception {
 		requirePgBouncer();
-		Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=pgbouncer", "--bench.instances=2",
-				"--bench.poolSizes=none,1,3", "--bench.rates=60", "--bench.duration=2s", "--bench.warmup=1s",
-				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
-				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4));
+		Sweep.Outcome outcome = BenchApplication.run("--bench.arrivals=even", "--bench.topologies=pgbouncer",
+				"--bench.instances=2", "--bench.poolSizes=none,1,3", "--bench.rates=60", "--bench.duration=2s",
+				"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
+				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(4));
 
 		List<Point> points = outcome.results().points();
 		// pgbouncer always pools: no 'none' point. A round runs the largest pool first.
@@ -104,9 +104,9 @@ class PoolingScenariosSweepIT {
 		java.util.function.Supplier<Optional<Path>> installed = PgBouncer.lookup;
 		PgBouncer.lookup = Optional::empty;
 		try {
-			Sweep.Outcome outcome = BenchApplication.run("--bench.topologies=single,pgbouncer", "--bench.poolSizes=2",
-					"--bench.rates=20", "--bench.duration=1s", "--bench.warmup=0s", "--bench.topologyWarmup=0s",
-					"--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
+			Sweep.Outcome outcome = BenchApplication.run("--bench.arrivals=even", "--bench.topologies=single,pgbouncer",
+					"--bench.poolSizes=2", "--bench.rates=20", "--bench.duration=1s", "--bench.warmup=0s",
+					"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
 					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 			assertThat(outcome.results().points()).extracting(Point::topology).containsExactly("single");
 			assertThat(console).contains(
