@@ -452,9 +452,8 @@ final class Sweep {
 		this.out.printf(Locale.ROOT,
 				"  Adaptive effort: %d extra round(s) of pools %s at %d rps, %s; %s (was %.0f %%)%s.%n", rounds,
 				start.pools(), start.rateRps(), human(duration(seconds)),
-				Double.isNaN(after) ? "fewer than two pool sizes are now left to compare, so the choice is not redrawn"
-						: String.format(Locale.ROOT, "the choice is now picked in %.0f %% of redone decisions",
-								100 * after),
+				Double.isNaN(after) ? SweepResults.Settling.NOT_REDRAWN : String.format(Locale.ROOT,
+						"the choice is now picked in %.0f %% of redone decisions", 100 * after),
 				100 * start.probability(), switch (end) {
 					case "settled" -> "";
 					case "cap" -> ", stopped by bench.adaptiveCap=" + human(this.properties.adaptiveCap());

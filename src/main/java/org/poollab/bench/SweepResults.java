@@ -76,6 +76,13 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	public record Settling(String topology, int rateRps, List<Integer> pools, int rounds, double seconds,
 			double probabilityBefore, double probabilityAfter, String end) {
 
+		/**
+		 * Said when adaptive effort leaves fewer than two pool sizes to compare (a new
+		 * repeat failed), so the decision has nothing to redraw: by the console and the
+		 * answer card alike.
+		 */
+		public static final String NOT_REDRAWN = "fewer than two pool sizes were left to compare at the deciding rate, so the choice was not redrawn";
+
 	}
 
 	/**

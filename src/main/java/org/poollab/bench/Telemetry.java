@@ -122,46 +122,43 @@ final class Telemetry implements AutoCloseable {
 	}
 
 	private void scrape(int index) {
-		prometheus(index).ifPresent(
-				(body) -> this.scrapes.add(new Scrape(System.currentTimeMillis(), index, PoolSnapshot.parse(body))));
-	}
-
-	/**
-	 * Whether no request of the load is in flight at any instance now, as far as its
-	 * HikariCP pool tells: every instance answers its scrape, has a pool, and no
-	 * connection is in use or awaited. A request holds or awaits a connection for all but
-	 * the microseconds around its statement, so two such looks apart are enough once no
-	 * new request arrives. (Spring MVC's in-flight timer,
-	 * {@code http.server.requests.active}, is not exported here.) An instance that does
-	 * not answer, or runs no pool ({@code none}), is not known to be idle.
-	 */
-	boolean idle() {
-		for (int i = 0; i < this.instances.size(); i++) {
-			Optional<String> body = prometheus(i);
-			if (body.isEmpty() || !PoolSnapshot.parse(body.get()).idle()) {
-				return false;
-			}
-		}
-		return true;
-	}
-
-	private Optional<String> prometheus(int index) {
 		try {
 			HttpResponse<String> response = HTTP
 				.send(HttpRequest.newBuilder(this.instances.get(index).actuator("prometheus"))
 					.timeout(Duration.ofSeconds(2))
 					.build(), HttpResponse.BodyHandlers.ofString());
-			return (response.statusCode() == 200) ? Optional.of(response.body()) : Optional.empty();
+			if (response.statusCode() == 200) {
+				this.scrapes.add(new Scrape(System.currentTimeMillis(), index, PoolSnapshot.parse(response.body())));
+			}
 		}
 		catch (IOException ex) {
 			// A missed scrape (instance busy or gone) leaves a gap; telemetrySamples
 			// shows it.
-			return Optional.empty();
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return Optional.empty();
 		}
+	}
+
+	/**
+	 * Whether no request of the load is in flight at any instance now, as far as its
+	 * HikariCP pool tells: a scrape of every instance, taken now and kept like any other,
+	 * shows a pool with no connection in use and none awaited. A request holds or awaits
+	 * a connection for all but the microseconds around its statement, so two such looks
+	 * apart are enough once no new request arrives. (Spring MVC's in-flight timer,
+	 * {@code http.server.requests.active}, is not exported here.) An instance that does
+	 * not answer, or runs no pool ({@code none}), is not known to be idle.
+	 */
+	boolean idle() {
+		long sinceMs = System.currentTimeMillis();
+		scrapeNow();
+		for (int i = 0; i < this.instances.size(); i++) {
+			Optional<Scrape> now = firstAtOrAfter(of(this.scrapes, i), sinceMs);
+			if (now.isEmpty() || !now.get().pool().idle()) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	record Scrape(long atMs, int instance, PoolSnapshot pool) {

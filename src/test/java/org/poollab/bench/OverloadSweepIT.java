@@ -69,11 +69,10 @@ class OverloadSweepIT {
 
 			Point point = outcome.results().points().get(0);
 			// Recorded, not a lab failure. On a slow box a fresh JMeter can send its
-			// first
-			// requests a few ms late even at 50 rps, which marks the window
-			// generator-bound
-			// (seen here: late starts p99 11 ms against the 10 ms limit); either way the
-			// point keeps what the instance saw, which is what this test is about.
+			// first requests a few ms late even at 50 rps, which marks the window
+			// generator-bound (seen here: late starts p99 11 ms against the 10 ms limit);
+			// either way the point keeps what the instance saw, which is what this test
+			// is about.
 			assertThat(point.outcome()).satisfiesAnyOf((said) -> assertThat(said).isEqualTo("ok"),
 					(said) -> assertThat(said).startsWith("generator-bound: JMeter sent late"));
 			assertThat(point.verified()).isTrue();

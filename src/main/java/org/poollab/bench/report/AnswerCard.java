@@ -50,14 +50,10 @@ record AnswerCard(String title, List<Line> lines) {
 								(probability < Recommender.SETTLED_PROBABILITY) ? " (not settled)" : "",
 								section.settling().map(AnswerCard::effort).orElse("")))));
 			if (recommendation.probability().isEmpty()) {
-				// Adaptive effort can leave fewer than two pool sizes to compare (a new
-				// repeat
-				// failed): nothing is redrawn then, but what the effort did is still
-				// said.
+				// Nothing was redrawn, but what the adaptive effort did is still said.
 				section.settling()
-					.ifPresent((settling) -> lines.add(new Line("decision", "pool " + pool
-							+ ", not redrawn: fewer than two pool sizes were left to compare at the deciding rate"
-							+ effort(settling))));
+					.ifPresent((settling) -> lines.add(new Line("decision",
+							"pool " + pool + ": " + SweepResults.Settling.NOT_REDRAWN + effort(settling))));
 			}
 			if (!grid.behindPgBouncer()) {
 				Recommendation.CrossChecks checks = recommendation.crossChecks();
