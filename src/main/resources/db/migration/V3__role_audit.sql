@@ -1,4 +1,4 @@
--- Write-heavy workload (seed 003: a request that inserts a hundred records): every
+-- Write-heavy workload (from Mahmud 2022, "Configuring Connection Pooling with Spring R2DBC": a request that inserts a hundred records): every
 -- POST /roles/{id}/audit writes 100 audit events for a role in one transaction. The sweep
 -- empties the table between points so it cannot grow without bound across runs.
 CREATE TABLE role_audit (

@@ -19,6 +19,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 
+import org.poollab.bench.grid.Grid;
+import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.lab.LabFailureException;
+import org.poollab.bench.lab.LabPaths;
+import org.poollab.bench.lab.Programs;
+
 /**
  * The lab's entry point: {@code ./mvnw verify -Pbench} runs a sweep through it, and the
  * {@code single}/{@code multi} profiles keep a deployment running for the JMeter GUI.
@@ -80,6 +86,14 @@ public class BenchApplication {
 	 * progress line is printed before its load starts.
 	 */
 	static Sweep.Outcome run(PrintStream console, String... args) throws Exception {
+		return run(console, Programs.installed(), args);
+	}
+
+	/**
+	 * Runs the sweep with the programs {@code programs} finds (a test's machine without
+	 * pgbouncer, say).
+	 */
+	static Sweep.Outcome run(PrintStream console, Programs programs, String... args) throws Exception {
 		SpringApplication application = new SpringApplication(BenchApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
 		application.setBannerMode(Banner.Mode.OFF);
@@ -114,15 +128,14 @@ public class BenchApplication {
 				throw new BenchSettingException(unknown.get());
 			}
 			BenchProperties properties = context.getBean(BenchProperties.class);
-			Grid grid = Grid.of(properties);
+			Grid grid = properties.grid();
 			LabPaths paths = LabPaths.of(properties.buildDirectory());
 			paths.removeStaleJMeterCopies();
-			Sweep sweep = new Sweep(grid, properties, paths, console);
 			if (properties.serve() != null) {
-				sweep.serve(properties.serve());
+				new Serve(grid, properties, paths, programs, console).run(properties.serve());
 				return null;
 			}
-			return sweep.run();
+			return new Sweep(grid, properties, paths, programs, console).run();
 		}
 	}
 

@@ -1,22 +1,32 @@
 package org.poollab.bench;
 
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Objects;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.convert.DurationUnit;
 import org.springframework.validation.annotation.Validated;
+
+import org.poollab.bench.deploy.Database;
+import org.poollab.bench.grid.Arrivals;
+import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.Preset;
+import org.poollab.bench.grid.Topology;
+import org.poollab.bench.grid.Workload;
+import org.poollab.bench.results.SweepResults;
 
 /**
  * The sweep's settings, from {@code -Dbench.*}. Unset grid values come from the preset.
@@ -24,7 +34,7 @@ import org.springframework.validation.annotation.Validated;
  * none of these is refused rather than ignored; {@link BenchSettingFailureAnalyzer} turns
  * a violation into a message naming the setting, the value and what is allowed.
  *
- * @param preset named grid: quick, paper, full, blog or pooling
+ * @param preset named grid, one of {@link Preset#ALL}
  * @param topologies single, multi and/or pgbouncer
  * @param instances service instances in the multi topology
  * @param poolSizes {@code maximum-pool-size} values to sweep, {@code none} for no pool
@@ -72,28 +82,66 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties(prefix = "bench", ignoreUnknownFields = false)
 @Validated
 record BenchProperties(
-		@DefaultValue("full") @jakarta.validation.constraints.Pattern(
-				regexp = "(?i)quick|paper|full|blog|pooling") String preset,
-		List<Topology> topologies, @Min(1) @Max(16) Integer instances,
-		List<@NotNull @jakarta.validation.constraints.Pattern(regexp = BenchProperties.POOL_SIZE) String> poolSizes,
-		List<@NotNull @Min(1) @Max(100_000) Integer> rates,
-		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 1) @DurationMax(hours = 1) Duration duration,
-		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(hours = 1) Duration warmup,
-		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(hours = 1) Duration topologyWarmup,
-		@Min(1) @Max(100) Integer repeats,
+		@DefaultValue("full") @jakarta.validation.constraints.Pattern(regexp = Preset.NAMES_PATTERN) String preset,
+		@Nullable List<Topology> topologies, @Min(1) @Max(16) @Nullable Integer instances,
+		@Nullable List<@NotNull @jakarta.validation.constraints.Pattern(
+				regexp = BenchProperties.POOL_SIZE) String> poolSizes,
+		@Nullable List<@NotNull @Min(1) @Max(100_000) Integer> rates,
+		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 1) @DurationMax(hours = 1) @Nullable Duration duration,
+		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(hours = 1) @Nullable Duration warmup,
+		@DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
+				hours = 1) @Nullable Duration topologyWarmup,
+		@Min(1) @Max(100) @Nullable Integer repeats,
 		@DefaultValue("100ms") @DurationMin(millis = 1) @DurationMax(minutes = 10) Duration p99Objective,
-		Workload workload, Arrivals arrivals, @DefaultValue("auto") LoadBalancerChoice loadBalancer,
+		@Nullable Workload workload, @Nullable Arrivals arrivals, @DefaultValue("auto") LoadBalancerChoice loadBalancer,
 		@DefaultValue("18080") @Min(1024) @Max(65_000) int basePort, @Valid @DefaultValue ExternalDatabase database,
-		@DefaultValue("target/bench") Path outputDirectory, @DefaultValue("target") Path buildDirectory, Topology serve,
-		List<@jakarta.validation.constraints.Pattern(regexp = "[A-Za-z0-9.\\-]+:[0-9]{1,5}") String> remoteEngines,
-		@Min(1) @Max(1024) Integer instanceCpus,
-		@jakarta.validation.constraints.Pattern(regexp = BenchProperties.HEAP_SIZE) String instanceHeap,
-		List<@NotNull @Min(1) @Max(10_000) Integer> tomcatThreads, Boolean acquireCost,
+		@DefaultValue("target/bench") Path outputDirectory, @DefaultValue("target") Path buildDirectory,
+		@Nullable Topology serve,
+		@Nullable List<@jakarta.validation.constraints.Pattern(
+				regexp = "[A-Za-z0-9.\\-]+:[0-9]{1,5}") String> remoteEngines,
+		@Min(1) @Max(1024) @Nullable Integer instanceCpus,
+		@jakarta.validation.constraints.Pattern(regexp = BenchProperties.HEAP_SIZE) @Nullable String instanceHeap,
+		@Nullable List<@NotNull @Min(1) @Max(10_000) Integer> tomcatThreads, @Nullable Boolean acquireCost,
 		@DefaultValue("false") boolean crossCheck,
 		@DefaultValue("20s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
 				minutes = 10) Duration confirmation,
 		@DefaultValue("90s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
 				hours = 1) Duration adaptiveCap) {
+
+	/**
+	 * The grid these settings ask for: every value that is not set comes from the preset.
+	 */
+	Grid grid() {
+		Preset preset = Preset.named(this.preset);
+		List<Integer> sizes = (this.poolSizes != null) ? this.poolSizes.stream().map(BenchProperties::poolSize).toList()
+				: null;
+		return new Grid(preset, distinct(orDefault(this.topologies, preset.topologies())),
+				Objects.requireNonNullElse(this.instances, Preset.INSTANCES),
+				distinct(orDefault(sizes, preset.poolSizes())), distinct(orDefault(this.rates, preset.rates())),
+				Objects.requireNonNullElse(this.duration, preset.duration()),
+				Objects.requireNonNullElse(this.warmup, preset.warmup()),
+				Objects.requireNonNullElse(this.topologyWarmup, preset.topologyWarmup()),
+				Objects.requireNonNullElse(this.repeats, 1),
+				Objects.requireNonNullElse(this.arrivals, preset.arrivals()),
+				Objects.requireNonNullElse(this.instanceCpus, preset.instanceCpus()),
+				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()),
+				distinct(orDefault(this.tomcatThreads, preset.tomcatThreads())),
+				Objects.requireNonNullElse(this.workload, preset.workload()),
+				Objects.requireNonNullElse(this.acquireCost, preset.acquireCost()));
+	}
+
+	/** {@code none} or a whole number, already validated by {@link #POOL_SIZE}. */
+	private static int poolSize(String value) {
+		return value.trim().equalsIgnoreCase("none") ? SweepResults.NO_POOL : Integer.parseInt(value.trim());
+	}
+
+	private static <T> List<T> orDefault(@Nullable List<T> values, List<T> defaults) {
+		return (values == null || values.isEmpty()) ? defaults : values;
+	}
+
+	private static <T> List<T> distinct(List<T> values) {
+		return values.stream().distinct().toList();
+	}
 
 	/** 1 to 1000, or {@code none}: no pool. */
 	static final String POOL_SIZE = "(?i)none|[1-9][0-9]{0,2}|1000";
@@ -119,6 +167,10 @@ record BenchProperties(
 
 		boolean configured() {
 			return !this.url.isBlank();
+		}
+
+		Database connect() throws SQLException {
+			return Database.external(this.url, this.username, this.password);
 		}
 
 	}

@@ -26,6 +26,8 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.validation.FieldError;
 import org.springframework.validation.ObjectError;
 
+import org.poollab.bench.grid.Preset;
+
 /**
  * A bad {@code -Dbench.*} setting, said plainly: the setting, the value as written and
  * what is allowed, or, for a setting the lab does not know (a misspelling), the closest
@@ -39,7 +41,7 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	 * allowed.
 	 */
 	static final Map<String, Setting> SETTINGS = Map.ofEntries(
-			setting("preset", "bench.preset", "one of quick, paper, full, blog, pooling"),
+			setting("preset", "bench.preset", "one of " + Preset.names()),
 			setting("topologies", "bench.topologies", "single, multi and/or pgbouncer, comma-separated"),
 			setting("instances", "bench.instances", "a whole number from 1 to 16"),
 			setting("poolsizes", "bench.poolSizes",

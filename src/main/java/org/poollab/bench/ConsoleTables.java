@@ -3,7 +3,10 @@ package org.poollab.bench;
 import java.util.Locale;
 import java.util.Optional;
 
+import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.report.Cell;
+import org.poollab.bench.report.Grid;
+import org.poollab.bench.results.SweepResults;
 
 /**
  * The paper's Tables I-IV on the console: per topology, rows are pool sizes, columns are
@@ -20,7 +23,7 @@ final class ConsoleTables {
 
 	static String render(SweepResults results) {
 		StringBuilder out = new StringBuilder();
-		for (org.poollab.bench.report.Grid grid : org.poollab.bench.report.Grid.of(results)) {
+		for (Grid grid : Grid.of(results)) {
 			String loadBalancer = grid.cells().isEmpty() ? "load balancer -"
 					: Deployment.describe(grid.cells().get(0).loadBalancer());
 			boolean repeats = grid.cells().stream().anyMatch((cell) -> cell.points().size() > 1);

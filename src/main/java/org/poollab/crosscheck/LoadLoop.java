@@ -1,6 +1,5 @@
 package org.poollab.crosscheck;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

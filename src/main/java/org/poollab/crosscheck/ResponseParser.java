@@ -2,6 +2,8 @@ package org.poollab.crosscheck;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * An HTTP/1.1 response parser fed whatever each read returned: it keeps the status and
@@ -193,10 +195,10 @@ final class ResponseParser {
 			}
 		}
 		else if (startsWith("transfer-encoding:")) {
-			this.chunked = text(18).toLowerCase(java.util.Locale.ROOT).contains("chunked");
+			this.chunked = text(18).toLowerCase(Locale.ROOT).contains("chunked");
 		}
 		else if (startsWith("connection:")) {
-			String value = text(11).toLowerCase(java.util.Locale.ROOT);
+			String value = text(11).toLowerCase(Locale.ROOT);
 			this.close |= value.contains("close");
 			this.keepAliveHeader |= value.contains("keep-alive");
 		}
@@ -257,7 +259,7 @@ final class ResponseParser {
 	}
 
 	private String text(int from) {
-		return new String(this.line, from, this.lineLength - from, java.nio.charset.StandardCharsets.ISO_8859_1);
+		return new String(this.line, from, this.lineLength - from, StandardCharsets.ISO_8859_1);
 	}
 
 }

@@ -13,9 +13,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import org.poollab.service.BlackHole;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.lab.LabPaths;
+import org.poollab.service.BlackHole;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -190,7 +193,7 @@ class BenchSettingsTests {
 			.isInstanceOf(BenchSettingException.class)
 			.withMessageContaining("bench.database.url=jdbc:postgresql://127.0.0.1:1/lab: cannot connect")
 			.withMessageNotContaining("s3cret");
-		assertThat(System.nanoTime() - startNanos).isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(15));
+		assertThat(System.nanoTime() - startNanos).isLessThan(TimeUnit.SECONDS.toNanos(15));
 	}
 
 	@Test

@@ -9,11 +9,13 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.poollab.bench.SweepResults.Latency;
-import org.poollab.bench.SweepResults.Limits;
-import org.poollab.bench.SweepResults.Point;
-import org.poollab.bench.SweepResults.Pool;
-import org.poollab.bench.report.Report;
+
+import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Latency;
+import org.poollab.bench.results.SweepResults.Limits;
+import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.SweepResults.Pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,7 +47,7 @@ class ConsoleTablesTests {
 		Path fixture = Path
 			.of(ConsoleTablesTests.class.getResource("/org/poollab/bench/report/paper-results-20261123.json").toURI());
 
-		String console = ConsoleTables.render(Report.read(fixture));
+		String console = ConsoleTables.render(ResultsStore.read(fixture));
 
 		List<String> lines = console.lines().toList();
 		assertThat(lines).contains("     1 |      16 /     8  |      24 /     8  |            died*",

@@ -8,7 +8,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.poollab.bench.lab.ChildProcesses;
+import org.poollab.bench.lab.LabPaths;
+import org.poollab.bench.load.Dashboards;
 import org.poollab.bench.report.Report;
+import org.poollab.bench.telemetry.LoadWindow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

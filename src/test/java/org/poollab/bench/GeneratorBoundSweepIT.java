@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.poollab.bench.SweepResults.Point;
 import org.poollab.bench.report.Recommendation;
+import org.poollab.bench.results.SweepResults.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -7,11 +7,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.poollab.bench.SweepResults.Limits;
-import org.poollab.bench.SweepResults.Point;
-
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import org.poollab.bench.deploy.CpuPinning;
+import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.SweepResults.Limits;
+import org.poollab.bench.results.SweepResults.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,7 +40,7 @@ class InstanceSettingsSweepIT {
 		assertThat(points).extracting(Point::limits)
 			.containsExactly(new Limits(1, "192m", 20), new Limits(1, "192m", 200));
 		assertThat(points).allSatisfy((point) -> assertThat(point.outcome()).isEqualTo("ok"));
-		assertThat(org.poollab.bench.report.Report.read(outcome.directory().resolve(ResultsStore.RESULTS_JSON)))
+		assertThat(ResultsStore.read(outcome.directory().resolve(ResultsStore.RESULTS_JSON)))
 			.isEqualTo(outcome.results());
 
 		// What each instance reported about itself (Instance.verifyLimits): the CPU the

@@ -1,13 +1,17 @@
 package org.poollab.bench;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+
+import org.poollab.bench.lab.ChildProcesses;
 
 /**
  * Test-side view of the processes a sweep starts, by PID: what runs below this JVM (or
@@ -16,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class LabProcesses implements AutoCloseable {
 
-	private final java.util.Map<Long, String> seen = new ConcurrentHashMap<>();
+	private final Map<Long, String> seen = new ConcurrentHashMap<>();
 
 	private final ProcessHandle root;
 
@@ -109,7 +113,7 @@ final class LabProcesses implements AutoCloseable {
 				}
 			});
 		}
-		catch (IOException | java.io.UncheckedIOException ex) {
+		catch (IOException | UncheckedIOException ex) {
 			// The directory changes while we walk it; the next look catches up.
 		}
 	}

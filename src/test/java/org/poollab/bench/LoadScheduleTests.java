@@ -2,10 +2,17 @@ package org.poollab.bench;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import org.poollab.bench.Grid.Planned;
+import org.poollab.bench.grid.Arrivals;
+import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.Topology;
+import org.poollab.bench.load.GeneratorCeiling;
+import org.poollab.bench.load.JMeter;
+import org.poollab.bench.load.LoadRun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,7 +27,7 @@ class LoadScheduleTests {
 		List<Planned> points = List.of(planned(1, 500, 1), planned(1, 2000, 1), planned(10, 500, 1),
 				planned(10, 2000, 1), planned(1, 500, 2), planned(1, 2000, 2), planned(10, 500, 2),
 				planned(10, 2000, 2));
-		List<List<Planned>> runs = Sweep.rounds(points);
+		List<List<Planned>> runs = LoadRun.rounds(points);
 		assertThat(runs).hasSize(4);
 		assertThat(runs.get(0)).extracting(Planned::poolSize, Planned::rateRps, Planned::repeat)
 			.containsExactly(org.assertj.core.groups.Tuple.tuple(10, 500, 1),
@@ -36,7 +43,7 @@ class LoadScheduleTests {
 
 	@Test
 	void eachPointIsAPhaseTheFirstAfterTheWarmUpLaterOnesAfterASettleLongerAfterAResize() {
-		Grid grid = PresetTests.grid(java.util.Map.of("bench.warmup", "3s", "bench.duration", "5s"));
+		Grid grid = PresetTests.grid(Map.of("bench.warmup", "3s", "bench.duration", "5s"));
 		LoadRun run = new LoadRun(grid, null, System.out);
 		List<LoadRun.Segment> segments = run
 			.segments(List.of(planned(10, 500, 1), planned(10, 1000, 1), planned(5, 500, 1)), 10);

@@ -1,12 +1,10 @@
 package org.poollab.bench;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Optional;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Assumptions;
@@ -17,7 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.lab.Programs;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -101,27 +101,21 @@ class PoolingScenariosSweepIT {
 
 	@Test
 	void withoutPgBouncerItsTopologyIsSkippedAndTheOthersRun(CapturedOutput console) throws Exception {
-		java.util.function.Supplier<Optional<Path>> installed = PgBouncer.lookup;
-		PgBouncer.lookup = Optional::empty;
-		try {
-			Sweep.Outcome outcome = BenchApplication.run("--bench.arrivals=even", "--bench.topologies=single,pgbouncer",
-					"--bench.poolSizes=2", "--bench.rates=20", "--bench.duration=1s", "--bench.warmup=0s",
-					"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
-					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
-			assertThat(outcome.results().points()).extracting(Point::topology).containsExactly("single");
-			assertThat(console).contains(
-					"pgbouncer is not installed (apt-get install pgbouncer): skipping the " + "pgbouncer topology.");
-		}
-		finally {
-			PgBouncer.lookup = installed;
-		}
+		Sweep.Outcome outcome = BenchApplication.run(System.out, Programs.installed().without("pgbouncer"),
+				"--bench.arrivals=even", "--bench.topologies=single,pgbouncer", "--bench.poolSizes=2",
+				"--bench.rates=20", "--bench.duration=1s", "--bench.warmup=0s", "--bench.topologyWarmup=0s",
+				"--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
+				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
+		assertThat(outcome.results().points()).extracting(Point::topology).containsExactly("single");
+		assertThat(console)
+			.contains("pgbouncer is not installed (apt-get install pgbouncer): skipping the pgbouncer topology.");
 	}
 
 	/**
 	 * Missing, it skips on a developer's machine but fails under CI, which installs it.
 	 */
 	static void requirePgBouncer() {
-		if (PgBouncer.find().isEmpty()) {
+		if (Programs.installed().find("pgbouncer").isEmpty()) {
 			String message = "pgbouncer is not installed: apt-get install pgbouncer to run this test";
 			if (System.getenv("CI") != null) {
 				fail(message + " (CI is set, so this fails instead of skipping)");

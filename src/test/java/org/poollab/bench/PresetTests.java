@@ -1,12 +1,20 @@
 package org.poollab.bench;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+import org.poollab.bench.grid.Arrivals;
+import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.Preset;
+import org.poollab.bench.grid.Topology;
+import org.poollab.bench.grid.Workload;
+import org.poollab.bench.results.SweepResults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,6 +23,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and an explicit setting replaces one value of a preset, not the whole preset.
  */
 class PresetTests {
+
+	@Test
+	void presetSettingAcceptsExactlyThePresetsNamesInAnyCase() {
+		for (Preset preset : Preset.ALL) {
+			assertThat(preset.name()).matches(Preset.NAMES_PATTERN);
+			assertThat(preset.name().toUpperCase(Locale.ROOT)).matches(Preset.NAMES_PATTERN);
+		}
+		assertThat(Preset.NAMES_PATTERN.replace("(?i)", "").split("\\|"))
+			.containsExactlyInAnyOrderElementsOf(Preset.ALL.stream().map(Preset::name).toList());
+	}
 
 	@Test
 	void paperIsTheJoivPapersGridWithItsInstanceLimits() {
@@ -82,7 +100,7 @@ class PresetTests {
 	static Grid grid(Map<String, String> settings) {
 		Binder binder = new Binder(new MapConfigurationPropertySource(settings));
 		BenchProperties properties = binder.bindOrCreate("bench", BenchProperties.class);
-		return Grid.of(properties);
+		return properties.grid();
 	}
 
 }

@@ -8,6 +8,10 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import org.poollab.bench.deploy.Deployment;
+import org.poollab.bench.load.GeneratorCheckTests;
+import org.poollab.bench.results.SweepResults;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -18,7 +22,7 @@ class ProgressTests {
 
 	private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
-	private final Sweep.Progress progress = new Sweep.Progress(6, 2, List.of(seconds(20), seconds(20), seconds(20)),
+	private final Progress progress = new Progress(6, 2, List.of(seconds(20), seconds(20), seconds(20)),
 			new PrintStream(this.bytes, true, StandardCharsets.UTF_8));
 
 	@Test

@@ -3,14 +3,20 @@ package org.poollab.bench;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.poollab.bench.SweepResults.Point;
-import org.poollab.bench.SweepResults.ServerLatency;
+import org.poollab.bench.deploy.Deployment;
+import org.poollab.bench.lab.Programs;
+import org.poollab.bench.load.ConfirmationRun;
+import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.SweepResults.ServerLatency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -75,7 +81,8 @@ class SweepEndToEndIT {
 				.isEqualTo(SweepResults.WarmUpRecord.End.LIMIT);
 			assertThat(warmUp.seconds()).isBetween(1.0, 2.0);
 		});
-		String expectedBalancer = (Nginx.find().isPresent()) ? Deployment.NGINX : Deployment.CLIENT_ROUND_ROBIN;
+		String expectedBalancer = Programs.installed().find("nginx").isPresent() ? Deployment.NGINX
+				: Deployment.CLIENT_ROUND_ROBIN;
 		assertThat(points.subList(2, 4)).extracting(Point::loadBalancer).containsOnly(expectedBalancer);
 		if (System.getenv("CI") != null) {
 			assertThat(expectedBalancer).as("CI installs nginx, so the real load balancer is exercised")
@@ -115,14 +122,13 @@ class SweepEndToEndIT {
 		// The live block of the file a user pastes from is the confirmed one, byte for
 		// byte,
 		// and its header says what the confirmation showed.
-		String yaml = java.nio.file.Files.readString(run.resolve("recommended-application.yml"));
+		String yaml = Files.readString(run.resolve("recommended-application.yml"));
 		SweepResults.Confirmation live = outcome.results().confirmations().get(1);
 		assertThat(yaml).contains(live.block()).contains("Confirmed (").contains("Poisson arrivals at 100 rps");
 		Path pasted = this.output.resolve("pasted.yml");
-		java.nio.file.Files.writeString(pasted, yaml);
+		Files.writeString(pasted, yaml);
 		assertThat(ConfirmationRun.settings(pasted)).isEqualTo(live.settings());
-		assertThat(org.poollab.bench.report.Report.read(run.resolve(ResultsStore.RESULTS_JSON)))
-			.isEqualTo(outcome.results());
+		assertThat(ResultsStore.read(run.resolve(ResultsStore.RESULTS_JSON))).isEqualTo(outcome.results());
 		assertThat(run.resolve("results.csv")).content().hasLineCount(points.size() + 1);
 		assertThat(run.resolve("report.html")).isNotEmptyFile();
 		assertThat(this.output.resolve("latest").toRealPath()).isEqualTo(run.toRealPath());

@@ -23,8 +23,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.lab.LabFailureException;
+import org.poollab.bench.lab.LabPaths;
+import org.poollab.bench.lab.Programs;
 import org.poollab.bench.report.Report;
+import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.SweepResults.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -71,7 +75,7 @@ class SweepInterruptionIT {
 			.contains("Pool 3 at 50 rps: the instance was ended from outside (a signal, no cause in its log), not by "
 					+ "the load: measuring it again on fresh instances.");
 		// The dead instance's log survives the instance started in its place.
-		try (java.util.stream.Stream<Path> logs = Files.list(outcome.directory().resolve("deploy/multi"))) {
+		try (Stream<Path> logs = Files.list(outcome.directory().resolve("deploy/multi"))) {
 			assertThat(logs.map((log) -> log.getFileName().toString()))
 				.contains("instance-" + (base + 1) + "-died-multi-run1.log", "instance-" + (base + 1) + ".log");
 		}
@@ -103,7 +107,7 @@ class SweepInterruptionIT {
 			assertThat(lab.waitFor(60, TimeUnit.SECONDS)).as("lab stopped after SIG" + signal).isTrue();
 			Set<Long> seen = processes.seen();
 			List<String> kinds = new ArrayList<>(List.of("-Dpoollab.instance=", "postmaster", "ApacheJMeter"));
-			if (topology.equals("multi") && Nginx.find().isPresent()) {
+			if (topology.equals("multi") && Programs.installed().find("nginx").isPresent()) {
 				kinds.add("nginx");
 			}
 			for (String kind : kinds) {
@@ -275,7 +279,7 @@ class SweepInterruptionIT {
 
 	private static int pointsIn(Path run) throws IOException {
 		Path results = run.resolve(ResultsStore.RESULTS_JSON);
-		return Files.isRegularFile(results) ? Report.read(results).points().size() : 0;
+		return Files.isRegularFile(results) ? ResultsStore.read(results).points().size() : 0;
 	}
 
 	private static void assertNoneAlive(Collection<Long> pids) {

@@ -1,6 +1,7 @@
 package org.poollab.service;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -60,7 +61,7 @@ class StartupFailureIT {
 				"refused");
 		assertThat(output).doesNotContain("hunter2");
 		assertThat(System.nanoTime() - startNanos).as("start-up gave up promptly")
-			.isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(20));
+			.isLessThan(TimeUnit.SECONDS.toNanos(20));
 	}
 
 	@ParameterizedTest(name = "{0}")

@@ -8,8 +8,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +19,7 @@ import org.HdrHistogram.Histogram;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.poollab.bench.results.ResultsStore;
 import org.poollab.service.database.EmbeddedPostgresServer;
 
 /**
@@ -41,9 +40,6 @@ public final class AcquireCostBenchmark {
 
 	/** Acquisitions of each kind before the measured ones (class loading, JIT). */
 	static final int WARMUP_ACQUISITIONS = 50;
-
-	private static final DateTimeFormatter RUN_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-		.withZone(ZoneOffset.UTC);
 
 	private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
@@ -152,7 +148,7 @@ public final class AcquireCostBenchmark {
 	}
 
 	private static Outcome measure(Settings settings, String url, Instant startedAt) throws SQLException, IOException {
-		return measure(settings, url, startedAt, runDirectory(settings.outputDirectory(), startedAt));
+		return measure(settings, url, startedAt, ResultsStore.newRunDirectory(settings.outputDirectory(), startedAt));
 	}
 
 	/**
@@ -258,15 +254,6 @@ public final class AcquireCostBenchmark {
 	/** Nanoseconds up to a minute, three significant digits. */
 	private static Histogram newHistogram() {
 		return new Histogram(TimeUnit.MINUTES.toNanos(1), 3);
-	}
-
-	private static Path runDirectory(Path outputDirectory, Instant startedAt) throws IOException {
-		Path base = outputDirectory.toAbsolutePath().normalize();
-		Path directory = base.resolve(RUN_NAME.format(startedAt));
-		for (int i = 2; Files.exists(directory); i++) {
-			directory = base.resolve(RUN_NAME.format(startedAt) + "-" + i);
-		}
-		return Files.createDirectories(directory);
 	}
 
 	private static String withoutQuery(String url) {

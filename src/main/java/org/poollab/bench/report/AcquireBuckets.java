@@ -7,11 +7,12 @@ import java.util.TreeSet;
 
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.core.instrument.distribution.PercentileHistogramBuckets;
+
 import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.io.ClassPathResource;
 
-import org.poollab.bench.SweepResults.Pool;
+import org.poollab.bench.results.SweepResults.Pool;
 
 /**
  * How to print an acquire p99, which is the upper bound of the Micrometer histogram

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import org.poollab.bench.SweepResults;
+import org.poollab.bench.results.SweepResults;
 
 /**
  * What the report leads with, one per topology: the answer and what it rests on, in a few

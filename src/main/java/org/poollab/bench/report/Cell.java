@@ -7,13 +7,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
-import org.poollab.bench.SweepResults;
-import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.service.system.Refusals;
 
 /**
  * One grid cell (topology, pool size, rate) with its repeats folded together. Figures are
@@ -83,7 +86,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	static final double LATE_START_CAVEAT_MS = 10;
 
 	/** The instances' 503 reason when PostgreSQL refused a new connection. */
-	static final String TOO_MANY_CLIENTS = "too-many-clients";
+	static final String TOO_MANY_CLIENTS = Refusals.Reason.TOO_MANY_CLIENTS.tag();
 
 	/** A two-sided 95 % interval is this many standard errors wide on each side. */
 	static final double Z95 = 1.959964;
@@ -135,10 +138,10 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	 * of {@link #p99Interval()} only widens.
 	 * @return empty when a repeat that ran to the end recorded no interval
 	 */
-	public java.util.OptionalDouble p99StandardErrorMs() {
+	public OptionalDouble p99StandardErrorMs() {
 		List<Point> completed = this.points.stream().filter((point) -> Fate.of(point) != Fate.DIED).toList();
 		if (completed.isEmpty() || completed.stream().anyMatch((point) -> point.latency().p99Interval() == null)) {
-			return java.util.OptionalDouble.empty();
+			return OptionalDouble.empty();
 		}
 		double sampling = completed.stream().mapToDouble((point) -> {
 			SweepResults.Interval interval = point.latency().p99Interval();
@@ -153,7 +156,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 				.mapToDouble((point) -> (point.latency().p99Ms() - mean) * (point.latency().p99Ms() - mean))
 				.sum() / (k - 1);
 		}
-		return java.util.OptionalDouble.of(Math.sqrt(Math.max(sampling, between) / k));
+		return OptionalDouble.of(Math.sqrt(Math.max(sampling, between) / k));
 	}
 
 	/**
@@ -164,8 +167,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 		return envelope((point) -> point.latency().p50Interval());
 	}
 
-	private Optional<SweepResults.Interval> envelope(
-			java.util.function.Function<Point, SweepResults.Interval> interval) {
+	private Optional<SweepResults.Interval> envelope(Function<Point, SweepResults.Interval> interval) {
 		List<SweepResults.Interval> intervals = this.points.stream()
 			.filter((point) -> Fate.of(point) != Fate.DIED)
 			.map(interval)

@@ -11,8 +11,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
-import org.poollab.bench.SweepResults;
-import org.poollab.bench.SweepResults.Confirmation;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Confirmation;
 
 /**
  * What the confirmation run showed about one topology's recommended block: started as

@@ -7,13 +7,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.apache.commons.math3.random.RandomGenerator;
 import org.apache.commons.math3.random.Well19937c;
 
-import org.poollab.bench.SweepResults;
+import org.poollab.bench.results.SweepResults;
 
 /**
  * The verdict at the deciding rate as a set and a choice, where every candidate's p99
@@ -60,7 +62,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	 * @param objectiveMs the p99 objective (0: none)
 	 */
 	static Optional<Decision> of(List<Cell> candidates, List<Cell> atRate, double objectiveMs) {
-		return of(candidates, atRate, objectiveMs, java.util.Set.of());
+		return of(candidates, atRate, objectiveMs, Set.of());
 	}
 
 	/**
@@ -68,8 +70,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	 * refuted them.
 	 * @param refuted pool sizes that are never eligible
 	 */
-	static Optional<Decision> of(List<Cell> candidates, List<Cell> atRate, double objectiveMs,
-			java.util.Set<Integer> refuted) {
+	static Optional<Decision> of(List<Cell> candidates, List<Cell> atRate, double objectiveMs, Set<Integer> refuted) {
 		if (candidates.stream().anyMatch((cell) -> cell.p99StandardErrorMs().isEmpty())) {
 			return Optional.empty();
 		}
@@ -167,11 +168,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 		return set.stream()
 			.filter((i) -> eligible[i])
 			.findFirst()
-			.orElse(java.util.stream.IntStream.range(0, eligible.length)
-				.filter((i) -> eligible[i])
-				.boxed()
-				.findFirst()
-				.orElse(best));
+			.orElse(IntStream.range(0, eligible.length).filter((i) -> eligible[i]).boxed().findFirst().orElse(best));
 	}
 
 	/**
@@ -181,7 +178,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	 * @param atRate every considered cell at the cell's rate
 	 * @param refuted pool sizes refuted at that rate
 	 */
-	static boolean eligible(Cell cell, List<Cell> atRate, java.util.Set<Integer> refuted) {
+	static boolean eligible(Cell cell, List<Cell> atRate, Set<Integer> refuted) {
 		return sustainedEveryRepeat(cell) && largerPoolsSustained(cell, atRate) && !refuted.contains(cell.poolSize());
 	}
 

@@ -3,15 +3,16 @@ package org.poollab.bench.report;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import org.poollab.bench.SweepResults;
-import org.poollab.bench.SweepResults.Limits;
-import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Limits;
+import org.poollab.bench.results.SweepResults.Point;
 
 /**
  * The points of one topology arranged as the paper's grid: pool sizes down, rates across.
@@ -48,7 +49,7 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 
 	static Grid of(String topology, Limits limits, List<Point> points, double p99ObjectiveMs) {
 		// A generator-bound point whose instances saw saturation is a failure, not a gap.
-		java.util.function.Predicate<Point> excluded = (point) -> Fate.of(point).excluded()
+		Predicate<Point> excluded = (point) -> Fate.of(point).excluded()
 				&& !(Fate.of(point) == Fate.GENERATOR_BOUND && Cell.serverSaturated(point, p99ObjectiveMs));
 		Map<List<Integer>, List<Point>> byCell = points.stream()
 			.filter(excluded.negate())

@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import org.poollab.bench.SweepResults;
-import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Point;
 
 /** The lines both reports open with: what ran where, and the one-line answer. */
 public final class Header {
@@ -56,7 +56,7 @@ public final class Header {
 		}
 		StringBuilder text = new StringBuilder(
 				String.format(Locale.ROOT, " The run took %s; %.0f %% of it in measured windows, %.0f %% under load.",
-						human(timing.wallSeconds()), timing.measuredPercent(), timing.loadPercent()));
+						Durations.human(timing.wallSeconds()), timing.measuredPercent(), timing.loadPercent()));
 		for (SweepResults.WarmUpRecord warmUp : timing.warmUps()) {
 			text.append(' ').append(warmUp(warmUp));
 		}
@@ -73,7 +73,7 @@ public final class Header {
 	public static String warmUp(SweepResults.WarmUpRecord warmUp) {
 		return String.format(Locale.ROOT,
 				"Warm-up of %s up to %d rps, %s: %s (slowest instance's own p99 per %d s: %s).", warmUp.deployment(),
-				warmUp.rateRps(), human(warmUp.seconds()), switch (warmUp.end()) {
+				warmUp.rateRps(), Durations.human(warmUp.seconds()), switch (warmUp.end()) {
 					case SETTLED -> "settled";
 					case OVERLOADED -> "NOT settled, stopped early: the instances were drowning (an instance did not "
 							+ "answer, or p99 above %dx the objective twice)"
@@ -87,12 +87,6 @@ public final class Header {
 							.collect(Collectors.joining(" → ")) + " ms");
 	}
 
-	/** E.g. {@code 4m01s}, {@code 55s}. */
-	static String human(double seconds) {
-		long whole = Math.round(seconds);
-		return (whole >= 60) ? String.format(Locale.ROOT, "%dm%02ds", whole / 60, whole % 60) : whole + "s";
-	}
-
 	private static String seconds(double seconds) {
 		return Recommender.ms(seconds) + " s";
 	}
@@ -103,7 +97,10 @@ public final class Header {
 
 	/** The answer in a few words: a pool size, or why there is none. */
 	static String headline(Recommendation recommendation) {
-		String provisional = recommendation.provisional() ? " (provisional)" : "";
+		String provisional = recommendation.probability().isPresent()
+				? String.format(Locale.ROOT, " (picked in %.0f %% of redrawn decisions)",
+						100 * recommendation.probability().getAsDouble())
+				: recommendation.provisional() ? " (provisional)" : "";
 		return switch (recommendation.verdict()) {
 			case CHOSEN -> (recommendation.topology().startsWith("pgbouncer") ? "pgbouncer default_pool_size "
 					: "maximum-pool-size ") + recommendation.poolSize().getAsInt() + provisional;

@@ -11,18 +11,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 
-import org.springframework.web.util.HtmlUtils;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.poollab.bench.SweepResults;
+import org.springframework.web.util.HtmlUtils;
+
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
+import org.poollab.bench.results.SweepResults;
 
 /**
  * {@code report.html}: the tables plus four charts per topology. Chartist (from its
@@ -73,7 +73,8 @@ final class HtmlReport {
 				new ChartSpec("pending", "Peak pending requests vs pool size", "peak pending (requests, one instance)",
 						(cell) -> cell.peakPending(), (cell) -> cell.peakPending() + " pending", false,
 						"Most requests seen waiting for a connection at once on any one instance, in samples "
-								+ "taken every 500 ms: a burst between samples is missed, so 0 means none was "
+								+ "taken every " + SweepResults.SCRAPE_INTERVAL.toMillis()
+								+ " ms: a burst between samples is missed, so 0 means none was "
 								+ "seen waiting, not that the pool never ran dry.",
 						HtmlReport::noInterval));
 	}
@@ -349,7 +350,7 @@ final class HtmlReport {
 		Grid grid = section.grid();
 		List<String> labels = new ArrayList<>();
 		for (int poolSize : grid.poolSizes()) {
-			labels.add(org.poollab.bench.SweepResults.poolLabel(poolSize));
+			labels.add(SweepResults.poolLabel(poolSize));
 		}
 		List<Map<String, Object>> series = new ArrayList<>();
 		int[] rates = grid.ratesRps();
@@ -361,8 +362,8 @@ final class HtmlReport {
 				Optional<Cell> cell = grid.cell(poolSize, rateRps).filter(Cell::considered);
 				if (cell.isPresent()) {
 					double value = spec.metric().applyAsDouble(cell.get());
-					String meta = "pool " + org.poollab.bench.SweepResults.poolLabel(poolSize) + " · " + rateRps
-							+ " rps: " + spec.label().apply(cell.get())
+					String meta = "pool " + SweepResults.poolLabel(poolSize) + " · " + rateRps + " rps: "
+							+ spec.label().apply(cell.get())
 							+ (cell.get().died()
 									? " (instance " + cell.get().deathSummary()
 											+ "; the figure covers the window up to the death)"

@@ -1,12 +1,13 @@
 package org.poollab.bench.report;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import org.poollab.bench.SweepResults;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
+import org.poollab.bench.results.SweepResults;
 
 /** {@code report.md}: the tables for reading in a terminal or a pull request. */
 final class MarkdownReport {
@@ -112,8 +113,8 @@ final class MarkdownReport {
 	}
 
 	static String objective(SweepResults results) {
-		return (results.p99ObjectiveMs() > 0) ? String.format(java.util.Locale.ROOT,
-				" The p99 objective of this sweep: %.0f ms.", results.p99ObjectiveMs())
+		return (results.p99ObjectiveMs() > 0)
+				? String.format(Locale.ROOT, " The p99 objective of this sweep: %.0f ms.", results.p99ObjectiveMs())
 				: " This sweep set no p99 objective.";
 	}
 

@@ -105,7 +105,8 @@ final class PublishedFigures {
 	 * The JOIV paper "A Study of Database Connection Pool in Microservice Architecture"
 	 * (Nor Sobri et al., 2022).
 	 */
-	static final Source JOIV = new Source("000", "A Study of Database Connection Pool in Microservice Architecture",
+	static final Source JOIV = new Source("joiv-2022",
+			"A Study of Database Connection Pool in Microservice Architecture",
 			"Nur Ayuni Nor Sobri, Mohamad Aqib Haqmi Abas, Ihsan Mohd Yassin et al., International Journal on "
 					+ "Informatics Visualization (JOIV), 2022; Tables I–IV",
 			"Measured with the Vegeta load tester at constant 500, 1000 and 2000 requests per second for 5 s each, "
@@ -131,7 +132,7 @@ final class PublishedFigures {
 									PAPER_MULTI_P99_MS))));
 
 	/** The blog post "Sizing connection pool" (limvik, 2023, in Korean). */
-	static final Source BLOG = new Source("004", "Sizing connection pool",
+	static final Source BLOG = new Source("limvik-2023", "Sizing connection pool",
 			"Korean-language blog post dated 2023-12-11 (the text names no author or site)",
 			"Measured with JMeter, 1000 threads ramped up over 10 s, 100 requests each (a closed model: each thread "
 					+ "waits for its answer, so throughput is what the service returned under full pressure), on one "
@@ -145,7 +146,7 @@ final class PublishedFigures {
 			List.of(new Published(SINGLE, blogTable())));
 
 	/** Kamal, "Configuring Connection Pooling with Spring R2DBC" (DEV Community). */
-	static final Source R2DBC = new Source("003", "Configuring Connection Pooling with Spring R2DBC",
+	static final Source R2DBC = new Source("mahmud-2022", "Configuring Connection Pooling with Spring R2DBC",
 			"Kamal, DEV Community (originally published at kamalhm.dev)",
 			"Measured with k6 against a Spring Boot application on Spring Data R2DBC and PostgreSQL (the database in "
 					+ "Docker), on an API that inserts a hundred records per request; the pool is R2DBC's "
@@ -162,7 +163,8 @@ final class PublishedFigures {
 	 * clients, directly and through pgbouncer in transaction mode (default_pool_size 25,
 	 * reserve_pool_size 5, max_client_conn 100).
 	 */
-	static final Source PGBOUNCER = new Source("002", "Improve database performance with connection pooling",
+	static final Source PGBOUNCER = new Source("stackoverflow-2020",
+			"Improve database performance with connection pooling",
 			"code-for-a-living, October 14, 2020 (the Stack Overflow blog section of that name)",
 			"Measured with pgbench (TPC-B-like: five SELECT, INSERT and UPDATE commands per transaction, scale 50), "
 					+ "10 client sessions, against PostgreSQL directly and through pgbouncer in transaction pooling; "
@@ -174,7 +176,7 @@ final class PublishedFigures {
 			List.of(new Published(PGBOUNCER_TOPOLOGY, pgbouncerTable())));
 
 	/** Vlad Mihalcea, "The anatomy of Connection Pooling". */
-	static final Source ANATOMY = new Source("001", "The anatomy of Connection Pooling",
+	static final Source ANATOMY = new Source("mihalcea-2014", "The anatomy of Connection Pooling",
 			"Vlad Mihalcea, Vlad Mihalcea's Blog (republished by Java Code Geeks)",
 			"Measured by a test that opens and closes 1000 connections (getDataSource().getConnection().close()), "
 					+ "each timed with a Metrics Timer, without a pool and with HikariCP. The article names neither "
@@ -347,8 +349,8 @@ final class PublishedFigures {
 	/**
 	 * One source text and its figures.
 	 *
-	 * @param key the source's key in the report's HTML anchors, e.g. {@code 000} in
-	 * {@code published-000}
+	 * @param key the source's short name, its key in the report's HTML anchors, e.g.
+	 * {@code joiv-2022} in {@code published-joiv-2022}
 	 * @param title the text's title
 	 * @param byline author and venue as the text gives them
 	 * @param note the set-up the figures were measured on, as the text describes it, and

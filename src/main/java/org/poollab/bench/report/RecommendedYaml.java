@@ -1,8 +1,9 @@
 package org.poollab.bench.report;
 
+import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -18,7 +19,7 @@ import java.util.stream.Collectors;
  * follow as commented-out alternatives, so the file stays valid YAML with one
  * {@code spring:} key.
  */
-final class RecommendedYaml {
+public final class RecommendedYaml {
 
 	/**
 	 * The smallest connection-timeout written: HikariCP ignores one below 250 ms, and
@@ -217,7 +218,7 @@ final class RecommendedYaml {
 	}
 
 	/** HikariCP's own default maximum-pool-size. */
-	static final int HIKARI_DEFAULT_POOL_SIZE = 10;
+	public static final int HIKARI_DEFAULT_POOL_SIZE = 10;
 
 	/**
 	 * The measured pool size, else HikariCP's formula capped by the budget; empty when
@@ -352,7 +353,7 @@ final class RecommendedYaml {
 
 	/** Greedy word wrap; a word longer than the width keeps a line of its own. */
 	static List<String> wrap(String text, int width) {
-		List<String> lines = new java.util.ArrayList<>();
+		List<String> lines = new ArrayList<>();
 		StringBuilder line = new StringBuilder();
 		for (String word : text.split(" ")) {
 			if (!line.isEmpty() && line.length() + 1 + word.length() > width) {

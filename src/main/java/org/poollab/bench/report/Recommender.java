@@ -12,10 +12,11 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import org.poollab.bench.SweepResults.Database;
-import org.poollab.bench.SweepResults.Host;
 import org.poollab.bench.report.Recommendation.CrossChecks;
 import org.poollab.bench.report.Recommendation.Verdict;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Database;
+import org.poollab.bench.results.SweepResults.Host;
 
 /**
  * Applies {@link Recommendation#RULE} to one topology's grid. Where the grid cannot
@@ -177,8 +178,11 @@ final class Recommender {
 		}
 		Optional<Decision> decision = Decision.of(candidates, atRate, candidates.get(0).p99ObjectiveMs(), refuted);
 		if (decision.isPresent()) {
-			return decided(grid, decision.get(), atRate, decidingRateRps, whyThisRate, unpooled, caveats, provisional,
-					host, database, refuted);
+			// The decision's probability (how often it picks the choice when redone on
+			// p99s drawn from the intervals) says how settled it is: no bare
+			// "provisional" beside it.
+			return decided(grid, decision.get(), atRate, decidingRateRps, whyThisRate, unpooled, caveats, false, host,
+					database, refuted);
 		}
 		String summary;
 		Recommendation recommendation;
@@ -351,12 +355,12 @@ final class Recommender {
 	 * The sentence a refused connection calls for: PostgreSQL at max_connections is the
 	 * database's limit, not the pool's.
 	 */
-	private static java.util.Optional<String> tooManyClients(Grid grid, Database database) {
+	private static Optional<String> tooManyClients(Grid grid, Database database) {
 		List<Cell> refused = grid.cells().stream().filter((cell) -> cell.refused(Cell.TOO_MANY_CLIENTS) > 0).toList();
 		if (refused.isEmpty()) {
-			return java.util.Optional.empty();
+			return Optional.empty();
 		}
-		return java.util.Optional.of(String.format(Locale.ROOT,
+		return Optional.of(String.format(Locale.ROOT,
 				"The database was at its connection limit (max_connections %d, %d reserved): PostgreSQL refused "
 						+ "new connections ('too many clients') at %s. There the pool could not reach its size, "
 						+ "so those points measured the database's limit, not the pool's.",
@@ -407,8 +411,7 @@ final class Recommender {
 		int instances = Math.max(1, grid.instances());
 		double busyFleet = (littleCell != null) ? littleCell.achievedRps() * littleCell.usageMeanMs() / 1000
 				: Double.NaN;
-		// Behind pgbouncer only its one pool reaches PostgreSQL, whatever the instances.
-		int poolsReachingTheDatabase = grid.behindPgBouncer() ? 1 : instances;
+		int poolsReachingTheDatabase = SweepResults.PgBouncer.poolsAtTheDatabase(grid.behindPgBouncer(), instances);
 		int budgetPerInstance = Math.max(0, database.maxConnections() - database.reservedConnections())
 				/ poolsReachingTheDatabase;
 		int requestThreads = (grid.limits().tomcatThreads() > 0) ? grid.limits().tomcatThreads()

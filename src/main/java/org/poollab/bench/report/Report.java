@@ -1,30 +1,25 @@
 package org.poollab.bench.report;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.Optional;
 
-import tools.jackson.databind.json.JsonMapper;
-
-import org.poollab.bench.SweepResults;
+import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.SweepResults;
 
 /**
  * Writes a sweep's report into its run directory: {@code report.md}, {@code report.html}
  * (opens offline) and {@code recommended-application.yml}.
  */
 public final class Report {
-
-	/** What the sweep writes and {@link #regenerate(Path)} reads. */
-	public static final String RESULTS_FILE = "results.json";
 
 	/**
 	 * Confirmation runs per topology: the answer's, and when that refutes it, the next
@@ -221,23 +216,7 @@ public final class Report {
 	 * @throws IOException if the results cannot be read or the report written
 	 */
 	public static List<Recommendation> regenerate(Path runDir) throws IOException {
-		return write(read(runDir.resolve(RESULTS_FILE)), runDir);
-	}
-
-	/**
-	 * Read a {@code results.json}.
-	 * @param resultsFile the file
-	 * @return the results it holds
-	 * @throws IOException if it cannot be read
-	 */
-	public static SweepResults read(Path resultsFile) throws IOException {
-		if (!Files.isRegularFile(resultsFile)) {
-			throw new IOException("No " + resultsFile + ": run the sweep first, or pass the run directory that holds "
-					+ RESULTS_FILE);
-		}
-		try (InputStream in = Files.newInputStream(resultsFile)) {
-			return JsonMapper.builder().build().readValue(in, SweepResults.class);
-		}
+		return write(ResultsStore.read(runDir.resolve(ResultsStore.RESULTS_JSON)), runDir);
 	}
 
 }

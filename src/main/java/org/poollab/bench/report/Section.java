@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
-import org.poollab.bench.SweepResults;
+import org.poollab.bench.results.SweepResults;
 
 /**
  * One topology's part of the report: its grid, what the rule made of it, and the tables

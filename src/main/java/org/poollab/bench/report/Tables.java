@@ -10,18 +10,19 @@ import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
-import org.poollab.bench.SweepResults;
-import org.poollab.bench.SweepResults.Point;
 import org.poollab.bench.report.Recommendation.CrossChecks;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Point;
 
 /** The tables both reports show, built from a topology's grid. */
 final class Tables {
 
 	/** Said under every table with peak pending or peak active. */
 	static final String PEAKS_NOTE = "peak pending / peak active: the highest value in samples of "
-			+ "/actuator/prometheus taken every 500 ms on each instance; a burst between two samples is not seen, "
+			+ "/actuator/prometheus taken every " + SweepResults.SCRAPE_INTERVAL.toMillis()
+			+ " ms on each instance; a burst between two samples is not seen, "
 			+ "so 0 pending means none was seen waiting, not that the pool never ran dry.";
 
 	static final String RATES_NOTE = "sent (rps): the offered load JMeter really sent in the window; "

@@ -2,11 +2,11 @@ package org.poollab.service.database;
 
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
-import org.springframework.context.annotation.Condition;
 import org.springframework.util.StringUtils;
 
 /**
@@ -19,15 +19,9 @@ import org.springframework.util.StringUtils;
 @Conditional(EmbeddedDatabaseConfiguration.NoDatasourceUrl.class)
 class EmbeddedDatabaseConfiguration {
 
-	/**
-	 * Room for the largest grid the lab sweeps (3 instances x 50, or 1 x 200) plus
-	 * reserved slots.
-	 */
-	static final int MAX_CONNECTIONS = 300;
-
 	@Bean(destroyMethod = "close")
 	EmbeddedPostgresServer embeddedPostgresServer() {
-		return EmbeddedPostgresServer.start(MAX_CONNECTIONS);
+		return EmbeddedPostgresServer.start(EmbeddedPostgresServer.MAX_CONNECTIONS);
 	}
 
 	@Bean

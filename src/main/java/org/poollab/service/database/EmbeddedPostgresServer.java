@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A real PostgreSQL started from the binaries on the classpath, so that neither the
@@ -15,6 +16,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
 	/** Database and user the lab uses; the embedded server trusts local connections. */
 	public static final String USER = "postgres";
+
+	/**
+	 * The embedded server's {@code max_connections}: room for the largest grid the lab
+	 * sweeps (3 instances x 50, or 1 x 200) plus reserved slots.
+	 */
+	public static final int MAX_CONNECTIONS = 300;
 
 	private final EmbeddedPostgres postgres;
 
@@ -42,7 +49,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 	 * {@code io.zonky} logger at level INFO
 	 * @return the running server
 	 */
-	public static EmbeddedPostgresServer start(int maxConnections, Path dataDirectory, Path log) {
+	public static EmbeddedPostgresServer start(int maxConnections, @Nullable Path dataDirectory, @Nullable Path log) {
 		try {
 			EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
 				.setServerConfig("max_connections", String.valueOf(maxConnections));

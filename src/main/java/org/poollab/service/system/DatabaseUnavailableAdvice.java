@@ -41,7 +41,7 @@ class DatabaseUnavailableAdvice {
 	static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
 	/** {@code roles_requests_refused_total{reason="..."}} in Prometheus. */
-	static final String REFUSED_METRIC = "roles.requests.refused";
+	static final String REFUSED_METRIC = Refusals.METRIC;
 
 	/** HikariCP's message for a call on a connection it has closed (ProxyConnection). */
 	static final String HIKARI_CLOSED_CONNECTION = "Connection is closed";
@@ -143,11 +143,11 @@ class DatabaseUnavailableAdvice {
 	 */
 	enum Kind {
 
-		TOO_MANY_CLIENTS("Database at its connection limit (too many clients)", "too-many-clients"),
+		TOO_MANY_CLIENTS("Database at its connection limit (too many clients)", Refusals.Reason.TOO_MANY_CLIENTS),
 
-		POOL_TIMEOUT("No database connection available in time", "pool-timeout"),
+		POOL_TIMEOUT("No database connection available in time", Refusals.Reason.POOL_TIMEOUT),
 
-		UNAVAILABLE("Database unavailable", "database-unavailable");
+		UNAVAILABLE("Database unavailable", Refusals.Reason.DATABASE_UNAVAILABLE);
 
 		final String title;
 
@@ -157,10 +157,10 @@ class DatabaseUnavailableAdvice {
 		/** The problem's {@code type}. */
 		final String type;
 
-		Kind(String title, String tag) {
+		Kind(String title, Refusals.Reason reason) {
 			this.title = title;
-			this.tag = tag;
-			this.type = "urn:poollab:" + tag;
+			this.tag = reason.tag();
+			this.type = "urn:poollab:" + this.tag;
 		}
 
 		static Kind of(Throwable ex) {

@@ -97,7 +97,7 @@ class AcquireCostReportTests {
 		assertThat(oursOnly).doesNotContain("76.15044", "0.003218");
 
 		Document page = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
-		assertThat(page.getElementById("acquire-cost").nextElementSibling().id()).isEqualTo("published-001");
+		assertThat(page.getElementById("acquire-cost").nextElementSibling().id()).isEqualTo("published-mihalcea-2014");
 	}
 
 	@Test

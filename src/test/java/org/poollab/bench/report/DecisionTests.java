@@ -1,14 +1,20 @@
 package org.poollab.bench.report;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import org.poollab.bench.SweepResults.Interval;
-import org.poollab.bench.SweepResults.Latency;
-import org.poollab.bench.SweepResults.Limits;
-import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Interval;
+import org.poollab.bench.results.SweepResults.Latency;
+import org.poollab.bench.results.SweepResults.Limits;
+import org.poollab.bench.results.SweepResults.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -147,11 +153,10 @@ class DecisionTests {
 		// often brings them within reach of each other, so 2 is picked now and then.
 		List<Point> points = new ArrayList<>(List.of(cell(2, 1000, 7, 6, 8), cell(5, 1000, 5.5, 5, 6),
 				cell(10, 1000, 9, 8, 10), cell(2, 500, 3, 2, 4), cell(5, 500, 3, 2, 4), cell(10, 500, 3, 2, 4)));
-		org.poollab.bench.SweepResults results = new org.poollab.bench.SweepResults(
-				java.time.Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
+		SweepResults results = new SweepResults(Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
 				RecommenderTests.DATABASE, 0, null, points);
 
-		java.util.Optional<Report.Unsettled> unsettled = Report.unsettled(results, "single");
+		Optional<Report.Unsettled> unsettled = Report.unsettled(results, "single");
 		assertThat(unsettled).hasValueSatisfying((decision) -> {
 			assertThat(decision.chosen()).isEqualTo(5);
 			assertThat(decision.rateRps()).isEqualTo(1000);
@@ -176,25 +181,23 @@ class DecisionTests {
 		// objective).
 		List<Point> points = new ArrayList<>(
 				List.of(cell(1, 1000, 6, 5, 7), cell(2, 1000, 5, 4, 6), cell(5, 1000, 5, 4, 6)));
-		org.poollab.bench.SweepResults results = new org.poollab.bench.SweepResults(
-				java.time.Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
+		SweepResults results = new SweepResults(Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
 				RecommenderTests.DATABASE, OBJECTIVE_MS, null, points);
-		assertThat(Report.toConfirm(results, java.nio.file.Path.of("unused"))).singleElement()
+		assertThat(Report.toConfirm(results, Path.of("unused"))).singleElement()
 			.extracting(Report.Block::poolSize)
 			.isEqualTo(1);
 
 		// Its confirmation: the block as pasted, Poisson arrivals, 20 pool timeouts.
 		Point refuting = RecommenderTests.point("single", 1, 1000, 1000, 20, 920);
-		org.poollab.bench.SweepResults confirmed = confirmedBy(results, refuting);
+		SweepResults confirmed = confirmedBy(results, refuting);
 
-		List<Report.Block> next = Report.toConfirm(confirmed, java.nio.file.Path.of("unused"));
+		List<Report.Block> next = Report.toConfirm(confirmed, Path.of("unused"));
 		assertThat(next).singleElement().extracting(Report.Block::poolSize).isEqualTo(2);
-		java.nio.file.Path run = java.nio.file.Files.createTempDirectory("refuted");
+		Path run = Files.createTempDirectory("refuted");
 		Recommendation recommendation = Report.write(confirmed, run).get(0);
 		assertThat(recommendation.poolSize()).hasValue(2);
 		assertThat(recommendation.summary()).contains("Refuted by its confirmation run", "pool 1");
-		assertThat(java.nio.file.Files.readString(run.resolve("recommended-application.yml"))
-			.replaceAll("\\n\\s*#\\s+", " "))
+		assertThat(Files.readString(run.resolve("recommended-application.yml")).replaceAll("\\n\\s*#\\s+", " "))
 			.contains("NOT confirmed (2026-11-24, embedded PostgreSQL 17.11, pool 1:", "maximum-pool-size: 2")
 			.contains("pool 2 at 1000 rps, the answer after those, was not run as pasted");
 
@@ -202,15 +205,15 @@ class DecisionTests {
 		// figures...
 		Point unheld = RecommenderTests.withOutcome(RecommenderTests.point("single", 1, 1000, 1000, 0, 920),
 				"generator-bound: JMeter sent 900 rps for 1000");
-		org.poollab.bench.SweepResults noVerdict = confirmedBy(results, unheld);
-		assertThat(Report.toConfirm(noVerdict, java.nio.file.Path.of("unused"))).singleElement()
+		SweepResults noVerdict = confirmedBy(results, unheld);
+		assertThat(Report.toConfirm(noVerdict, Path.of("unused"))).singleElement()
 			.extracting(Report.Block::poolSize)
 			.isEqualTo(1);
 		// ... but the instances' own evidence does: requests timed out waiting for a
 		// connection, whatever the generator managed.
 		Point saturated = RecommenderTests.withOutcome(refuting, "generator-bound: JMeter sent 900 rps for 1000");
-		org.poollab.bench.SweepResults refutedAnyway = confirmedBy(results, saturated);
-		assertThat(Report.toConfirm(refutedAnyway, java.nio.file.Path.of("unused"))).singleElement()
+		SweepResults refutedAnyway = confirmedBy(results, saturated);
+		assertThat(Report.toConfirm(refutedAnyway, Path.of("unused"))).singleElement()
 			.extracting(Report.Block::poolSize)
 			.isEqualTo(2);
 		assertThat(Report.confirmationLine(refutedAnyway, "single")).startsWith("NOT confirmed (")
@@ -246,37 +249,52 @@ class DecisionTests {
 	}
 
 	@Test
+	void aDecisionFromIntervalsSaysHowOftenItPicksTheChoiceInsteadOfABareProvisional() {
+		// One run per point, but every cell has its interval: the probability says how
+		// settled the choice is.
+		Grid grid = Grid.of("single", Limits.DEFAULTS,
+				List.of(cell(2, 1000, 5, 4, 6), cell(5, 1000, 5, 4, 6), cell(10, 1000, 5, 4, 6)), OBJECTIVE_MS);
+		Recommendation recommendation = Recommender.recommend(grid, RecommenderTests.HOST, RecommenderTests.DATABASE);
+
+		assertThat(recommendation.poolSize()).hasValue(2);
+		assertThat(recommendation.probability()).isPresent();
+		assertThat(recommendation.provisional()).isFalse();
+		assertThat(recommendation.summary()).doesNotContain(Recommendation.PROVISIONAL);
+		assertThat(Header.headline(recommendation))
+			.matches("maximum-pool-size 2 \\(picked in \\d+ % of redrawn decisions\\)");
+	}
+
+	@Test
 	void poolsRefutedAtTheTopRateMoveTheDecisionToTheRateBelowWhereTheyMayStillBeChosen() throws Exception {
 		List<Point> points = List.of(cell(1, 1000, 4, 3, 5), cell(2, 1000, 4, 3, 5), cell(1, 2000, 6, 5, 7),
 				cell(2, 2000, 6, 5, 7));
-		org.poollab.bench.SweepResults results = new org.poollab.bench.SweepResults(
-				java.time.Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
+		SweepResults results = new SweepResults(Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
 				RecommenderTests.DATABASE, OBJECTIVE_MS, null, points);
-		assertThat(Report.toConfirm(results, java.nio.file.Path.of("unused"))).singleElement()
+		assertThat(Report.toConfirm(results, Path.of("unused"))).singleElement()
 			.satisfies((block) -> assertThat(List.of(block.poolSize(), block.rateRps())).containsExactly(1, 2000));
 
 		// Both pools' blocks failed at 2000 rps as pasted (pool timeouts): neither can be
 		// the choice there, and no other pool was measured at that rate.
-		org.poollab.bench.SweepResults refuted = results
+		SweepResults refuted = results
 			.withConfirmations(List.of(confirmation(RecommenderTests.point("single", 1, 2000, 2000, 20, 920)),
 					confirmation(RecommenderTests.point("single", 2, 2000, 2000, 20, 920))));
-		List<Report.Block> next = Report.toConfirm(refuted, java.nio.file.Path.of("unused"));
+		List<Report.Block> next = Report.toConfirm(refuted, Path.of("unused"));
 		assertThat(next).singleElement()
 			.satisfies((block) -> assertThat(List.of(block.poolSize(), block.rateRps())).containsExactly(1, 1000));
-		Recommendation recommendation = Report.write(refuted, java.nio.file.Files.createTempDirectory("rate")).get(0);
+		Recommendation recommendation = Report.write(refuted, Files.createTempDirectory("rate")).get(0);
 		assertThat(recommendation.caveats()).contains("Refuted by confirmation runs (started as pasted, Poisson "
 				+ "arrivals): pool 1, pool 2 at 2000 rps, so the answer is decided at 1000 rps.");
 	}
 
-	private static org.poollab.bench.SweepResults.Confirmation confirmation(Point window) {
-		return new org.poollab.bench.SweepResults.Confirmation("single", "spring: {}\n",
-				java.util.Map.of("maximum-pool-size", Integer.toString(window.poolSize())), List.of(), window);
+	private static SweepResults.Confirmation confirmation(Point window) {
+		return new SweepResults.Confirmation("single", "spring: {}\n",
+				Map.of("maximum-pool-size", Integer.toString(window.poolSize())), List.of(), window);
 	}
 
 	/** The results with one confirmation run of pool 1's block, measured as given. */
-	private static org.poollab.bench.SweepResults confirmedBy(org.poollab.bench.SweepResults results, Point window) {
-		return results.withConfirmations(List.of(new org.poollab.bench.SweepResults.Confirmation("single",
-				"spring: {}\n", java.util.Map.of("maximum-pool-size", "1"), List.of(), window)));
+	private static SweepResults confirmedBy(SweepResults results, Point window) {
+		return results.withConfirmations(List.of(new SweepResults.Confirmation("single", "spring: {}\n",
+				Map.of("maximum-pool-size", "1"), List.of(), window)));
 	}
 
 	private static Point cell(int poolSize, int rateRps, double p99Ms, double lowMs, double highMs) {

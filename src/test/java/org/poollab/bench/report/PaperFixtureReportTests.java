@@ -14,6 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.poollab.bench.results.ResultsStore;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -34,7 +36,7 @@ class PaperFixtureReportTests {
 	@BeforeEach
 	void renderFixture() throws IOException {
 		try (InputStream fixture = getClass().getResourceAsStream("paper-results-20261123.json")) {
-			Files.copy(fixture, this.runDir.resolve(Report.RESULTS_FILE));
+			Files.copy(fixture, this.runDir.resolve(ResultsStore.RESULTS_JSON));
 		}
 		this.recommendations = Report.regenerate(this.runDir);
 	}

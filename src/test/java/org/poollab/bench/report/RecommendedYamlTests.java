@@ -4,6 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 
@@ -11,11 +13,13 @@ import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.poollab.bench.SweepResults;
-import org.poollab.bench.SweepResults.Database;
-import org.poollab.bench.SweepResults.Point;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.json.JsonMapper;
+
+import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Database;
+import org.poollab.bench.results.SweepResults.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -149,15 +153,15 @@ class RecommendedYamlTests {
 	@Test
 	void readsResultsAsJacksonWritesThem() throws Exception {
 		SweepResults written = results(List.of(RecommenderTests.point("single", 5, 1000, 4)));
-		Files.writeString(this.runDir.resolve(Report.RESULTS_FILE),
+		Files.writeString(this.runDir.resolve(ResultsStore.RESULTS_JSON),
 				JsonMapper.builder().build().writeValueAsString(written));
 
-		assertThat(Report.read(this.runDir.resolve(Report.RESULTS_FILE))).isEqualTo(written);
+		assertThat(ResultsStore.read(this.runDir.resolve(ResultsStore.RESULTS_JSON))).isEqualTo(written);
 	}
 
 	@Test
 	void aBlockBreakingHikarisTimeoutRuleIsRefused() {
-		Map<String, Long> block = new java.util.LinkedHashMap<>(
+		Map<String, Long> block = new LinkedHashMap<>(
 				Map.of("connection-timeout", 500L, "validation-timeout", 500L, "maximum-pool-size", 5L));
 		assertThatIllegalStateException().isThrownBy(() -> RecommendedYaml.requireHikariRules(block))
 			.withMessageContaining("validation-timeout 500 ms must be below connection-timeout 500 ms");
@@ -205,7 +209,7 @@ class RecommendedYamlTests {
 			}
 		}
 		assertThat(at).as(key + " in\n" + yaml).isPositive();
-		java.util.LinkedList<String> comment = new java.util.LinkedList<>();
+		LinkedList<String> comment = new LinkedList<>();
 		for (int i = at - 1; i >= 0 && lines.get(i).trim().startsWith("# "); i--) {
 			comment.addFirst(lines.get(i).trim().substring(2));
 		}

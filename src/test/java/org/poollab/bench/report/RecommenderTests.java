@@ -6,14 +6,15 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.poollab.bench.SweepResults;
-import org.poollab.bench.SweepResults.Database;
-import org.poollab.bench.SweepResults.Host;
-import org.poollab.bench.SweepResults.Latency;
-import org.poollab.bench.SweepResults.Limits;
-import org.poollab.bench.SweepResults.Point;
-import org.poollab.bench.SweepResults.Pool;
+
 import org.poollab.bench.report.Recommendation.Verdict;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Database;
+import org.poollab.bench.results.SweepResults.Host;
+import org.poollab.bench.results.SweepResults.Latency;
+import org.poollab.bench.results.SweepResults.Limits;
+import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.SweepResults.Pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

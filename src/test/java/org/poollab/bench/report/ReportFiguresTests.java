@@ -14,14 +14,16 @@ import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.poollab.bench.SweepResults;
-import org.poollab.bench.SweepResults.Interval;
-import org.poollab.bench.SweepResults.Latency;
-import org.poollab.bench.SweepResults.Point;
-import org.poollab.bench.SweepResults.Pool;
-import org.poollab.bench.SweepResults.ServerLatency;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+
+import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Interval;
+import org.poollab.bench.results.SweepResults.Latency;
+import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.SweepResults.Pool;
+import org.poollab.bench.results.SweepResults.ServerLatency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -200,7 +202,7 @@ class ReportFiguresTests {
 	@Test
 	void headerSaysTheArrivalsTheWindowsAndWhereTheRunsTimeWent() throws IOException {
 		try (InputStream fixture = getClass().getResourceAsStream("quick-results-new-format.json")) {
-			Files.copy(fixture, this.runDir.resolve(Report.RESULTS_FILE));
+			Files.copy(fixture, this.runDir.resolve(ResultsStore.RESULTS_JSON));
 		}
 		Report.regenerate(this.runDir);
 

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.poollab.bench.results.ResultsStore;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -26,8 +28,8 @@ final class ReportFixture {
 			json = new String(fixture.readAllBytes(), StandardCharsets.UTF_8);
 		}
 		assertThat(json).as("the fixture's preset").containsOnlyOnce(QUICK);
-		Files.writeString(runDir.resolve(Report.RESULTS_FILE), json.replace(QUICK, "\"preset\": \"" + preset + "\""),
-				StandardCharsets.UTF_8);
+		Files.writeString(runDir.resolve(ResultsStore.RESULTS_JSON),
+				json.replace(QUICK, "\"preset\": \"" + preset + "\""), StandardCharsets.UTF_8);
 	}
 
 }

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.poollab.bench.results.ResultsStore;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The report on demand ends like the sweep's console. */
@@ -22,7 +24,7 @@ class ReportMainTests {
 	@Test
 	void printsTheAnswersWhereTheReportIsAndTheRecommendedBlock() throws IOException {
 		try (InputStream fixture = getClass().getResourceAsStream("paper-results-20261123.json")) {
-			Files.copy(fixture, this.runDir.resolve(Report.RESULTS_FILE));
+			Files.copy(fixture, this.runDir.resolve(ResultsStore.RESULTS_JSON));
 		}
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 

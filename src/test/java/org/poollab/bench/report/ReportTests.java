@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -16,10 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
-import org.poollab.bench.SweepResults;
-import org.poollab.bench.SweepResults.Interval;
-import org.poollab.bench.SweepResults.Latency;
-import org.poollab.bench.SweepResults.Point;
+import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Interval;
+import org.poollab.bench.results.SweepResults.Latency;
+import org.poollab.bench.results.SweepResults.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,7 +43,7 @@ class ReportTests {
 	@BeforeEach
 	void renderFixture() throws IOException {
 		try (InputStream fixture = getClass().getResourceAsStream("results.json")) {
-			Files.copy(fixture, this.runDir.resolve(Report.RESULTS_FILE));
+			Files.copy(fixture, this.runDir.resolve(ResultsStore.RESULTS_JSON));
 		}
 		Path dashboard = this.runDir.resolve("dashboards/single-pool5-rate1000-rep1/index.html");
 		Files.createDirectories(dashboard.getParent());
@@ -109,14 +111,15 @@ class ReportTests {
 	@Test
 	void p99PointsWithAnIntervalGetAnErrorBarThroughThemInABrowser() throws Exception {
 		Path withIntervals = Files.createDirectories(this.runDir.resolve("with-intervals"));
-		SweepResults fixture = Report.read(this.runDir.resolve(Report.RESULTS_FILE));
+		SweepResults fixture = ResultsStore.read(this.runDir.resolve(ResultsStore.RESULTS_JSON));
 		List<Point> points = fixture.points().stream().map((point) -> {
 			Latency l = point.latency();
 			return point.withLatency(new Latency(l.meanMs(), l.p50Ms(), l.p95Ms(), l.p99Ms(), l.p999Ms(), l.maxMs(),
 					new Interval(0.8 * l.p50Ms(), 1.2 * l.p50Ms()), new Interval(0.5 * l.p99Ms(), 2 * l.p99Ms())));
 		}).toList();
-		Report.write(new SweepResults(fixture.startedAt(), fixture.preset(), fixture.host(), fixture.database(),
-				fixture.p99ObjectiveMs(), fixture.workload(), new java.util.ArrayList<>(points), fixture.timing()),
+		Report.write(
+				new SweepResults(fixture.startedAt(), fixture.preset(), fixture.host(), fixture.database(),
+						fixture.p99ObjectiveMs(), fixture.workload(), new ArrayList<>(points), fixture.timing()),
 				withIntervals);
 		Document page = Jsoup.parse(Chromium.require().dumpDom(withIntervals.resolve("report.html"), withIntervals));
 
@@ -138,19 +141,20 @@ class ReportTests {
 	@Test
 	void theDecidingPointsAreDrawnSecondBySecondInABrowser() throws Exception {
 		Path withSeconds = Files.createDirectories(this.runDir.resolve("with-seconds"));
-		SweepResults fixture = Report.read(this.runDir.resolve(Report.RESULTS_FILE));
+		SweepResults fixture = ResultsStore.read(this.runDir.resolve(ResultsStore.RESULTS_JSON));
 		// Every point gets ten seconds; only the deciding ones (pool 5, the choice, and
 		// pool 1, its smaller neighbour, at 2000 rps) are drawn.
 		List<Point> points = fixture.points().stream().map((point) -> {
-			List<SweepResults.Second> seconds = new java.util.ArrayList<>();
+			List<SweepResults.Second> seconds = new ArrayList<>();
 			for (int second = 0; second < 10; second++) {
 				seconds.add(new SweepResults.Second(second, point.rateRps(), point.rateRps(),
 						point.latency().p99Ms() + second, second % 3));
 			}
 			return point.withSeconds(seconds);
 		}).toList();
-		Report.write(new SweepResults(fixture.startedAt(), fixture.preset(), fixture.host(), fixture.database(),
-				fixture.p99ObjectiveMs(), fixture.workload(), new java.util.ArrayList<>(points), fixture.timing()),
+		Report.write(
+				new SweepResults(fixture.startedAt(), fixture.preset(), fixture.host(), fixture.database(),
+						fixture.p99ObjectiveMs(), fixture.workload(), new ArrayList<>(points), fixture.timing()),
 				withSeconds);
 		Document page = Jsoup.parse(Chromium.require().dumpDom(withSeconds.resolve("report.html"), withSeconds));
 

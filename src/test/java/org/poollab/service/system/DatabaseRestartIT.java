@@ -26,6 +26,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.util.FileSystemUtils;
+
 import org.poollab.service.system.DatabaseUnavailableAdvice.Kind;
 import org.poollab.service.system.RequestLoad.Timed;
 

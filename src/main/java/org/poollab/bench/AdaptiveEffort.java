@@ -1,0 +1,110 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import org.poollab.bench.deploy.Deployment;
+import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.load.LoadRun;
+import org.poollab.bench.report.Durations;
+import org.poollab.bench.report.Report;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Point;
+
+/**
+ * Adaptive effort: while a topology's decision is not settled (redone on p99s drawn from
+ * the intervals, it picks the choice less often than 80 %), the cells that decide it (the
+ * choice, its smaller neighbour and the pool picked instead most often, at the deciding
+ * rate) are measured once more as a new repeat, in one JMeter run of their own on the
+ * same warm deployment, until the decision is settled, {@code bench.adaptiveCap} is spent
+ * or {@link #MAX_ROUNDS} rounds ran. The new repeats narrow those cells' intervals; what
+ * it did and cost goes to the time account and the report.
+ */
+final class AdaptiveEffort {
+
+	/** The most extra rounds adaptive effort runs per topology. */
+	static final int MAX_ROUNDS = 3;
+
+	private final SweepContext sweep;
+
+	private final TopologyRun run;
+
+	AdaptiveEffort(SweepContext sweep, TopologyRun run) {
+		this.sweep = sweep;
+		this.run = run;
+	}
+
+	void settle(Planned first, Deployment deployment, Path loadDirectory) throws IOException, InterruptedException {
+		SweepResults results = this.sweep.results();
+		Duration cap = this.sweep.properties().adaptiveCap();
+		String topology = first.topology().label();
+		Optional<Report.Unsettled> unsettled = Report.unsettled(results, topology);
+		if (cap.isZero() || unsettled.isEmpty() || !first.pooled()) {
+			return;
+		}
+		Report.Unsettled start = unsettled.get();
+		long started = System.nanoTime();
+		long deadline = started + cap.toNanos();
+		int rounds = 0;
+		String end = "settled";
+		while (unsettled.isPresent()) {
+			Report.Unsettled now = unsettled.get();
+			if (rounds == MAX_ROUNDS) {
+				end = "rounds";
+				break;
+			}
+			if (System.nanoTime() >= deadline) {
+				end = "cap";
+				break;
+			}
+			if (!deployment.deadInstances().isEmpty()) {
+				end = "died";
+				break;
+			}
+			int repeat = results.points()
+				.stream()
+				.filter((point) -> point.topology().equals(topology))
+				.mapToInt(Point::repeat)
+				.max()
+				.orElse(0) + 1;
+			List<Planned> todo = now.pools()
+				.stream()
+				.map((pool) -> new Planned(first.topology(), first.instances(), first.tomcatThreads(), pool,
+						now.rateRps(), repeat))
+				.toList();
+			this.sweep.out()
+				.printf(Locale.ROOT,
+						"  The decision is not settled (pool %d in %.0f %% of redone decisions): measuring pools %s at %d rps once more (repeat %d).%n",
+						now.chosen(), 100 * now.probability(), now.pools(), now.rateRps(), repeat);
+			this.sweep.emptyWrittenTable();
+			LoadRun.Result result = this.run.announceAndMeasure(todo, deployment, loadDirectory,
+					first.deploymentLabel() + "-settle" + (++rounds),
+					(measured, nanos) -> this.sweep.progress().again(measured, nanos, deployment.loadBalancer()));
+			results.points().addAll(result.measured());
+			this.sweep.store().write(results);
+			unsettled = Report.unsettled(results, topology);
+		}
+		double after = Report.probability(results, topology).orElse(Double.NaN);
+		double seconds = (System.nanoTime() - started) / 1e9;
+		this.sweep.time()
+			.settled(new SweepResults.Settling(topology, start.rateRps(), start.pools(), rounds, seconds,
+					start.probability(), after, end));
+		this.sweep.out()
+			.printf(Locale.ROOT,
+					"  Adaptive effort: %d extra round(s) of pools %s at %d rps, %s; %s (was %.0f %%)%s.%n", rounds,
+					start.pools(), start.rateRps(), Durations.human(seconds),
+					Double.isNaN(after) ? SweepResults.Settling.NOT_REDRAWN : String.format(Locale.ROOT,
+							"the choice is now picked in %.0f %% of redone decisions", 100 * after),
+					100 * start.probability(), switch (end) {
+						case "settled" -> "";
+						case "cap" -> ", stopped by bench.adaptiveCap=" + Durations.human(cap);
+						case "rounds" -> ", stopped after " + MAX_ROUNDS + " rounds";
+						default -> ", stopped: an instance died";
+					});
+	}
+
+}

@@ -1,0 +1,73 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.load.ConfirmationRun;
+import org.poollab.bench.report.Report;
+import org.poollab.bench.results.SweepResults;
+
+/**
+ * After the grid, each topology whose grid chose a pool size is started again with
+ * exactly the recommended block and loaded at the rate it was chosen at
+ * ({@link ConfirmationRun}). A refuted pool moves the answer to the next one, which is
+ * confirmed in turn, up to {@link Report#MAX_CONFIRMATIONS} runs per topology. A topology
+ * swept at several Tomcat thread counts is confirmed at its first.
+ */
+final class Confirmations {
+
+	private Confirmations() {
+	}
+
+	static List<SweepResults.Confirmation> run(SweepContext sweep, List<Planned> planned)
+			throws IOException, InterruptedException {
+		SweepResults results = sweep.results();
+		if (sweep.properties().confirmation().isZero() || results.points().isEmpty()) {
+			return List.of();
+		}
+		ConfirmationRun confirmation = new ConfirmationRun(sweep.grid(), sweep.properties().confirmation(),
+				sweep.jmeter(), sweep.out());
+		Deployer deployer = new Deployer(sweep);
+		List<SweepResults.Confirmation> confirmations = new ArrayList<>();
+		List<String> topologies = Report.toConfirm(results, sweep.store().directory())
+			.stream()
+			.map(Report.Block::topology)
+			.distinct()
+			.toList();
+		for (String topology : topologies) {
+			Optional<Planned> like = planned.stream()
+				.filter((point) -> point.pooled() && point.topology().label().equals(topology))
+				.findFirst();
+			if (like.isEmpty()) {
+				continue;
+			}
+			for (int run = 0; run < Report.MAX_CONFIRMATIONS; run++) {
+				SweepResults sofar = results.withConfirmations(confirmations);
+				Optional<Report.Block> next = Report.toConfirm(sofar, sweep.store().directory())
+					.stream()
+					.filter((block) -> block.topology().equals(topology))
+					.findFirst();
+				if (next.isEmpty() || confirmations.stream()
+					.anyMatch((done) -> done.topology().equals(topology)
+							&& done.point().poolSize() == next.get().poolSize()
+							&& done.point().rateRps() == next.get().rateRps())) {
+					break; // nothing to confirm, or its answer was confirmed already
+				}
+				Report.Block block = next.get();
+				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().tomcatThreads(),
+						block.poolSize(), block.rateRps(), 1);
+				SweepResults.Confirmation confirmed = confirmation.run(block, point, (deployed, file,
+						rates) -> deployer.deploy(deployed, block.poolSize(), Optional.of(file), rates),
+						sweep.store().directory(), sweep.processes());
+				sweep.emptyWrittenTable();
+				confirmations.add(confirmed);
+				sweep.out().println("  " + Report.confirmationLine(results.withConfirmations(confirmations), topology));
+			}
+		}
+		return confirmations;
+	}
+
+}

@@ -1,0 +1,120 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+import org.poollab.bench.deploy.Deployment;
+import org.poollab.bench.deploy.Instance;
+import org.poollab.bench.deploy.Ports;
+import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.Topology;
+import org.poollab.bench.load.WarmUp;
+import org.poollab.bench.results.SweepResults.Limits;
+
+/**
+ * Starts a topology and warms it up with the pools at the largest size the deployment
+ * will measure (so that a pool of 1 does not queue a cold JVM's slow first requests) and
+ * the load rising from nothing to the grid's highest rate, then held there: a JIT warmed
+ * only to the lowest rate was still compiling at the highest (under wrk one instance
+ * served 3,632 rps after 25 s and 4,706 after 60 s), held until the instances' own
+ * latency settles ({@link WarmUp}). The first round starts at the largest pool size, so
+ * no resize follows. Instances the warm-up killed are replaced.
+ */
+final class Deployer {
+
+	private final SweepContext sweep;
+
+	Deployer(SweepContext sweep) {
+		this.sweep = sweep;
+	}
+
+	/** A deployment for the grid's points, warmed up through the grid's rates. */
+	Deployment deploy(Planned point, int largestPoolSize) throws IOException, InterruptedException {
+		return deploy(point, largestPoolSize, Optional.empty(), this.sweep.grid().rates());
+	}
+
+	/**
+	 * @param hikariBlock the YAML file every instance reads its HikariCP settings from
+	 * (the confirmation run), empty for the sweep's own deployments
+	 * @param rates the rates the warm-up steps through, up to the highest
+	 */
+	Deployment deploy(Planned point, int largestPoolSize, Optional<Path> hikariBlock, List<Integer> rates)
+			throws IOException, InterruptedException {
+		Grid grid = this.sweep.grid();
+		Topology topology = point.topology();
+		String label = (hikariBlock.isPresent() ? "confirm-" : "") + point.deploymentLabel()
+				+ (point.pooled() ? "" : "-nopool");
+		Limits limits = grid.limits(point.tomcatThreads());
+		String pool = (topology == Topology.PGBOUNCER)
+				? "pgbouncer pool %d, HikariCP pools of %d".formatted(largestPoolSize, grid.pgbouncerClientPoolSize())
+				: hikariBlock.isPresent()
+						? "pool " + largestPoolSize + " and every HikariCP setting from " + hikariBlock.get()
+						: (point.pooled() ? "pool " + largestPoolSize + ", the largest this deployment measures"
+								: "no pool: a new connection per request");
+		this.sweep.out()
+			.printf("Starting %s topology (%d instance(s), %s, %s)...%n", topology.label(), point.instances(), pool,
+					limits.describe());
+		PreFlight found = this.sweep.preFlight();
+		// The confirmation runs the pasted block on HikariCP alone.
+		Deployment.Plan plan = new Deployment.Plan(topology, label, point.instances(), largestPoolSize,
+				grid.pgbouncerClientPoolSize(), limits, found.pinning(),
+				new Ports(this.sweep.properties().basePort(), point.instances()), found.nginx(),
+				hikariBlock.isPresent() ? Optional.empty() : found.pgbouncer(), hikariBlock);
+		Deployment deployment = start(plan);
+		if (grid.topologyWarmup().isZero()) {
+			return deployment;
+		}
+		warmUp(deployment, label, rates);
+		if (deployment.deadInstances().isEmpty()) {
+			return deployment;
+		}
+		// An instance the warm-up killed is no point's failure: a warm-up is not
+		// measured. Fresh instances take its place; when the load killed it (not a
+		// signal from outside), their warm-up stops below the rate that did.
+		boolean fromOutside = deployment.deadInstances().stream().allMatch(Instance::killedFromOutside);
+		for (Instance dead : deployment.deadInstances()) {
+			this.sweep.out()
+				.printf("  Instance %d died in the warm-up (%s); its log: %s%n", dead.port(), dead.deathCause(),
+						dead.keepLog(label + "-warmup"));
+		}
+		deployment.close();
+		int top = rates.stream().mapToInt(Integer::intValue).max().orElseThrow();
+		List<Integer> lower = fromOutside ? rates : rates.stream().filter((rate) -> rate < top).toList();
+		if (fromOutside) {
+			this.sweep.out()
+				.printf("  Starting %s again: an instance was ended from outside during the warm-up.%n", label);
+		}
+		else if (lower.isEmpty()) {
+			this.sweep.out()
+				.printf("  Starting %s again, without a warm-up (no grid rate below %d rps, which killed it).%n", label,
+						top);
+		}
+		else {
+			this.sweep.out()
+				.printf("  Starting %s again, warming up to %d rps only: the points at %d rps will show what that rate does to warm instances.%n",
+						label, lower.stream().mapToInt(Integer::intValue).max().getAsInt(), top);
+		}
+		deployment = start(plan);
+		if (!lower.isEmpty()) {
+			warmUp(deployment, label, lower);
+		}
+		return deployment;
+	}
+
+	private Deployment start(Deployment.Plan plan) throws IOException, InterruptedException {
+		return Deployment.start(plan, this.sweep.paths(), this.sweep.database(), this.sweep.store().directory(),
+				this.sweep.processes(), this.sweep.out());
+	}
+
+	private void warmUp(Deployment deployment, String label, List<Integer> rates)
+			throws IOException, InterruptedException {
+		this.sweep.time()
+			.warmedUp(WarmUp.run(deployment, label, rates, this.sweep.grid().topologyWarmup(),
+					this.sweep.properties().p99Objective(), this.sweep.grid().arrivals(), this.sweep.jmeter(),
+					this.sweep.loadDirectory(), this.sweep.processes(), this.sweep.out()));
+	}
+
+}

@@ -1,0 +1,124 @@
+package org.poollab.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+
+import org.poollab.bench.deploy.CpuPinning;
+import org.poollab.bench.deploy.Database;
+import org.poollab.bench.deploy.Nginx;
+import org.poollab.bench.deploy.PgBouncer;
+import org.poollab.bench.deploy.Ports;
+import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.Topology;
+import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.lab.Programs;
+import org.poollab.bench.load.JMeter;
+import org.poollab.bench.results.SweepResults;
+
+/**
+ * What is checked before anything starts, for a sweep and for {@code -Psingle/-Pmulti}
+ * alike: the ports are free, the programs the topologies need are here (nginx, pgbouncer,
+ * taskset), the database answers and its connection budget holds the largest fleet, the
+ * remote engines are loopback. A setting that fails here starts nothing.
+ *
+ * @param nginx nginx, when the topologies need a load balancer and it is installed
+ * @param pgbouncer pgbouncer, when a topology needs it and it is installed
+ * @param pinning how instances are pinned to CPUs, {@code null} when they are not
+ * @param remoteEngines JMeter servers to load from, empty for JMeter here
+ */
+record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPinning pinning,
+		List<String> remoteEngines) {
+
+	/**
+	 * @param topologies the topologies that will run
+	 * @param largestPoolSize the largest pool size any instance will hold
+	 */
+	static PreFlight check(Grid grid, BenchProperties properties, Programs programs, List<Topology> topologies,
+			int largestPoolSize, PrintStream out) throws SQLException {
+		Optional<Path> pgbouncer = pgbouncerFor(topologies, programs, out);
+		int mostInstances = topologies.stream().mapToInt(grid::instancesOf).max().orElse(1);
+		new Ports(properties.basePort(), mostInstances).requireFree();
+		Optional<Path> nginx = loadBalancer(properties, programs, mostInstances, out);
+		Database.Settings settings = properties.database().configured() ? externalSettings(properties)
+				: Database.embeddedSettings();
+		requireBudget(grid, settings, topologies, largestPoolSize);
+		List<String> engines = (properties.remoteEngines() != null) ? properties.remoteEngines() : List.of();
+		JMeter.requireEvenSplit(grid.rates(), engines);
+		JMeter.requireLoopback(engines);
+		return new PreFlight(nginx, pgbouncer, pinning(grid.instanceCpus(), programs), engines);
+	}
+
+	/**
+	 * Refuses topologies whose fleet could ask PostgreSQL for more connections than it
+	 * accepts from regular users.
+	 */
+	static void requireBudget(Grid grid, Database.Settings settings, List<Topology> topologies, int poolSize) {
+		if (poolSize == SweepResults.NO_POOL) {
+			return;
+		}
+		for (Topology topology : topologies) {
+			Database.requireBudget(settings, SweepResults.PgBouncer.poolsAtTheDatabase(topology == Topology.PGBOUNCER,
+					grid.instancesOf(topology)), poolSize);
+		}
+	}
+
+	private static @Nullable CpuPinning pinning(int instanceCpus, Programs programs) {
+		if (instanceCpus <= 0) {
+			return null;
+		}
+		if (instanceCpus > BenchSettingFailureAnalyzer.availableProcessors()) {
+			throw new BenchSettingException(BenchSettingFailureAnalyzer.describe("instanceCpus", instanceCpus));
+		}
+		return CpuPinning.require(instanceCpus, programs);
+	}
+
+	private static Optional<Path> loadBalancer(BenchProperties properties, Programs programs, int instances,
+			PrintStream out) {
+		if (instances < 2 || properties.loadBalancer() == LoadBalancerChoice.CLIENT) {
+			return Optional.empty();
+		}
+		Optional<Path> nginx = programs.find(Nginx.PROGRAM);
+		if (nginx.isEmpty() && properties.loadBalancer() == LoadBalancerChoice.NGINX) {
+			throw new BenchSettingException(
+					"bench.loadBalancer=nginx, but nginx is not installed (apt-get install nginx-light). Allowed: auto (nginx when installed, else the plan's round robin), nginx, client");
+		}
+		if (nginx.isEmpty()) {
+			out.println(
+					"nginx is not installed: the plan spreads requests over the instances itself (client-side round robin).");
+		}
+		return nginx;
+	}
+
+	private static Database.Settings externalSettings(BenchProperties properties) throws SQLException {
+		BenchProperties.ExternalDatabase external = properties.database();
+		try (Database database = external.connect()) {
+			return database.settings();
+		}
+		catch (SQLException ex) {
+			throw new BenchSettingException(
+					"bench.database.url=%s: cannot connect (%s). Check the URL, user and password, or leave bench.database.url unset for the embedded PostgreSQL."
+						.formatted(Database.withoutQuery(external.url()), ex.getMessage()));
+		}
+	}
+
+	/**
+	 * pgbouncer, when the grid has the pgbouncer topology and it is installed; when it is
+	 * not, the topology is skipped, and the console says so.
+	 */
+	private static Optional<Path> pgbouncerFor(List<Topology> topologies, Programs programs, PrintStream out) {
+		if (!topologies.contains(Topology.PGBOUNCER)) {
+			return Optional.empty();
+		}
+		Optional<Path> pgbouncer = programs.find(PgBouncer.PROGRAM);
+		if (pgbouncer.isEmpty()) {
+			out.println("pgbouncer is not installed (apt-get install pgbouncer): skipping the pgbouncer topology.");
+		}
+		return pgbouncer;
+	}
+
+}

@@ -1,0 +1,267 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+import org.poollab.bench.deploy.Deployment;
+import org.poollab.bench.deploy.Instance;
+import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.Workload;
+import org.poollab.bench.lab.LabFailureException;
+import org.poollab.bench.load.CrossCheck;
+import org.poollab.bench.load.GeneratorCheck;
+import org.poollab.bench.load.JMeter;
+import org.poollab.bench.load.LoadRun;
+import org.poollab.bench.report.Durations;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Point;
+
+/**
+ * The points of one deployment: a topology at one Tomcat thread count, from its start to
+ * its end. Each repeat is a round through every pool size (largest first, so a drowning
+ * small pool comes last) at every rate (lowest first), in one JMeter run; rounds
+ * interleave repeats, so drift hits every pool size alike. Points the generator could not
+ * hold are measured once more at the end, then {@link AdaptiveEffort} settles the
+ * decision when it is not.
+ */
+final class TopologyRun {
+
+	private final SweepContext sweep;
+
+	private final List<Planned> mine;
+
+	private final Planned first;
+
+	private final JMeter jmeter;
+
+	private final LoadRun load;
+
+	private final Deployer deployer;
+
+	TopologyRun(SweepContext sweep, List<Planned> mine) {
+		this.sweep = sweep;
+		this.mine = mine;
+		this.first = mine.get(0);
+		this.jmeter = sweep.jmeter();
+		this.load = new LoadRun(sweep.grid(), this.jmeter, sweep.out());
+		this.deployer = new Deployer(sweep);
+	}
+
+	void run(HostCeiling ceiling) throws IOException, InterruptedException {
+		Path loadDirectory = this.sweep.loadDirectory();
+		int largestPool = this.mine.stream().mapToInt(Planned::poolSize).max().orElseThrow();
+		Progress progress = this.sweep.progress();
+		long deployStarted = System.nanoTime();
+		Deployment deployment = this.deployer.deploy(this.first, largestPool);
+		progress.deployed(System.nanoTime() - deployStarted);
+		int runs = 0;
+		Set<Planned> killedOnce = new HashSet<>();
+		try {
+			ceiling.measureOnce(this.sweep, this.jmeter, deployment, loadDirectory);
+			for (List<Planned> round : LoadRun.rounds(this.mine)) {
+				List<Planned> todo = round;
+				while (!todo.isEmpty()) {
+					if (!deployment.deadInstances().isEmpty()) {
+						// An instance died in the last run (or between runs): fresh
+						// instances for the points left.
+						deployment.close();
+						this.sweep.out().println("  Starting the topology again for the next points.");
+						progress.redeploying();
+						long redeployStarted = System.nanoTime();
+						deployment = this.deployer.deploy(this.first, largestPool);
+						progress.deployed(System.nanoTime() - redeployStarted);
+					}
+					this.sweep.emptyWrittenTable();
+					List<Planned> ran = todo;
+					String runId = this.first.deploymentLabel() + "-run" + (++runs);
+					LoadRun.Result result = runPoints(todo, deployment, loadDirectory, runId);
+					if (this.sweep.properties().crossCheck()) {
+						crossCheck(result.measured(), deployment, loadDirectory, runId);
+					}
+					todo = result.leftover();
+					for (Instance dead : deployment.deadInstances()) {
+						this.sweep.out()
+							.printf("  Instance %d died (%s); its log: %s%n", dead.port(), dead.deathCause(),
+									dead.keepLog(runId));
+					}
+					todo = againIfKilledFromOutside(result, ran, todo, killedOnce);
+				}
+			}
+			remeasureGeneratorBound(deployment, loadDirectory, this.first.deploymentLabel() + "-again");
+			new AdaptiveEffort(this.sweep, this).settle(this.first, deployment, loadDirectory);
+		}
+		finally {
+			deployment.close();
+			this.sweep.emptyWrittenTable();
+		}
+	}
+
+	/**
+	 * A point whose instance was ended from outside (a signal, no cause in its log) says
+	 * nothing about its pool size: it is taken out of the results and measured again
+	 * first on the fresh instances, once. Killed from outside again, it stays, marked so,
+	 * and every verdict leaves it out.
+	 * @param ran the points the run was given, in order (its measured points are the
+	 * first)
+	 * @return the points still to measure
+	 */
+	private List<Planned> againIfKilledFromOutside(LoadRun.Result result, List<Planned> ran, List<Planned> todo,
+			Set<Planned> killedOnce) throws IOException {
+		if (result.measured().isEmpty()) {
+			return todo;
+		}
+		Point last = result.measured().get(result.measured().size() - 1);
+		if (!last.outcome().startsWith(LoadRun.KILLED_FROM_OUTSIDE)) {
+			return todo;
+		}
+		Planned planned = ran.get(result.measured().size() - 1);
+		if (!killedOnce.add(planned)) {
+			this.sweep.out()
+				.printf("  Pool %s at %d rps: killed from outside twice; left out of every verdict.%n",
+						SweepResults.poolLabel(planned.poolSize()), planned.rateRps());
+			return todo;
+		}
+		SweepResults results = this.sweep.results();
+		results.points().remove(results.points().lastIndexOf(last));
+		this.sweep.store().write(results);
+		this.sweep.out()
+			.printf("  Pool %s at %d rps: the instance was ended from outside (a signal, no cause in its log), not by the load: measuring it again on fresh instances.%n",
+					SweepResults.poolLabel(planned.poolSize()), planned.rateRps());
+		List<Planned> again = new ArrayList<>();
+		again.add(planned);
+		again.addAll(todo);
+		return again;
+	}
+
+	private LoadRun.Result runPoints(List<Planned> todo, Deployment deployment, Path loadDirectory, String runId)
+			throws IOException, InterruptedException {
+		Progress progress = this.sweep.progress();
+		LoadRun.Result result = announceAndMeasure(todo, deployment, loadDirectory, runId,
+				(measured, nanos) -> progress.ran(measured, nanos, deployment.loadBalancer()));
+		long generatorBound = result.measured().stream().filter(GeneratorCheck::generatorBound).count();
+		if (generatorBound > 0) {
+			// measured once more at the end of the deployment: one more run
+			progress.expectAgain(this.sweep.grid()
+				.warmup()
+				.plus(this.sweep.grid().duration().plus(LoadRun.SETTLE).multipliedBy(generatorBound))
+				.toNanos());
+		}
+		this.sweep.results().points().addAll(result.measured());
+		this.sweep.store().write(this.sweep.results());
+		return result;
+	}
+
+	/**
+	 * Says what a run will do, runs it, and reports its points with the time it took.
+	 * Points run while the lab's database was gone are not reported: they measured its
+	 * absence.
+	 */
+	LoadRun.Result announceAndMeasure(List<Planned> points, Deployment deployment, Path loadDirectory, String runId,
+			BiConsumer<List<Point>, Long> report) throws IOException, InterruptedException {
+		List<LoadRun.Segment> segments = this.load.segments(points, deployment.poolSize());
+		this.sweep.out()
+			.printf("  %s: %d point(s) in one JMeter schedule of %s...%n", runId, points.size(),
+					Durations.human(segments.get(segments.size() - 1).end()));
+		long started = System.nanoTime();
+		LoadRun.Result result = this.load.measure(points, deployment, loadDirectory, runId, this.sweep.processes());
+		if (this.sweep.database().exit().isPresent()) {
+			throw new LabFailureException("%s ran %d point(s) while the database was gone or going; they are not kept"
+				.formatted(runId, result.measured().size()));
+		}
+		report.accept(result.measured(), System.nanoTime() - started);
+		return result;
+	}
+
+	/**
+	 * Points whose window measured the generator are measured once more, in one run of
+	 * their own; the second measurement replaces the first, which stays in the run's
+	 * JTLs. What is still generator-bound then stays so.
+	 */
+	private void remeasureGeneratorBound(Deployment deployment, Path loadDirectory, String runId)
+			throws IOException, InterruptedException {
+		SweepResults results = this.sweep.results();
+		List<Integer> indexes = new ArrayList<>();
+		List<Planned> again = new ArrayList<>();
+		for (int i = 0; i < results.points().size(); i++) {
+			Point point = results.points().get(i);
+			if (GeneratorCheck.generatorBound(point)) {
+				this.mine.stream()
+					.filter((planned) -> planned.topology().label().equals(point.topology())
+							&& planned.poolSize() == point.poolSize() && planned.rateRps() == point.rateRps()
+							&& planned.repeat() == point.repeat()
+							&& this.sweep.grid().limits(planned.tomcatThreads()).equals(point.limits()))
+					.findFirst()
+					.ifPresent((planned) -> {
+						indexes.add(results.points().indexOf(point));
+						again.add(planned);
+					});
+			}
+		}
+		if (again.isEmpty() || !deployment.deadInstances().isEmpty()) {
+			return;
+		}
+		this.sweep.out()
+			.printf("  %d point(s) measured the generator (JMeter fell behind its schedule): measuring them once more.%n",
+					again.size());
+		int run = 0;
+		for (List<Planned> sameRate : LoadRun.rounds(again)) {
+			if (!deployment.deadInstances().isEmpty()) {
+				return;
+			}
+			this.sweep.emptyWrittenTable();
+			String id = runId + ((run++ > 0) ? "-" + run : "");
+			LoadRun.Result result = announceAndMeasure(sameRate, deployment, loadDirectory, id,
+					(measured, nanos) -> this.sweep.progress().again(measured, nanos, deployment.loadBalancer()));
+			for (int i = 0; i < result.measured().size(); i++) {
+				int index = indexes.get(again.indexOf(sameRate.get(i)));
+				SweepResults.CrossCheck check = results.points().get(index).crossCheck();
+				Point remeasured = result.measured().get(i);
+				// The first try's cross-check measured this deployment, pool and rate.
+				results.points().set(index, (check != null) ? remeasured.withCrossCheck(check) : remeasured);
+			}
+			this.sweep.store().write(results);
+		}
+	}
+
+	/**
+	 * {@code bench.crossCheck}: every point the run measured, measured again at once on
+	 * the same deployment, pool size and rate by the independent open-loop generator
+	 * ({@link CrossCheck}), its figures kept beside JMeter's. Stops at the first dead
+	 * instance: what is left is the death's to report.
+	 */
+	private void crossCheck(List<Point> measured, Deployment deployment, Path loadDirectory, String runId)
+			throws IOException, InterruptedException {
+		SweepResults results = this.sweep.results();
+		List<String> urls = deployment.urls(Workload.READ.uri);
+		for (Point point : measured) {
+			if (!deployment.deadInstances().isEmpty()) {
+				return;
+			}
+			if (point.poolSize() != deployment.poolSize()) {
+				deployment.resize(point.poolSize());
+			}
+			String name = "%s-check-pool%s-%drps".formatted(runId, SweepResults.poolLabel(point.poolSize()),
+					point.rateRps());
+			SweepResults.CrossCheck check = CrossCheck.run(this.sweep.paths(), urls, point.rateRps(),
+					this.sweep.grid().arrivals(), this.sweep.grid().warmup().plus(LoadRun.SETTLE),
+					this.sweep.grid().duration(), loadDirectory.resolve(name + ".log"), this.sweep.processes(),
+					point.latency());
+			int index = results.points().indexOf(point);
+			results.points().set(index, point.withCrossCheck(check));
+			this.sweep.store().write(results);
+			this.sweep.out()
+				.printf(Locale.ROOT,
+						"    cross-check, pool %s at %d rps: p50 %.1f / p99 %.1f ms (sent %.0f rps, send lag p99 %.1f ms, %d errors) against JMeter's %.0f / %.0f ms: %s%n",
+						SweepResults.poolLabel(point.poolSize()), point.rateRps(), check.p50Ms(), check.p99Ms(),
+						check.sentRps(), check.sendLagP99Ms(), check.errors(), point.latency().p50Ms(),
+						point.latency().p99Ms(), check.agrees() ? "agree" : "DISAGREE (not within 1.5x or 3 ms)");
+		}
+	}
+
+}

@@ -1,0 +1,235 @@
+package org.poollab.bench.deploy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.lab.ChildProcesses;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.service.database.EmbeddedPostgresServer;
+
+/**
+ * The one PostgreSQL every instance of a sweep shares: embedded (started once by the lab)
+ * or external (by URL, started by nobody here).
+ */
+public final class Database implements AutoCloseable {
+
+	/**
+	 * What the postmaster logs when asked to stop (smart: SIGTERM, fast: SIGINT or pg_ctl
+	 * stop, immediate: SIGQUIT) or when it gives up.
+	 */
+	private static final Pattern SHUTDOWN_OR_PANIC = Pattern.compile("received \\w+ shutdown request|PANIC:");
+
+	/**
+	 * PostgreSQL's default superuser_reserved_connections (reserved_connections is 0).
+	 */
+	static final int EMBEDDED_RESERVED_CONNECTIONS = 3;
+
+	private final String kind;
+
+	private final String url;
+
+	private final String username;
+
+	private final String password;
+
+	private final EmbeddedPostgresServer embedded;
+
+	/** The embedded server's postmaster, {@code null} for an external database. */
+	private final ProcessHandle postmaster;
+
+	/** The embedded server's own log, {@code null} for an external database. */
+	private final Path log;
+
+	private final Settings settings;
+
+	private Database(String kind, String url, String username, String password, EmbeddedPostgresServer embedded,
+			ProcessHandle postmaster, Path log) throws SQLException {
+		this.kind = kind;
+		this.url = url;
+		this.username = username;
+		this.password = password;
+		this.embedded = embedded;
+		this.postmaster = postmaster;
+		this.log = log;
+		this.settings = readSettings();
+	}
+
+	/**
+	 * The settings the embedded server will have, known before it starts.
+	 */
+	public static Settings embeddedSettings() {
+		return new Settings("PostgreSQL (embedded)", EmbeddedPostgresServer.MAX_CONNECTIONS,
+				EMBEDDED_RESERVED_CONNECTIONS);
+	}
+
+	/**
+	 * Starts the embedded server.
+	 * @param dataDirectory its cluster, removed when it stops
+	 * @param log its own log, kept
+	 * @param processes where its postmaster is tracked, to be stopped with everything
+	 * else
+	 */
+	public static Database embedded(Path dataDirectory, Path log, ChildProcesses processes)
+			throws SQLException, IOException {
+		EmbeddedPostgresServer server = EmbeddedPostgresServer.start(EmbeddedPostgresServer.MAX_CONNECTIONS,
+				dataDirectory, log);
+		Path pidFile = dataDirectory.resolve("postmaster.pid");
+		ProcessHandle postmaster = null;
+		if (Files.isRegularFile(pidFile)) {
+			long pid = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
+			postmaster = ProcessHandle.of(pid).orElse(null);
+			if (postmaster != null) {
+				processes.track("postgres", postmaster);
+			}
+		}
+		try {
+			return new Database("embedded", server.jdbcUrl(), EmbeddedPostgresServer.USER, "", server, postmaster, log);
+		}
+		catch (SQLException ex) {
+			server.close();
+			throw ex;
+		}
+	}
+
+	public static Database external(String url, String username, String password) throws SQLException {
+		return new Database("external", url, username, password, null, null, null);
+	}
+
+	/**
+	 * Refuses a grid whose fleet could ask PostgreSQL for more connections than it
+	 * accepts from regular users.
+	 */
+	public static void requireBudget(Settings settings, int instances, int poolSize) {
+		int needed = instances * poolSize;
+		if (needed > settings.usableConnections()) {
+			throw new BenchSettingException(
+					"The connection budget does not fit: %d instance(s) x maximum-pool-size %d = %d connections, but PostgreSQL accepts %d (max_connections %d - %d reserved). Lower bench.poolSizes or bench.instances, or raise max_connections."
+						.formatted(instances, poolSize, needed, settings.usableConnections(), settings.maxConnections(),
+								settings.reservedConnections()));
+		}
+	}
+
+	public String url() {
+		return this.url;
+	}
+
+	public String username() {
+		return this.username;
+	}
+
+	public String password() {
+		return this.password;
+	}
+
+	public Settings settings() {
+		return this.settings;
+	}
+
+	public SweepResults.Database describe() {
+		return new SweepResults.Database(this.kind, withoutQuery(this.url), this.settings.version(),
+				this.settings.maxConnections(), this.settings.reservedConnections());
+	}
+
+	public Connection connect() throws SQLException {
+		return connect(this.url, this.username, this.password);
+	}
+
+	/**
+	 * How the lab's own PostgreSQL ended, once its postmaster is gone: empty while it
+	 * runs, and always for an external database, which is not the lab's to watch. The
+	 * exit status is not knowable here: pg_ctl starts the postmaster, so init, not the
+	 * lab, collects it. Its log tells a shutdown someone asked for (pg_ctl stop, SIGTERM,
+	 * SIGINT, SIGQUIT) or a PANIC; SIGKILL, by hand or the kernel's out-of-memory killer,
+	 * leaves no word.
+	 */
+	public Optional<String> exit() {
+		if (this.postmaster == null || ChildProcesses.running(this.postmaster)) {
+			return Optional.empty();
+		}
+		String how = lastLogLine(SHUTDOWN_OR_PANIC).map((line) -> "after logging \"%s\"".formatted(line.strip()))
+			.orElse("without a word in its log, as a SIGKILL leaves it (by hand, or the kernel's out-of-memory killer)");
+		return Optional.of("The lab's PostgreSQL (postmaster pid %d) exited %s. Its log: %s"
+			.formatted(this.postmaster.pid(), how, this.log));
+	}
+
+	private Optional<String> lastLogLine(Pattern pattern) {
+		try (Stream<String> lines = Files.lines(this.log)) {
+			return lines.filter((line) -> pattern.matcher(line).find()).reduce((first, second) -> second);
+		}
+		catch (IOException | UncheckedIOException ex) {
+			return Optional.empty();
+		}
+	}
+
+	@Override
+	public void close() {
+		if (this.embedded != null) {
+			this.embedded.close();
+		}
+	}
+
+	private Settings readSettings() throws SQLException {
+		try (Connection connection = connect();
+				Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("""
+						SELECT current_setting('server_version'), current_setting('max_connections')::int,
+						       current_setting('superuser_reserved_connections')::int
+						       + coalesce(current_setting('reserved_connections', true)::int, 0)""")) {
+			rs.next();
+			return new Settings(rs.getString(1), rs.getInt(2), rs.getInt(3));
+		}
+	}
+
+	/**
+	 * A connection with short timeouts (pgjdbc, seconds): an unreachable database is a
+	 * quick, clear error, not a long hang. {@code loginTimeout} bounds the whole login,
+	 * which a server that accepts and never answers would otherwise stretch forever;
+	 * {@code socketTimeout} bounds every answer afterwards, which is safe here because
+	 * the lab's own statements (settings, {@code TRUNCATE} between points, pgbouncer's
+	 * admin console) answer in milliseconds. The instances' pools get no socketTimeout:
+	 * it would cut off the measured queries.
+	 */
+	public static Connection connect(String url, String username, String password) throws SQLException {
+		Properties properties = new Properties();
+		properties.setProperty("user", username);
+		if (!password.isEmpty()) {
+			properties.setProperty("password", password);
+		}
+		properties.setProperty("connectTimeout", "3");
+		properties.setProperty("loginTimeout", "3");
+		properties.setProperty("socketTimeout", "30");
+		properties.setProperty("ApplicationName", "pool-sizing-lab");
+		return DriverManager.getConnection(url, properties);
+	}
+
+	public static String withoutQuery(String url) {
+		int query = url.indexOf('?');
+		return (query >= 0) ? url.substring(0, query) : url;
+	}
+
+	/**
+	 * @param version the server's version string
+	 * @param maxConnections {@code max_connections}
+	 * @param reservedConnections slots regular users cannot take
+	 */
+	public record Settings(String version, int maxConnections, int reservedConnections) {
+
+		int usableConnections() {
+			return this.maxConnections - this.reservedConnections;
+		}
+
+	}
+
+}

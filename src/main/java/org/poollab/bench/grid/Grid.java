@@ -1,0 +1,109 @@
+package org.poollab.bench.grid;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.poollab.bench.results.SweepResults;
+
+/**
+ * The points a sweep will measure: the preset with any explicit setting laid over it.
+ * Points run topology by topology, then Tomcat thread count by thread count (instances
+ * start once per topology and thread count and are resized between pool sizes); within a
+ * deployment the sweep runs them in rounds, one per repeat, each round one JMeter run
+ * through every pool size at every rate ({@code LoadRun.rounds}).
+ *
+ * @param instanceCpus CPUs each instance is pinned to, 0 for no pinning
+ * @param instanceHeap each instance's {@code -Xmx}
+ * @param tomcatThreads {@code server.tomcat.threads.max} values; {@code [0]} when not set
+ * (Tomcat's default)
+ */
+public record Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes,
+		List<Integer> rates, Duration duration, Duration warmup, Duration topologyWarmup, int repeats,
+		Arrivals arrivals, int instanceCpus, String instanceHeap, List<Integer> tomcatThreads, Workload workload,
+		boolean acquireCost) {
+
+	/**
+	 * The grid the confirmation run loads with: Poisson arrivals (a production fleet's
+	 * traffic is not evenly spaced), a window of its own length, one repeat.
+	 * @param window the confirmation's measured window
+	 */
+	public Grid forConfirmation(Duration window) {
+		return new Grid(this.preset, this.topologies, this.instances, this.poolSizes, this.rates, window, this.warmup,
+				this.topologyWarmup, 1, Arrivals.RANDOM, this.instanceCpus, this.instanceHeap, this.tomcatThreads,
+				this.workload, false);
+	}
+
+	/**
+	 * Every instance's HikariCP pool in the pgbouncer topology, where the swept value is
+	 * pgbouncer's pool: as large as the largest pgbouncer pool swept, so that pgbouncer's
+	 * pool is the only limit.
+	 */
+	public int pgbouncerClientPoolSize() {
+		return Math.max(1, largestPoolSize());
+	}
+
+	/**
+	 * Pool sizes a topology sweeps: pgbouncer always pools, so it has no {@code none}.
+	 */
+	public List<Integer> poolSizesOf(Topology topology) {
+		return (topology == Topology.PGBOUNCER)
+				? this.poolSizes.stream().filter((size) -> size != SweepResults.NO_POOL).toList() : this.poolSizes;
+	}
+
+	/** What every instance started for points with that Tomcat thread count runs with. */
+	public SweepResults.Limits limits(int tomcatThreads) {
+		return new SweepResults.Limits(this.instanceCpus, this.instanceHeap, tomcatThreads);
+	}
+
+	public int instancesOf(Topology topology) {
+		return (topology == Topology.SINGLE) ? 1 : this.instances;
+	}
+
+	public int largestPoolSize() {
+		return this.poolSizes.stream().mapToInt(Integer::intValue).max().orElseThrow();
+	}
+
+	public List<Planned> points() {
+		List<Planned> points = new ArrayList<>();
+		for (Topology topology : this.topologies) {
+			for (int tomcatThreads : this.tomcatThreads) {
+				for (int poolSize : poolSizesOf(topology)) {
+					for (int rate : this.rates) {
+						for (int repeat = 1; repeat <= this.repeats; repeat++) {
+							points.add(new Planned(topology, instancesOf(topology), tomcatThreads, poolSize, rate,
+									repeat));
+						}
+					}
+				}
+			}
+		}
+		return points;
+	}
+
+	/**
+	 * One point to measure.
+	 *
+	 * @param tomcatThreads {@code server.tomcat.threads.max}, 0 for Tomcat's default
+	 */
+	public record Planned(Topology topology, int instances, int tomcatThreads, int poolSize, int rateRps, int repeat) {
+
+		public String id() {
+			return "%s-pool%s-rate%d-rep%d".formatted(deploymentLabel(), SweepResults.poolLabel(this.poolSize),
+					this.rateRps, this.repeat);
+		}
+
+		public boolean pooled() {
+			return this.poolSize != SweepResults.NO_POOL;
+		}
+
+		/**
+		 * The instances this point runs on: {@code single}, or {@code single-tomcat50}.
+		 */
+		public String deploymentLabel() {
+			return this.topology.label() + ((this.tomcatThreads > 0) ? "-tomcat" + this.tomcatThreads : "");
+		}
+
+	}
+
+}

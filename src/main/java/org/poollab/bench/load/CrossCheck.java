@@ -1,0 +1,136 @@
+package org.poollab.bench.load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.poollab.bench.grid.Arrivals;
+import org.poollab.bench.lab.ChildProcesses;
+import org.poollab.bench.lab.LabFailureException;
+import org.poollab.bench.lab.LabPaths;
+import org.poollab.bench.report.Durations;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.SweepResults.Latency;
+
+/**
+ * A second opinion on JMeter from outside the lab's load path ({@code bench.crossCheck}):
+ * right after a JMeter run, every point it measured is measured again on the same
+ * deployment, at the same pool size and rate, by the lab's own open-loop generator
+ * ({@code org.poollab.crosscheck.OpenLoopCheck}, a separate JVM: one thread, non-blocking
+ * sockets, each request sent at its scheduled time whatever earlier ones did, latency
+ * from the intended send time). The two agree when p50 and p99 are each within 1.5x or 3
+ * ms of each other, whichever is larger. On two shared cores JMeter's own CPU is part of
+ * what it measures; where they disagree, the point's server-side p99 says whether the
+ * service was slower beside JMeter or JMeter added its own delay.
+ */
+public final class CrossCheck {
+
+	/** The check's JVM: C1 only, so the JIT's own CPU stays out of the figures. */
+	private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-Xmx256m", "-Xss512k");
+
+	/** Agreement: within this factor ... */
+	static final double AGREEMENT_FACTOR = 1.5;
+
+	/** ... or within this many milliseconds, whichever is larger. */
+	static final double AGREEMENT_MS = 3.0;
+
+	/** How long a request may take before the check counts it as an error. */
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+	private CrossCheck() {
+	}
+
+	/**
+	 * Whether two latencies agree: within {@link #AGREEMENT_FACTOR} or
+	 * {@link #AGREEMENT_MS}, whichever is larger.
+	 */
+	static boolean agrees(double aMs, double bMs) {
+		double low = Math.min(aMs, bMs);
+		double high = Math.max(aMs, bMs);
+		return high - low <= AGREEMENT_MS || high <= low * AGREEMENT_FACTOR;
+	}
+
+	/** Whether the check's p50 and p99 both agree with JMeter's. */
+	static boolean agrees(Latency jmeter, double checkP50Ms, double checkP99Ms) {
+		return agrees(jmeter.p50Ms(), checkP50Ms) && agrees(jmeter.p99Ms(), checkP99Ms);
+	}
+
+	/**
+	 * Runs the check once and waits for it.
+	 * @param paths the build (java, classpath)
+	 * @param urls the deployment's entry URLs, taken in turn
+	 * @param rateRps the point's rate
+	 * @param arrivals even or random
+	 * @param warmup sent first, not counted
+	 * @param window measured
+	 * @param log the check's output
+	 * @param processes stops it on Ctrl-C
+	 * @param jmeter JMeter's latency of the point, to compare with
+	 * @return the check's figures
+	 */
+	public static SweepResults.CrossCheck run(LabPaths paths, List<String> urls, int rateRps, Arrivals arrivals,
+			Duration warmup, Duration window, Path log, ChildProcesses processes, Latency jmeter)
+			throws IOException, InterruptedException {
+		List<String> command = new ArrayList<>();
+		command.add(paths.java());
+		command.addAll(JVM_OPTIONS);
+		command.addAll(List.of("-cp", paths.serviceClasspath(), "org.poollab.crosscheck.OpenLoopCheck",
+				"--url=" + String.join(",", urls), "--rate=" + rateRps, "--duration=" + millis(window),
+				"--warmup=" + millis(warmup), "--arrivals=" + arrivals.name().toLowerCase(Locale.ROOT),
+				"--timeout=" + millis(TIMEOUT)));
+		Process process = processes.start("cross-check",
+				new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()));
+		Duration limit = warmup.plus(window).plus(TIMEOUT).plus(Duration.ofSeconds(30));
+		try {
+			if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new LabFailureException(
+						"The cross-check did not end within %s; its output: %s".formatted(Durations.human(limit), log));
+			}
+		}
+		finally {
+			processes.stop(process.toHandle());
+		}
+		String result = Files.readAllLines(log)
+			.stream()
+			.filter((line) -> line.startsWith("result "))
+			.reduce((first, second) -> second)
+			.orElseThrow(() -> new LabFailureException("The cross-check ended (exit code %d) without a result; see %s"
+				.formatted(process.exitValue(), log)));
+		return parse(result, jmeter);
+	}
+
+	/** Its {@code result key=value ...} line. */
+	static SweepResults.CrossCheck parse(String resultLine, Latency jmeter) {
+		Map<String, String> values = new HashMap<>();
+		for (String pair : resultLine.substring("result ".length()).trim().split("\\s+")) {
+			int equals = pair.indexOf('=');
+			values.put(pair.substring(0, equals), pair.substring(equals + 1));
+		}
+		double p50 = number(values, "p50_ms");
+		double p99 = number(values, "p99_ms");
+		double seconds = number(values, "duration_s");
+		return new SweepResults.CrossCheck(p50, p99, number(values, "send_lag_p99_ms"),
+				number(values, "sent") / seconds, (long) number(values, "errors"), number(values, "cpu_cores"),
+				agrees(jmeter, p50, p99));
+	}
+
+	private static double number(Map<String, String> values, String key) {
+		String value = values.get(key);
+		if (value == null) {
+			throw new LabFailureException("The cross-check's result line has no " + key);
+		}
+		return Double.parseDouble(value);
+	}
+
+	private static String millis(Duration duration) {
+		return duration.toMillis() + "ms";
+	}
+
+}

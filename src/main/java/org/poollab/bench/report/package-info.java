@@ -1,0 +1,8 @@
+/**
+ * Stage 5, report: the decision, the recommended {@code spring.datasource.hikari.*}
+ * block, and the Markdown and HTML reports.
+ */
+@NullMarked
+package org.poollab.bench.report;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,172 @@
+package org.poollab.bench.results;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.service.system.Refusals;
+
+/**
+ * A run's directory, {@code <outputDirectory>/<start time>}, with {@code latest} pointing
+ * at it. {@code results.json} and its CSV twin are rewritten after every point, each
+ * atomically, so an interrupted sweep leaves every finished point on disk. The CSV leaves
+ * a figure empty where the JSON says it is unknown (late starts -1, refusals not counted,
+ * no server-side latency), so a spreadsheet does not average an "unknown" in. The
+ * server-side latency columns are the slowest instance's; the JSON has every instance's.
+ */
+public final class ResultsStore {
+
+	/** What the sweep writes and the report reads. */
+	public static final String RESULTS_JSON = "results.json";
+
+	static final String RESULTS_CSV = "results.csv";
+
+	private static final DateTimeFormatter RUN_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+		.withZone(ZoneOffset.UTC);
+
+	private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+	private final Path directory;
+
+	private ResultsStore(Path directory) {
+		this.directory = directory;
+	}
+
+	public static ResultsStore create(Path outputDirectory, Instant startedAt) throws IOException {
+		Path directory = newRunDirectory(outputDirectory, startedAt);
+		Path latest = directory.resolveSibling("latest");
+		Files.deleteIfExists(latest);
+		Files.createSymbolicLink(latest, directory.getFileName());
+		return new ResultsStore(directory);
+	}
+
+	/**
+	 * A new directory for a run, named for its start in UTC ({@code 20261124-203608}),
+	 * {@code -2}, {@code -3}... when that name is taken.
+	 * @param outputDirectory where runs go
+	 * @param startedAt when the run started
+	 * @return the directory, created
+	 * @throws IOException if it cannot be created
+	 */
+	public static Path newRunDirectory(Path outputDirectory, Instant startedAt) throws IOException {
+		Path base = outputDirectory.toAbsolutePath().normalize();
+		String name = RUN_NAME.format(startedAt);
+		Path directory = base.resolve(name);
+		for (int i = 2; Files.exists(directory); i++) {
+			directory = base.resolve(name + "-" + i);
+		}
+		return Files.createDirectories(directory);
+	}
+
+	public Path directory() {
+		return this.directory;
+	}
+
+	public void write(SweepResults results) throws IOException {
+		Path json = this.directory.resolve(RESULTS_JSON + ".tmp");
+		JSON.writeValue(json.toFile(), results);
+		Files.move(json, this.directory.resolve(RESULTS_JSON), StandardCopyOption.ATOMIC_MOVE,
+				StandardCopyOption.REPLACE_EXISTING);
+		Path csv = this.directory.resolve(RESULTS_CSV + ".tmp");
+		try (Writer writer = Files.newBufferedWriter(csv);
+				CSVPrinter printer = new CSVPrinter(writer, CSVFormat.DEFAULT.builder().setHeader(HEADER).get())) {
+			for (Point point : results.points()) {
+				printer.printRecord(row(point));
+			}
+		}
+		Files.move(csv, this.directory.resolve(RESULTS_CSV), StandardCopyOption.ATOMIC_MOVE,
+				StandardCopyOption.REPLACE_EXISTING);
+	}
+
+	/** The instances' refusal reasons, each a column of its own. */
+	static final List<String> REFUSAL_REASONS = Refusals.Reason.tags();
+
+	private static final String[] HEADER = Stream
+		.of(List.of("topology", "instances", "loadBalancer", "poolSize", "rateRps", "arrivals", "repeat",
+				"warmupSeconds", "durationSeconds", "achievedRps", "throughputRps", "samples", "errors",
+				"errorPercent"),
+				REFUSAL_REASONS.stream().map((reason) -> "refused_" + reason.replace('-', '_')).toList(),
+				List.of("meanMs", "p50Ms", "p95Ms", "p99Ms", "p999Ms", "maxMs", "serverP50Ms", "serverP99Ms",
+						"failedMaxMs", "observedPoolMax", "poolVerified", "peakActive", "peakPending", "acquireP99Ms",
+						"usageMeanMs", "timeouts", "telemetrySamples", "loadGeneratorCpuCores", "startLagP99Ms",
+						"outcome", "instanceCpus", "instanceHeap", "tomcatThreads", "pgbouncerPoolSize",
+						"pgbouncerClientPoolSize", "pgbouncerPeakServerConnections", "pgbouncerPeakServerActive",
+						"pgbouncerPeakClientsWaiting", "pgbouncerMaxWaitMs", "crossCheckP50Ms", "crossCheckP99Ms",
+						"crossCheckSendLagP99Ms", "crossCheckSentRps", "crossCheckErrors", "crossCheckAgrees",
+						"p50LowMs", "p50HighMs", "p99LowMs", "p99HighMs"))
+		.flatMap(List::stream)
+		.toArray(String[]::new);
+
+	private static Object[] row(Point p) {
+		SweepResults.PgBouncer b = p.pgbouncer();
+		List<Object> row = new ArrayList<>(List.of(p.topology(), p.instances(), p.loadBalancer(),
+				SweepResults.poolLabel(p.poolSize()), p.rateRps(), p.arrivals(), p.repeat(), p.warmupSeconds(),
+				p.durationSeconds(), round(p.achievedRps()), round(p.throughputRps()), p.samples(), p.errors(),
+				round(p.errorPercent())));
+		// Empty, not 0, when the instances did not count refusals (older results).
+		REFUSAL_REASONS.forEach((reason) -> row.add(p.refusals().isEmpty() ? "" : p.refused(reason)));
+		row.addAll(Arrays.asList(round(p.latency().meanMs()), p.latency().p50Ms(), p.latency().p95Ms(),
+				p.latency().p99Ms(), p.latency().p999Ms(), p.latency().maxMs(), unknownAsEmpty(p.serverP50Ms()),
+				unknownAsEmpty(p.serverP99Ms()), p.failedMaxMs(),
+				String.join(" ", p.pool().observedMax().stream().map(String::valueOf).toList()), p.verified(),
+				p.pool().peakActive(), p.pool().peakPending(), round(p.pool().acquireP99Ms()),
+				round(p.pool().usageMeanMs()), p.pool().timeouts(), p.pool().telemetrySamples(),
+				round(p.loadGeneratorCpuCores()), unknownAsEmpty(p.startLagP99Ms()), p.outcome(), p.limits().cpus(),
+				p.limits().heap(), p.limits().tomcatThreads(), (b != null) ? b.observedPoolSize() : "",
+				(b != null) ? b.clientPoolSize() : "", (b != null) ? b.peakServerConnections() : "",
+				(b != null) ? b.peakServerActive() : "", (b != null) ? b.peakClientsWaiting() : "",
+				(b != null) ? round(b.maxWaitMs()) : ""));
+		SweepResults.CrossCheck c = p.crossCheck();
+		row.addAll((c != null) ? List.of(round(c.p50Ms()), round(c.p99Ms()), round(c.sendLagP99Ms()),
+				round(c.sentRps()), c.errors(), c.agrees()) : List.of("", "", "", "", "", ""));
+		return row.toArray();
+	}
+
+	/** An interval's two bounds; empty when it was not recorded. */
+	private static List<String> bounds(SweepResults.Interval interval) {
+		return (interval != null) ? List.of(round(interval.lowMs()), round(interval.highMs())) : List.of("", "");
+	}
+
+	/** Empty where the JSON says -1 (unknown). */
+	private static String unknownAsEmpty(double value) {
+		return (value >= 0) ? round(value) : "";
+	}
+
+	private static String round(double value) {
+		return String.format(Locale.ROOT, "%.3f", value);
+	}
+
+	/**
+	 * Read a {@code results.json}.
+	 * @param resultsFile the file
+	 * @return the results it holds
+	 * @throws IOException if it cannot be read
+	 */
+	public static SweepResults read(Path resultsFile) throws IOException {
+		if (!Files.isRegularFile(resultsFile)) {
+			throw new IOException("No " + resultsFile + ": run the sweep first, or pass the run directory that holds "
+					+ RESULTS_JSON);
+		}
+		try (InputStream in = Files.newInputStream(resultsFile)) {
+			return JsonMapper.builder().build().readValue(in, SweepResults.class);
+		}
+	}
+
+}

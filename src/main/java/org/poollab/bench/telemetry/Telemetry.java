@@ -1,0 +1,320 @@
+package org.poollab.bench.telemetry;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
+import org.jspecify.annotations.Nullable;
+
+import org.poollab.bench.deploy.Instance;
+import org.poollab.bench.deploy.PgBouncer;
+import org.poollab.bench.grid.Workload;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.service.system.Refusals;
+
+/**
+ * Scrapes every instance's {@code /actuator/prometheus} (HikariCP's Micrometer metrics)
+ * and the load generator's CPU time at a fixed interval while a point runs. What happened
+ * in the measured window is worked out afterwards, from the scrapes around it.
+ */
+public final class Telemetry implements AutoCloseable {
+
+	static final Duration INTERVAL = SweepResults.SCRAPE_INTERVAL;
+
+	private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+	private final List<Instance> instances;
+
+	private final ProcessHandle loadGenerator;
+
+	private final List<Scrape> scrapes = new CopyOnWriteArrayList<>();
+
+	private final List<CpuSample> cpu = new CopyOnWriteArrayList<>();
+
+	private final @Nullable PgBouncer pgbouncer;
+
+	private final List<PgBouncer.Sample> pgbouncerSamples = new CopyOnWriteArrayList<>();
+
+	private final Thread thread;
+
+	private volatile boolean running = true;
+
+	/**
+	 * @param pgbouncer also watched when not {@code null}
+	 */
+	public Telemetry(List<Instance> instances, @Nullable PgBouncer pgbouncer, ProcessHandle loadGenerator) {
+		this.instances = instances;
+		this.pgbouncer = pgbouncer;
+		this.loadGenerator = loadGenerator;
+		this.thread = new Thread(this::run, "lab-telemetry");
+		this.thread.setDaemon(true);
+		this.thread.start();
+	}
+
+	/**
+	 * The scrapes so far, ending with a last look at every instance taken now: called
+	 * once the window has ended, it gives the window a scrape after its end, which the
+	 * scraping thread's next round may be up to {@link #INTERVAL} away from.
+	 */
+	public List<Scrape> scrapes() {
+		for (int i = 0; i < this.instances.size(); i++) {
+			scrape(i);
+		}
+		return List.copyOf(this.scrapes);
+	}
+
+	public List<CpuSample> cpu() {
+		return List.copyOf(this.cpu);
+	}
+
+	public List<PgBouncer.Sample> pgbouncer() {
+		return List.copyOf(this.pgbouncerSamples);
+	}
+
+	@Override
+	public void close() throws InterruptedException {
+		this.running = false;
+		this.thread.interrupt();
+		this.thread.join(Duration.ofSeconds(5).toMillis());
+	}
+
+	private void run() {
+		while (this.running) {
+			long atMs = System.currentTimeMillis();
+			this.loadGenerator.info()
+				.totalCpuDuration()
+				.ifPresent((total) -> this.cpu.add(new CpuSample(atMs, total.toNanos())));
+			for (int i = 0; i < this.instances.size(); i++) {
+				scrape(i);
+			}
+			if (this.pgbouncer != null) {
+				try {
+					this.pgbouncerSamples.add(this.pgbouncer.sample());
+				}
+				catch (SQLException ex) {
+					// A missed look leaves a gap; PgBouncer.samples shows it.
+				}
+			}
+			try {
+				Thread.sleep(Math.max(0, INTERVAL.toMillis() - (System.currentTimeMillis() - atMs)));
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Scrapes every instance now, from the caller's thread: at a window's edges, so that
+	 * counters diffed across the window (request and acquire histograms) cover it and not
+	 * up to an interval of the load around it.
+	 */
+	public void scrapeNow() {
+		for (int i = 0; i < this.instances.size(); i++) {
+			scrape(i);
+		}
+	}
+
+	private void scrape(int index) {
+		try {
+			HttpResponse<String> response = HTTP
+				.send(HttpRequest.newBuilder(this.instances.get(index).actuator("prometheus"))
+					.timeout(Duration.ofSeconds(2))
+					.build(), HttpResponse.BodyHandlers.ofString());
+			if (response.statusCode() == 200) {
+				this.scrapes.add(new Scrape(System.currentTimeMillis(), index, PoolSnapshot.parse(response.body())));
+			}
+		}
+		catch (IOException ex) {
+			// A missed scrape (instance busy or gone) leaves a gap; telemetrySamples
+			// shows it.
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Whether no request of the load is in flight at any instance now, as far as its
+	 * HikariCP pool tells: a scrape of every instance, taken now and kept like any other,
+	 * shows a pool with no connection in use and none awaited. A request holds or awaits
+	 * a connection for all but the microseconds around its statement, so two such looks
+	 * apart are enough once no new request arrives. (Spring MVC's in-flight timer,
+	 * {@code http.server.requests.active}, is not exported here.) An instance that does
+	 * not answer, or runs no pool ({@code none}), is not known to be idle.
+	 */
+	public boolean idle() {
+		long sinceMs = System.currentTimeMillis();
+		scrapeNow();
+		for (int i = 0; i < this.instances.size(); i++) {
+			Optional<Scrape> now = firstAtOrAfter(of(this.scrapes, i), sinceMs);
+			if (now.isEmpty() || !now.get().pool().idle()) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	public record Scrape(long atMs, int instance, PoolSnapshot pool) {
+	}
+
+	/**
+	 * The last of an instance's scrapes at or before a moment: what its counters read
+	 * before a window starting then.
+	 */
+	static Optional<Scrape> lastAtOrBefore(List<Scrape> mine, long atMs) {
+		return mine.stream().filter((s) -> s.atMs() <= atMs).max(Comparator.comparingLong(Scrape::atMs));
+	}
+
+	/**
+	 * The first of an instance's scrapes at or after a moment: what its counters read
+	 * after a window ending then.
+	 */
+	static Optional<Scrape> firstAtOrAfter(List<Scrape> mine, long atMs) {
+		return mine.stream().filter((s) -> s.atMs() >= atMs).min(Comparator.comparingLong(Scrape::atMs));
+	}
+
+	public record CpuSample(long atMs, long cpuNanos) {
+	}
+
+	/**
+	 * The HikariCP figures of one scrape, with the instance's refusals and its own
+	 * request latency. Counters and histogram buckets are cumulative.
+	 *
+	 * @param requestBuckets {@code http.server.requests} histogram (seconds) of the
+	 * successful (2xx) requests to the load's URIs ({@link Workload#uri}), summed over
+	 * method, status and exception: the requests the load generator's latency covers
+	 */
+	record PoolSnapshot(double max, double active, double pending, double timeouts, double acquireCount,
+			TreeMap<Double, Double> acquireBuckets, double usageSumSeconds, double usageCount,
+			Map<String, Double> refused, TreeMap<Double, Double> requestBuckets) {
+
+		/**
+		 * The Prometheus text format is one sample per line, {@code name{labels} value}.
+		 * Hand-parsed: the Prometheus Java client ships writers for it, no parser, and
+		 * the lab needs ten series from it. Label values are quoted and may hold braces
+		 * ({@code uri="/roles/{id}/audit"}).
+		 */
+		private static final Pattern SAMPLE = Pattern.compile(
+				"^(hikaricp_[a-z_]+|" + Refusals.PROMETHEUS_NAME
+						+ "|http_server_requests_seconds_bucket)(\\{(?:[^\"}]|\"(?:[^\"\\\\]|\\\\.)*\")*\\})? (\\S+)$",
+				Pattern.MULTILINE);
+
+		private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+		private static final Set<String> LOAD_URIS = Arrays.stream(Workload.values())
+			.map((workload) -> workload.uri)
+			.collect(Collectors.toUnmodifiableSet());
+
+		private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
+
+		private static final Pattern REASON = Pattern.compile("reason=\"([^\"]+)\"");
+
+		static PoolSnapshot parse(String text) {
+			Map<String, Double> values = new HashMap<>();
+			TreeMap<Double, Double> buckets = new TreeMap<>();
+			Map<String, Double> refused = new TreeMap<>();
+			TreeMap<Double, Double> requests = new TreeMap<>();
+			Matcher sample = SAMPLE.matcher(text);
+			while (sample.find()) {
+				String name = sample.group(1);
+				double value = Double.parseDouble(sample.group(3));
+				if (name.equals(Refusals.PROMETHEUS_NAME)) {
+					Matcher reason = REASON.matcher(String.valueOf(sample.group(2)));
+					if (reason.find()) {
+						refused.merge(reason.group(1), value, Double::sum);
+					}
+				}
+				else if (name.equals("http_server_requests_seconds_bucket")) {
+					Map<String, String> labels = labels(sample.group(2));
+					if (LOAD_URIS.contains(labels.get("uri")) && labels.getOrDefault("status", "").startsWith("2")
+							&& labels.containsKey("le")) {
+						requests.merge(Histogram.bound(labels.get("le")), value, Double::sum);
+					}
+				}
+				else if (name.equals("hikaricp_connections_acquire_seconds_bucket")) {
+					Matcher le = LE.matcher(sample.group(2));
+					if (le.find()) {
+						buckets.merge(Histogram.bound(le.group(1)), value, Double::sum);
+					}
+				}
+				else {
+					values.merge(name, value, Double::sum);
+				}
+			}
+			return new PoolSnapshot(values.getOrDefault("hikaricp_connections_max", 0.0),
+					values.getOrDefault("hikaricp_connections_active", 0.0),
+					values.getOrDefault("hikaricp_connections_pending", 0.0),
+					values.getOrDefault("hikaricp_connections_timeout_total", 0.0),
+					values.getOrDefault("hikaricp_connections_acquire_seconds_count", 0.0), buckets,
+					values.getOrDefault("hikaricp_connections_usage_seconds_sum", 0.0),
+					values.getOrDefault("hikaricp_connections_usage_seconds_count", 0.0), refused, requests);
+		}
+
+		/** A pool with no connection in use and none awaited. */
+		boolean idle() {
+			return this.max > 0 && this.active == 0 && this.pending == 0;
+		}
+
+		private static Map<String, String> labels(String text) {
+			Map<String, String> labels = new HashMap<>();
+			Matcher label = LABEL.matcher(String.valueOf(text));
+			while (label.find()) {
+				labels.put(label.group(1), label.group(2));
+			}
+			return labels;
+		}
+
+	}
+
+	/**
+	 * Writes the raw scrapes (one line per instance and scrape) next to the point's JTL,
+	 * for a look at how the pool behaved over time.
+	 */
+	public static void write(List<Scrape> scrapes, Path file) throws IOException {
+		CSVFormat format = CSVFormat.DEFAULT.builder()
+			.setHeader("atMs", "instance", "max", "active", "pending", "timeouts", "acquireCount", "usageSumSeconds",
+					"usageCount")
+			.setRecordSeparator('\n')
+			.get();
+		try (Writer writer = Files.newBufferedWriter(file); CSVPrinter printer = new CSVPrinter(writer, format)) {
+			for (Scrape scrape : scrapes) {
+				PoolSnapshot pool = scrape.pool();
+				printer.printRecord(scrape.atMs(), scrape.instance(), pool.max(), pool.active(), pool.pending(),
+						pool.timeouts(), pool.acquireCount(), pool.usageSumSeconds(), pool.usageCount());
+			}
+		}
+	}
+
+	static List<Scrape> of(List<Scrape> scrapes, int instance) {
+		List<Scrape> mine = new ArrayList<>();
+		for (Scrape scrape : scrapes) {
+			if (scrape.instance() == instance) {
+				mine.add(scrape);
+			}
+		}
+		return mine;
+	}
+
+}

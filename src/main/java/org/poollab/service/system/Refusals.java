@@ -1,0 +1,51 @@
+package org.poollab.service.system;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Requests the service answers with 503 for want of a database connection, counted by
+ * reason: the one home of the counter's name and its reasons, which the service counts
+ * ({@link DatabaseUnavailableAdvice}) and the lab scrapes, records and reports.
+ */
+public final class Refusals {
+
+	/** The Micrometer counter, tagged {@code reason}. */
+	public static final String METRIC = "roles.requests.refused";
+
+	/** {@link #METRIC} as Prometheus exposes it. */
+	public static final String PROMETHEUS_NAME = "roles_requests_refused_total";
+
+	private Refusals() {
+	}
+
+	/** Why a request got no connection, as the counter's {@code reason} tag. */
+	public enum Reason {
+
+		/** PostgreSQL at its connection limit (SQLSTATE 53300, "too many clients"). */
+		TOO_MANY_CLIENTS("too-many-clients"),
+
+		/** The pool ran dry: HikariCP's {@code connection-timeout} passed. */
+		POOL_TIMEOUT("pool-timeout"),
+
+		/** The database is down or dropped the connection. */
+		DATABASE_UNAVAILABLE("database-unavailable");
+
+		private final String tag;
+
+		Reason(String tag) {
+			this.tag = tag;
+		}
+
+		public String tag() {
+			return this.tag;
+		}
+
+		/** Every reason's tag, in this order (the results' columns follow it). */
+		public static List<String> tags() {
+			return Arrays.stream(values()).map(Reason::tag).toList();
+		}
+
+	}
+
+}

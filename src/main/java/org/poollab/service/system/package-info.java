@@ -1,0 +1,8 @@
+/**
+ * What the lab needs from the service: 503 with a reason when no connection comes, the
+ * loopback-only resize endpoint, the refusal counter.
+ */
+@NullMarked
+package org.poollab.service.system;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,51 @@
+package org.poollab.bench.load;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How the confirmation run reads a block as Spring Boot does and holds what an instance
+ * reports against it.
+ */
+class ConfirmationRunTests {
+
+	@TempDir
+	Path directory;
+
+	@Test
+	void readsTheHikariSettingsOfABlockWithCommentsAsSpringBootBindsThem() throws Exception {
+		Path block = this.directory.resolve("application.yml");
+		Files.writeString(block, """
+				# a comment above the block
+				spring:
+				  datasource:
+				    hikari:
+				      # why, wrapped
+				      maximum-pool-size: 5
+				      connection-timeout: 500
+				  application:
+				    name: not-hikari
+				""");
+		assertThat(ConfirmationRun.settings(block)).containsExactly(Map.entry("connection-timeout", "500"),
+				Map.entry("maximum-pool-size", "5"));
+	}
+
+	@Test
+	void everyDifferenceAndEverySettingNotReportedIsAMismatch() {
+		Map<String, String> block = Map.of("maximum-pool-size", "5", "connection-timeout", "500", "keepalive-time",
+				"120000");
+		Map<String, Long> reported = Map.of("maximum-pool-size", 5L, "connection-timeout", 2000L, "idle-timeout",
+				600000L);
+		assertThat(ConfirmationRun.mismatches(block, reported, 18081)).containsExactlyInAnyOrder(
+				"instance 18081 runs connection-timeout=2000, the block says 500",
+				"instance 18081 does not report keepalive-time (block: 120000)");
+		assertThat(ConfirmationRun.mismatches(Map.of("maximum-pool-size", "5"), reported, 18081)).isEmpty();
+	}
+
+}

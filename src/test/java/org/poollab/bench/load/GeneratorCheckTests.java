@@ -1,0 +1,52 @@
+package org.poollab.bench.load;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import org.poollab.bench.results.SweepResults.Latency;
+import org.poollab.bench.results.SweepResults.Limits;
+import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.SweepResults.Pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+public class GeneratorCheckTests {
+
+	@Test
+	void aGeneratorOnScheduleMeasuredTheService() {
+		assertThat(GeneratorCheck.verdict(point("even", 2000, 1999.6, 2))).isEmpty();
+	}
+
+	@Test
+	void lateStartsAboveTheLimitMakeThePointGeneratorBound() {
+		assertThat(GeneratorCheck.verdict(point("even", 2000, 2000, 445)))
+			.hasValueSatisfying((verdict) -> assertThat(verdict)
+				.startsWith("generator-bound: JMeter sent late (late starts p99 445 ms"));
+		assertThat(GeneratorCheck.verdict(point("even", 2000, 2000, 10))).as("at the limit").isEmpty();
+	}
+
+	@Test
+	void aRateSentOffByMoreThanThreePercentMakesThePointGeneratorBound() {
+		assertThat(GeneratorCheck.verdict(point("even", 2000, 1494, 0)))
+			.hasValueSatisfying((verdict) -> assertThat(verdict).contains("sent 1494 rps for 2000"));
+		assertThat(GeneratorCheck.verdict(point("even", 2000, 1950, 0))).as("2.5 % off").isEmpty();
+	}
+
+	@Test
+	void randomArrivalsMayScatterByThreeStandardDeviations() {
+		// 500 rps for 5 s: 2,500 expected, one standard deviation 50 (2 %).
+		assertThat(GeneratorCheck.verdict(point("random", 500, 475, -1))).as("5 % off, within 3 sd").isEmpty();
+		assertThat(GeneratorCheck.verdict(point("random", 500, 460, -1))).as("8 % off").isPresent();
+	}
+
+	public static Point point(String arrivals, int rateRps, double achievedRps, double lagP99Ms) {
+		long samples = Math.round(achievedRps * 5);
+		Latency latency = new Latency(1, 1, 2, 3, 4, 5);
+		Pool pool = new Pool(List.of(5), 3, 0, 0.1, 0.5, 0, 10);
+		return new Point("single", 1, "none", 5, rateRps, arrivals, 1, 1, 5, achievedRps, samples, 0,
+				Map.of("200", samples), latency, 0, pool, 0.4, "ok", Limits.DEFAULTS, null, lagP99Ms, Map.of());
+	}
+
+}

@@ -1,0 +1,113 @@
+package org.poollab.bench.results;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.SweepResults.ServerLatency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** results.json and its CSV twin, with the figures added on 2026-11-23. */
+class ResultsStoreTests {
+
+	@TempDir
+	Path output;
+
+	@Test
+	void csvHasThroughputLateStartsAndRefusalsByReason() throws Exception {
+		SweepResults quick = fixture("quick-results-new-format.json");
+		Point first = quick.points().get(0);
+		Point refused = new Point(first.topology(), first.instances(), first.loadBalancer(), first.poolSize(),
+				first.rateRps(), first.arrivals(), first.repeat(), first.warmupSeconds(), first.durationSeconds(),
+				first.achievedRps(), first.samples(), first.errors(), first.statusCounts(), first.latency(),
+				first.failedMaxMs(), first.pool(), first.loadGeneratorCpuCores(), first.outcome(), first.limits(),
+				first.pgbouncer(), 12.0, Map.of("too-many-clients", 120L));
+		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
+				quick.p99ObjectiveMs(), quick.workload(), List.of(refused), quick.timing());
+
+		CSVRecord row = writeAndReadCsv(results).get(0);
+
+		// 600 successful responses in a 3 s window
+		assertThat(row.get("throughputRps")).isEqualTo("200.000");
+		assertThat(row.get("startLagP99Ms")).isEqualTo("12.000");
+		assertThat(row.get("refused_too_many_clients")).isEqualTo("120");
+		assertThat(row.get("refused_pool_timeout")).isEqualTo("0");
+		assertThat(row.get("refused_database_unavailable")).isEqualTo("0");
+		assertThat(row.get("topology")).isEqualTo("single");
+	}
+
+	@Test
+	void everyInstancesOwnLatencyRoundTripsAndTheCsvShowsTheSlowestInstance() throws Exception {
+		SweepResults quick = fixture("quick-results-new-format.json");
+		Point first = quick.points().get(0);
+		Point measured = new Point(first.topology(), first.instances(), first.loadBalancer(), first.poolSize(),
+				first.rateRps(), first.arrivals(), first.repeat(), first.warmupSeconds(), first.durationSeconds(),
+				first.achievedRps(), first.samples(), first.errors(), first.statusCounts(), first.latency(),
+				first.failedMaxMs(), first.pool(), first.loadGeneratorCpuCores(), first.outcome(), first.limits(),
+				first.pgbouncer(), first.startLagP99Ms(), first.refusals(),
+				List.of(new ServerLatency(8081, 300, 1.398101, 4.194304, 8.388607),
+						new ServerLatency(8082, 290, 1.048576, 5.592405, 11.184809), ServerLatency.absent(8083)));
+		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
+				quick.p99ObjectiveMs(), quick.workload(), List.of(measured), quick.timing());
+
+		CSVRecord row = writeAndReadCsv(results).get(0);
+
+		assertThat(row.get("serverP50Ms")).isEqualTo("1.398");
+		assertThat(row.get("serverP99Ms")).isEqualTo("5.592");
+		SweepResults read = ResultsStore.read(this.output.resolve("latest").resolve(ResultsStore.RESULTS_JSON));
+		assertThat(read).isEqualTo(results);
+		assertThat(read.points().get(0).serverLatency()).extracting(ServerLatency::port)
+			.containsExactly(8081, 8082, 8083);
+		assertThat(read.points().get(0).withOutcome("ok").serverLatency()).hasSize(3);
+	}
+
+	@Test
+	void resultsWrittenBeforeTheNewFiguresLoadAndLeaveThemEmptyInTheCsv() throws Exception {
+		SweepResults paper = fixture("paper-results-20261123.json");
+
+		assertThat(paper.timing()).isNull();
+		assertThat(paper.points()).allSatisfy((point) -> {
+			assertThat(point.startLagP99Ms()).isEqualTo(-1);
+			assertThat(point.refusals()).isEmpty();
+			assertThat(point.serverLatency()).isEmpty();
+			assertThat(point.serverP99Ms()).isEqualTo(-1);
+		});
+		List<CSVRecord> rows = writeAndReadCsv(paper);
+		assertThat(rows).hasSize(18);
+		// single, pool 1, 2000 rps: 7731 requests, 4753 failed, in 5 s
+		CSVRecord died = rows.get(2);
+		assertThat(died.get("outcome")).contains("died during the point");
+		assertThat(died.get("throughputRps")).isEqualTo("595.600");
+		assertThat(died.get("startLagP99Ms")).isEmpty();
+		assertThat(died.get("refused_too_many_clients")).isEmpty();
+		assertThat(died.get("serverP50Ms")).isEmpty();
+		assertThat(died.get("serverP99Ms")).isEmpty();
+		assertThat(ResultsStore.read(this.output.resolve("latest").resolve(ResultsStore.RESULTS_JSON)))
+			.isEqualTo(paper);
+	}
+
+	private List<CSVRecord> writeAndReadCsv(SweepResults results) throws IOException {
+		ResultsStore store = ResultsStore.create(this.output, results.startedAt());
+		store.write(results);
+		try (Reader reader = Files.newBufferedReader(store.directory().resolve(ResultsStore.RESULTS_CSV))) {
+			return CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(reader).getRecords();
+		}
+	}
+
+	private static SweepResults fixture(String name) throws IOException, URISyntaxException {
+		return ResultsStore
+			.read(Path.of(ResultsStoreTests.class.getResource("/org/poollab/bench/report/" + name).toURI()));
+	}
+
+}
