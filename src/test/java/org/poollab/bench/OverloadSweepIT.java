@@ -56,7 +56,7 @@ class OverloadSweepIT {
 			});
 			Sweep.Outcome outcome;
 			try {
-				outcome = BenchApplication.run(lock, "--bench.arrivals=even", "--bench.topologies=single",
+				outcome = BenchApplication.run(lock, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
 						"--bench.poolSizes=1", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
 						"--bench.topologyWarmup=0s", "--bench.confirmation=0s",
 						"--bench.database.url=" + database.jdbcUrl(), "--bench.outputDirectory=" + this.output,
@@ -94,7 +94,7 @@ class OverloadSweepIT {
 			ConsoleCue fill = ConsoleCue.on(FIRST_POINT, () -> fill(database, hog));
 			Sweep.Outcome outcome;
 			try {
-				outcome = BenchApplication.run(fill, "--bench.arrivals=even", "--bench.topologies=single",
+				outcome = BenchApplication.run(fill, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
 						"--bench.poolSizes=none", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=2s",
 						"--bench.topologyWarmup=2s", "--bench.confirmation=0s",
 						"--bench.database.url=" + database.jdbcUrl(), "--bench.outputDirectory=" + this.output,

@@ -141,6 +141,13 @@ class SweepEndToEndIT {
 	}
 
 	/**
+	 * For tests that count samples exactly or check late starts: evenly spaced arrivals
+	 * (the default preset sends Poisson arrivals, whose count varies and whose lateness
+	 * JMeter cannot report).
+	 */
+	static final String EVEN_ARRIVALS = "--bench.arrivals=even";
+
+	/**
 	 * A {@code bench.basePort} whose whole block is free for a sweep of up to that many
 	 * instances: entry, instances, pgbouncer and a management port per instance.
 	 */

@@ -42,7 +42,7 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class SweepInterruptionIT {
 
-	private static final String[] TINY = { "--bench.arrivals=even", "--bench.rates=50", "--bench.duration=2s",
+	private static final String[] TINY = { SweepEndToEndIT.EVEN_ARRIVALS, "--bench.rates=50", "--bench.duration=2s",
 			"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s" };
 
 	@TempDir
@@ -139,7 +139,7 @@ class SweepInterruptionIT {
 		Sweep.Outcome outcome;
 		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
 			Thread killer = killInstanceOnceSeen(processes, "single-warmup", base + 1);
-			outcome = BenchApplication.run("--bench.arrivals=even", "--bench.topologies=single",
+			outcome = BenchApplication.run(SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
 					"--bench.poolSizes=2,3", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
 					"--bench.topologyWarmup=6s", "--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
 					"--bench.basePort=" + base);
