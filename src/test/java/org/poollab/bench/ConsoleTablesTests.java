@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.bench.results.SweepResults.Latency;
-import org.poollab.bench.results.SweepResults.Limits;
 import org.poollab.bench.results.SweepResults.Point;
 import org.poollab.bench.results.SweepResults.Pool;
 
@@ -57,8 +56,22 @@ class ConsoleTablesTests {
 	private static Point point(int poolSize, int repeat, double p99Ms) {
 		Latency latency = new Latency(p99Ms / 3, p99Ms / 4, p99Ms / 2, p99Ms, p99Ms * 2, p99Ms * 3);
 		Pool pool = new Pool(List.of(poolSize), 3, 0, 0.5, 1.5, 0, 30);
-		return new Point("single", 1, "none", poolSize, 1000, "even", repeat, 10, 30, 1000, 30_000, 0,
-				Map.of("200", 30_000L), latency, 0, pool, 0.4, "ok", Limits.DEFAULTS);
+		return Point.builder()
+			.topology("single")
+			.poolSize(poolSize)
+			.rateRps(1000)
+			.repeat(repeat)
+			.warmupSeconds(10)
+			.durationSeconds(30)
+			.achievedRps(1000)
+			.samples(30_000)
+			.errors(0)
+			.statusCounts(Map.of("200", 30_000L))
+			.latency(latency)
+			.failedMaxMs(0)
+			.pool(pool)
+			.loadGeneratorCpuCores(0.4)
+			.build();
 	}
 
 }

@@ -18,6 +18,7 @@ import org.poollab.bench.grid.Topology;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
+import org.poollab.bench.results.SweepResults;
 import org.poollab.bench.results.SweepResults.Limits;
 
 /**
@@ -30,7 +31,7 @@ public final class Deployment implements AutoCloseable {
 
 	public static final String CLIENT_ROUND_ROBIN = "client-round-robin";
 
-	public static final String NONE = "none";
+	public static final String NONE = SweepResults.Point.NO_LOAD_BALANCER;
 
 	private final List<Instance> instances;
 

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalInt;
 
 import org.poollab.bench.deploy.Deployment;
@@ -16,7 +15,6 @@ import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.report.Durations;
-import org.poollab.bench.results.SweepResults.Limits;
 import org.poollab.bench.results.SweepResults.Point;
 import org.poollab.bench.results.SweepResults.Pool;
 import org.poollab.bench.telemetry.LoadWindow;
@@ -127,10 +125,22 @@ public final class GeneratorCeiling {
 
 	/** The window in the shape {@link GeneratorCheck} judges. */
 	private static Point asPoint(int rateRps, LoadWindow window) {
-		return new Point("ceiling", 1, Deployment.NONE, 0, rateRps, Arrivals.EVEN.label(), 1, SETTLE.toSeconds(),
-				WINDOW.toSeconds(), window.achievedRps(), window.samples(), window.errors(), window.statusCounts(),
-				window.latency(), window.failedMaxMs(), new Pool(List.of(), 0, 0, 0, 0, 0, 0), 0, "ok", Limits.DEFAULTS,
-				null, window.startLagP99Ms(), Map.of());
+		return Point.builder()
+			.topology("ceiling")
+			.loadBalancer(Deployment.NONE)
+			.rateRps(rateRps)
+			.arrivals(Arrivals.EVEN.label())
+			.warmupSeconds(SETTLE.toSeconds())
+			.durationSeconds(WINDOW.toSeconds())
+			.achievedRps(window.achievedRps())
+			.samples(window.samples())
+			.errors(window.errors())
+			.statusCounts(window.statusCounts())
+			.latency(window.latency())
+			.failedMaxMs(window.failedMaxMs())
+			.pool(new Pool(List.of(), 0, 0, 0, 0, 0, 0))
+			.startLagP99Ms(window.startLagP99Ms())
+			.build();
 	}
 
 }

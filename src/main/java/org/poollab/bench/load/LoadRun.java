@@ -288,15 +288,32 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		Pool pool = PoolWindow.summarize(scrapes, deployment.instances().size(), startMs, endMs);
 		SweepResults.PgBouncer pgbouncer = (deployment.pgbouncer() != null)
 				? PgBouncer.summarize(pgbouncerSamples, this.grid.pgbouncerClientPoolSize(), startMs, endMs) : null;
-		Point measured = new Point(planned.topology().label(), planned.instances(), deployment.loadBalancer(),
-				planned.poolSize(), planned.rateRps(), this.grid.arrivals().label(), planned.repeat(),
-				seconds(segment.settle()), seconds(segment.window()), window.achievedRps(), window.samples(),
-				window.errors(), window.statusCounts(), window.latency(), window.failedMaxMs(), pool,
-				PoolWindow.cpuCores(cpu, startMs, endMs), "ok", this.grid.limits(planned.tomcatThreads()), pgbouncer,
-				window.startLagP99Ms(), PoolWindow.refusals(scrapes, deployment.instances().size(), startMs, endMs),
-				ServerLatencyWindow.summarize(scrapes, deployment.instances().stream().map(Instance::port).toList(),
-						startMs, endMs));
-		measured = measured.withSeconds(LoadWindow.seconds(samples, startMs, endMs, scrapes));
+		Point measured = Point.builder()
+			.topology(planned.topology().label())
+			.instances(planned.instances())
+			.loadBalancer(deployment.loadBalancer())
+			.poolSize(planned.poolSize())
+			.rateRps(planned.rateRps())
+			.arrivals(this.grid.arrivals().label())
+			.repeat(planned.repeat())
+			.warmupSeconds(seconds(segment.settle()))
+			.durationSeconds(seconds(segment.window()))
+			.achievedRps(window.achievedRps())
+			.samples(window.samples())
+			.errors(window.errors())
+			.statusCounts(window.statusCounts())
+			.latency(window.latency())
+			.failedMaxMs(window.failedMaxMs())
+			.pool(pool)
+			.loadGeneratorCpuCores(PoolWindow.cpuCores(cpu, startMs, endMs))
+			.limits(this.grid.limits(planned.tomcatThreads()))
+			.pgbouncer(pgbouncer)
+			.startLagP99Ms(window.startLagP99Ms())
+			.refusals(PoolWindow.refusals(scrapes, deployment.instances().size(), startMs, endMs))
+			.serverLatency(ServerLatencyWindow.summarize(scrapes,
+					deployment.instances().stream().map(Instance::port).toList(), startMs, endMs))
+			.seconds(LoadWindow.seconds(samples, startMs, endMs, scrapes))
+			.build();
 		if (window.samples() == 0 && !died) {
 			return measured.withOutcome("no request started in the measured window (see the run's JTL)");
 		}

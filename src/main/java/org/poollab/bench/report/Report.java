@@ -1,6 +1,7 @@
 package org.poollab.bench.report;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -217,6 +218,16 @@ public final class Report {
 	 */
 	public static List<Recommendation> regenerate(Path runDir) throws IOException {
 		return write(ResultsStore.read(runDir.resolve(ResultsStore.RESULTS_JSON)), runDir);
+	}
+
+	/**
+	 * {@link #regenerate}, saying on {@code out} which shape of {@code results.json} it
+	 * read.
+	 */
+	static List<Recommendation> regenerate(Path runDir, PrintStream out) throws IOException {
+		ResultsStore.Read read = ResultsStore.readWithShape(runDir.resolve(ResultsStore.RESULTS_JSON));
+		out.println(ResultsStore.RESULTS_JSON + ": " + read.shape().description() + ".");
+		return write(read.results(), runDir);
 	}
 
 }

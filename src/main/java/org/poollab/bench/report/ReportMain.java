@@ -35,7 +35,7 @@ public final class ReportMain {
 	}
 
 	static void run(Path runDir, PrintStream out) throws IOException {
-		printEnding(Report.regenerate(runDir), runDir, out);
+		printEnding(Report.regenerate(runDir, out), runDir, out);
 	}
 
 	/**

@@ -1,7 +1,6 @@
 package org.poollab.bench.results;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +16,10 @@ import java.util.stream.Stream;
 
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 import org.poollab.bench.results.SweepResults.Point;
 import org.poollab.service.system.Refusals;
@@ -154,18 +155,102 @@ public final class ResultsStore {
 	}
 
 	/**
-	 * Read a {@code results.json}.
+	 * Read a {@code results.json}, of this lab's shape or an earlier one.
 	 * @param resultsFile the file
 	 * @return the results it holds
 	 * @throws IOException if it cannot be read
 	 */
 	public static SweepResults read(Path resultsFile) throws IOException {
+		return readWithShape(resultsFile).results();
+	}
+
+	/**
+	 * The shapes of {@code results.json} the lab reads.
+	 */
+	public enum Shape {
+
+		/**
+		 * Each point's figures grouped (window, requests, generator, server), as written
+		 * now.
+		 */
+		GROUPED("grouped points, as this lab writes them"),
+
+		/** Each point's figures side by side, as the lab wrote them until 2026-11-24. */
+		FLAT("flat points, written by the lab until 2026-11-24: read and grouped");
+
+		private final String description;
+
+		Shape(String description) {
+			this.description = description;
+		}
+
+		public String description() {
+			return this.description;
+		}
+
+	}
+
+	/**
+	 * What a {@code results.json} held, and in which shape it was written.
+	 *
+	 * @param results the results
+	 * @param shape the shape met
+	 */
+	public record Read(SweepResults results, Shape shape) {
+	}
+
+	/**
+	 * Read a {@code results.json} and say which shape it met: results of an earlier lab
+	 * (points flat) are grouped as the lab's records are now, so every report reads the
+	 * same records.
+	 * @param resultsFile the file
+	 * @return the results and their shape
+	 * @throws IOException if it cannot be read
+	 */
+	public static Read readWithShape(Path resultsFile) throws IOException {
 		if (!Files.isRegularFile(resultsFile)) {
 			throw new IOException("No " + resultsFile + ": run the sweep first, or pass the run directory that holds "
 					+ RESULTS_JSON);
 		}
-		try (InputStream in = Files.newInputStream(resultsFile)) {
-			return JsonMapper.builder().build().readValue(in, SweepResults.class);
+		JsonNode tree = JSON.readTree(resultsFile.toFile());
+		List<ObjectNode> points = new ArrayList<>();
+		tree.path("points").forEach((point) -> points.add((ObjectNode) point));
+		tree.path("confirmations").forEach((confirmation) -> {
+			if (confirmation.path("point").isObject()) {
+				points.add((ObjectNode) confirmation.get("point"));
+			}
+		});
+		boolean flat = points.stream().anyMatch((point) -> !point.has("requests"));
+		if (flat) {
+			points.forEach(ResultsStore::group);
+		}
+		return new Read(JSON.treeToValue(tree, SweepResults.class), flat ? Shape.FLAT : Shape.GROUPED);
+	}
+
+	/** A flat point's figures moved into the groups {@link Point} has now. */
+	private static void group(ObjectNode point) {
+		if (point.has("requests")) {
+			return;
+		}
+		ObjectNode window = point.putObject("window");
+		move(point, "warmupSeconds", window, "warmupSeconds");
+		move(point, "durationSeconds", window, "durationSeconds");
+		ObjectNode requests = point.putObject("requests");
+		for (String name : List.of("achievedRps", "samples", "errors", "statusCounts", "failedMaxMs")) {
+			move(point, name, requests, name);
+		}
+		ObjectNode generator = point.putObject("generator");
+		move(point, "loadGeneratorCpuCores", generator, "cpuCores");
+		move(point, "startLagP99Ms", generator, "startLagP99Ms");
+		ObjectNode server = point.putObject("server");
+		move(point, "refusals", server, "refusals");
+		move(point, "serverLatency", server, "latency");
+	}
+
+	private static void move(ObjectNode from, String name, ObjectNode to, String as) {
+		JsonNode value = from.remove(name);
+		if (value != null) {
+			to.set(as, value);
 		}
 	}
 

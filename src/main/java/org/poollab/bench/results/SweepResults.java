@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
@@ -268,106 +269,145 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * @param rateRps target arrival rate, requests per second, for the whole fleet
 	 * @param arrivals {@code even} or {@code random} (Poisson) arrivals
 	 * @param repeat 1-based repetition of this point
-	 * @param warmupSeconds load applied before the window, not measured
-	 * @param durationSeconds measured window
-	 * @param achievedRps requests that started in the window, per second
-	 * @param samples requests that started in the window (success + failure)
-	 * @param errors failed requests in the window (non-2xx or no response)
-	 * @param statusCounts responses by HTTP status (or JMeter's text for no response)
+	 * @param window how long the point was loaded before and in its window
+	 * @param requests what the requests that started in the window came to
 	 * @param latency successful requests' latency distribution
-	 * @param failedMaxMs slowest failed request, 0 when none failed
 	 * @param pool what the instances' HikariCP pools reported during the window
-	 * @param loadGeneratorCpuCores CPU used by the load generator during the window, in
-	 * cores
-	 * @param outcome {@code ok}, or what went wrong with this point
+	 * @param generator how the load generator kept up
+	 * @param server what the instances themselves saw
 	 * @param limits what each instance JVM was limited to; results written before limits
 	 * were recorded read as {@link Limits#DEFAULTS}, what every instance ran with then
 	 * @param pgbouncer what pgbouncer reported, for the {@code pgbouncer} topology (whose
 	 * {@code poolSize} is pgbouncer's pool size); {@code null} for the others
-	 * @param startLagP99Ms how late requests left the load generator against their even
-	 * schedule, 99th percentile: latency cannot show a wait that happened before the
-	 * request was sent; -1 when unknown (random arrivals, remote engines, older results)
-	 * @param refusals the instances' 503s in the window by reason
-	 * ({@code too-many-clients}, {@code pool-timeout}, {@code database-unavailable}), as
-	 * the instances counted them; empty when not recorded
-	 * @param serverLatency each instance's own latency of the same requests, a second
-	 * opinion on {@link #latency()}: one entry per instance, in the order they were
-	 * started; empty in results written before it was recorded
 	 * @param crossCheck the same point measured again by an independent open-loop
 	 * generator ({@code bench.crossCheck}); {@code null} when not asked for
 	 * @param seconds the window second by second (requests sent, successful, their p99,
 	 * the most requests pending for a connection on any instance); empty in results
 	 * written before it was recorded
+	 * @param outcome {@code ok}, or what went wrong with this point
 	 */
 	public record Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
-			int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
-			Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
-			double loadGeneratorCpuCores, String outcome, Limits limits, @Nullable PgBouncer pgbouncer,
-			Double startLagP99Ms, Map<String, Long> refusals, List<ServerLatency> serverLatency,
-			@Nullable CrossCheck crossCheck, List<Second> seconds) {
+			int repeat, Window window, Requests requests, Latency latency, Pool pool, Generator generator,
+			ServerSide server, Limits limits, @Nullable PgBouncer pgbouncer, @Nullable CrossCheck crossCheck,
+			List<Second> seconds, String outcome) {
+
+		/** The load balancer of a point whose load went to its instances directly. */
+		public static final String NO_LOAD_BALANCER = "none";
 
 		/** How JMeter's response code begins for a request that got no HTTP response. */
 		static final String NO_HTTP_RESPONSE = "Non HTTP response code: ";
 
 		public Point {
 			limits = (limits != null) ? limits : Limits.DEFAULTS;
-			startLagP99Ms = (startLagP99Ms != null) ? startLagP99Ms : -1.0;
-			refusals = (refusals != null) ? Map.copyOf(refusals) : Map.of();
-			serverLatency = (serverLatency != null) ? List.copyOf(serverLatency) : List.of();
+			generator = (generator != null) ? generator : new Generator(0, -1.0);
+			server = (server != null) ? server : new ServerSide(Map.of(), List.of());
 			seconds = (seconds != null) ? List.copyOf(seconds) : List.of();
 		}
 
-		/** A point without its second-by-second figures. */
-		public Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
-				int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
-				Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
-				double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer, Double startLagP99Ms,
-				Map<String, Long> refusals, List<ServerLatency> serverLatency, CrossCheck crossCheck) {
-			this(topology, instances, loadBalancer, poolSize, rateRps, arrivals, repeat, warmupSeconds, durationSeconds,
-					achievedRps, samples, errors, statusCounts, latency, failedMaxMs, pool, loadGeneratorCpuCores,
-					outcome, limits, pgbouncer, startLagP99Ms, refusals, serverLatency, crossCheck, List.of());
+		/**
+		 * How long a point was loaded.
+		 *
+		 * @param warmupSeconds load applied before the window, not measured
+		 * @param durationSeconds the measured window
+		 */
+		public record Window(double warmupSeconds, double durationSeconds) {
 		}
 
-		/** A point without a cross-check. */
-		public Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
-				int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
-				Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
-				double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer, Double startLagP99Ms,
-				Map<String, Long> refusals, List<ServerLatency> serverLatency) {
-			this(topology, instances, loadBalancer, poolSize, rateRps, arrivals, repeat, warmupSeconds, durationSeconds,
-					achievedRps, samples, errors, statusCounts, latency, failedMaxMs, pool, loadGeneratorCpuCores,
-					outcome, limits, pgbouncer, startLagP99Ms, refusals, serverLatency, null);
+		/**
+		 * The requests that started in the window.
+		 *
+		 * @param achievedRps how many per second
+		 * @param samples how many (success + failure)
+		 * @param errors how many failed (non-2xx or no response)
+		 * @param statusCounts responses by HTTP status (or JMeter's text for no response)
+		 * @param failedMaxMs the slowest failed request, 0 when none failed
+		 */
+		public record Requests(double achievedRps, long samples, long errors, Map<String, Long> statusCounts,
+				double failedMaxMs) {
+
+			public Requests {
+				statusCounts = (statusCounts != null) ? statusCounts : Map.of();
+			}
+
 		}
 
-		/** A point without the instances' own latency. */
-		public Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
-				int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
-				Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
-				double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer, Double startLagP99Ms,
-				Map<String, Long> refusals) {
-			this(topology, instances, loadBalancer, poolSize, rateRps, arrivals, repeat, warmupSeconds, durationSeconds,
-					achievedRps, samples, errors, statusCounts, latency, failedMaxMs, pool, loadGeneratorCpuCores,
-					outcome, limits, pgbouncer, startLagP99Ms, refusals, List.of());
+		/**
+		 * How the load generator kept up.
+		 *
+		 * @param cpuCores CPU it used during the window, in cores
+		 * @param startLagP99Ms how late requests left it against their even schedule,
+		 * 99th percentile: latency cannot show a wait that happened before the request
+		 * was sent; -1 when unknown (random arrivals, remote engines, older results)
+		 */
+		public record Generator(double cpuCores, Double startLagP99Ms) {
+
+			public Generator {
+				startLagP99Ms = (startLagP99Ms != null) ? startLagP99Ms : -1.0;
+			}
+
 		}
 
-		/** A point without the generator's lag and the instances' refusals. */
-		public Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
-				int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
-				Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
-				double loadGeneratorCpuCores, String outcome, Limits limits, PgBouncer pgbouncer) {
-			this(topology, instances, loadBalancer, poolSize, rateRps, arrivals, repeat, warmupSeconds, durationSeconds,
-					achievedRps, samples, errors, statusCounts, latency, failedMaxMs, pool, loadGeneratorCpuCores,
-					outcome, limits, pgbouncer, -1.0, Map.of(), List.of());
+		/**
+		 * What the instances themselves saw.
+		 *
+		 * @param refusals their 503s in the window by reason ({@code too-many-clients},
+		 * {@code pool-timeout}, {@code database-unavailable}), as they counted them;
+		 * empty when not recorded
+		 * @param latency each instance's own latency of the same requests, a second
+		 * opinion on JMeter's: one entry per instance, in the order they were started;
+		 * empty in results written before it was recorded
+		 */
+		public record ServerSide(Map<String, Long> refusals, List<ServerLatency> latency) {
+
+			public ServerSide {
+				refusals = (refusals != null) ? Map.copyOf(refusals) : Map.of();
+				latency = (latency != null) ? List.copyOf(latency) : List.of();
+			}
+
 		}
 
-		/** A point of a topology without pgbouncer. */
-		public Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
-				int repeat, double warmupSeconds, double durationSeconds, double achievedRps, long samples, long errors,
-				Map<String, Long> statusCounts, Latency latency, double failedMaxMs, Pool pool,
-				double loadGeneratorCpuCores, String outcome, Limits limits) {
-			this(topology, instances, loadBalancer, poolSize, rateRps, arrivals, repeat, warmupSeconds, durationSeconds,
-					achievedRps, samples, errors, statusCounts, latency, failedMaxMs, pool, loadGeneratorCpuCores,
-					outcome, limits, null);
+		public double warmupSeconds() {
+			return this.window.warmupSeconds();
+		}
+
+		public double durationSeconds() {
+			return this.window.durationSeconds();
+		}
+
+		public double achievedRps() {
+			return this.requests.achievedRps();
+		}
+
+		public long samples() {
+			return this.requests.samples();
+		}
+
+		public long errors() {
+			return this.requests.errors();
+		}
+
+		public Map<String, Long> statusCounts() {
+			return this.requests.statusCounts();
+		}
+
+		public double failedMaxMs() {
+			return this.requests.failedMaxMs();
+		}
+
+		public double loadGeneratorCpuCores() {
+			return this.generator.cpuCores();
+		}
+
+		public Double startLagP99Ms() {
+			return this.generator.startLagP99Ms();
+		}
+
+		public Map<String, Long> refusals() {
+			return this.server.refusals();
+		}
+
+		public List<ServerLatency> serverLatency() {
+			return this.server.latency();
 		}
 
 		/**
@@ -398,7 +438,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 			if (!"random".equals(this.arrivals)) {
 				return 0;
 			}
-			return 3 / Math.sqrt(Math.max(1, this.rateRps * this.durationSeconds));
+			return 3 / Math.sqrt(Math.max(1, this.rateRps * durationSeconds()));
 		}
 
 		/**
@@ -407,11 +447,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		 * @return the copy
 		 */
 		public Point withOutcome(String newOutcome) {
-			return new Point(this.topology, this.instances, this.loadBalancer, this.poolSize, this.rateRps,
-					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
-					this.samples, this.errors, this.statusCounts, this.latency, this.failedMaxMs, this.pool,
-					this.loadGeneratorCpuCores, newOutcome, this.limits, this.pgbouncer, this.startLagP99Ms,
-					this.refusals, this.serverLatency, this.crossCheck, this.seconds);
+			return toBuilder().outcome(newOutcome).build();
 		}
 
 		/**
@@ -420,11 +456,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		 * @return the copy
 		 */
 		public Point withLatency(Latency newLatency) {
-			return new Point(this.topology, this.instances, this.loadBalancer, this.poolSize, this.rateRps,
-					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
-					this.samples, this.errors, this.statusCounts, newLatency, this.failedMaxMs, this.pool,
-					this.loadGeneratorCpuCores, this.outcome, this.limits, this.pgbouncer, this.startLagP99Ms,
-					this.refusals, this.serverLatency, this.crossCheck, this.seconds);
+			return toBuilder().latency(newLatency).build();
 		}
 
 		/**
@@ -433,11 +465,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		 * @return the copy
 		 */
 		public Point withCrossCheck(CrossCheck check) {
-			return new Point(this.topology, this.instances, this.loadBalancer, this.poolSize, this.rateRps,
-					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
-					this.samples, this.errors, this.statusCounts, this.latency, this.failedMaxMs, this.pool,
-					this.loadGeneratorCpuCores, this.outcome, this.limits, this.pgbouncer, this.startLagP99Ms,
-					this.refusals, this.serverLatency, check, this.seconds);
+			return toBuilder().crossCheck(check).build();
 		}
 
 		/**
@@ -446,11 +474,250 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		 * @return the copy
 		 */
 		public Point withSeconds(List<Second> window) {
-			return new Point(this.topology, this.instances, this.loadBalancer, this.poolSize, this.rateRps,
-					this.arrivals, this.repeat, this.warmupSeconds, this.durationSeconds, this.achievedRps,
-					this.samples, this.errors, this.statusCounts, this.latency, this.failedMaxMs, this.pool,
-					this.loadGeneratorCpuCores, this.outcome, this.limits, this.pgbouncer, this.startLagP99Ms,
-					this.refusals, this.serverLatency, this.crossCheck, window);
+			return toBuilder().seconds(window).build();
+		}
+
+		/**
+		 * A point built by name, for the lab's own measurements and for tests: a point
+		 * has 25 figures, too many to fill by position.
+		 * @return a builder with the defaults of a plain point (one instance, no load
+		 * balancer, even arrivals, repeat 1, outcome {@code ok}, nothing optional)
+		 */
+		public static Builder builder() {
+			return new Builder();
+		}
+
+		/**
+		 * A builder holding this point's figures, to change some of them.
+		 * @return the builder
+		 */
+		public Builder toBuilder() {
+			Builder builder = new Builder();
+			builder.topology = this.topology;
+			builder.instances = this.instances;
+			builder.loadBalancer = this.loadBalancer;
+			builder.poolSize = this.poolSize;
+			builder.rateRps = this.rateRps;
+			builder.arrivals = this.arrivals;
+			builder.repeat = this.repeat;
+			builder.warmupSeconds = warmupSeconds();
+			builder.durationSeconds = durationSeconds();
+			builder.achievedRps = achievedRps();
+			builder.samples = samples();
+			builder.errors = errors();
+			builder.statusCounts = statusCounts();
+			builder.latency = this.latency;
+			builder.failedMaxMs = failedMaxMs();
+			builder.pool = this.pool;
+			builder.loadGeneratorCpuCores = loadGeneratorCpuCores();
+			builder.outcome = this.outcome;
+			builder.limits = this.limits;
+			builder.pgbouncer = this.pgbouncer;
+			builder.startLagP99Ms = startLagP99Ms();
+			builder.refusals = refusals();
+			builder.serverLatency = serverLatency();
+			builder.crossCheck = this.crossCheck;
+			builder.seconds = this.seconds;
+			return builder;
+		}
+
+		/** Builds a {@link Point} by name. */
+		public static final class Builder {
+
+			private @Nullable String topology;
+
+			private int instances = 1;
+
+			private String loadBalancer = NO_LOAD_BALANCER;
+
+			private int poolSize;
+
+			private int rateRps;
+
+			private String arrivals = "even";
+
+			private int repeat = 1;
+
+			private double warmupSeconds;
+
+			private double durationSeconds;
+
+			private double achievedRps;
+
+			private long samples;
+
+			private long errors;
+
+			private Map<String, Long> statusCounts = Map.of();
+
+			private @Nullable Latency latency;
+
+			private double failedMaxMs;
+
+			private @Nullable Pool pool;
+
+			private double loadGeneratorCpuCores;
+
+			private String outcome = "ok";
+
+			private Limits limits = Limits.DEFAULTS;
+
+			private @Nullable PgBouncer pgbouncer;
+
+			private Double startLagP99Ms = -1.0;
+
+			private Map<String, Long> refusals = Map.of();
+
+			private List<ServerLatency> serverLatency = List.of();
+
+			private @Nullable CrossCheck crossCheck;
+
+			private List<Second> seconds = List.of();
+
+			private Builder() {
+			}
+
+			public Builder topology(String topology) {
+				this.topology = topology;
+				return this;
+			}
+
+			public Builder instances(int instances) {
+				this.instances = instances;
+				return this;
+			}
+
+			public Builder loadBalancer(String loadBalancer) {
+				this.loadBalancer = loadBalancer;
+				return this;
+			}
+
+			public Builder poolSize(int poolSize) {
+				this.poolSize = poolSize;
+				return this;
+			}
+
+			public Builder rateRps(int rateRps) {
+				this.rateRps = rateRps;
+				return this;
+			}
+
+			public Builder arrivals(String arrivals) {
+				this.arrivals = arrivals;
+				return this;
+			}
+
+			public Builder repeat(int repeat) {
+				this.repeat = repeat;
+				return this;
+			}
+
+			public Builder warmupSeconds(double warmupSeconds) {
+				this.warmupSeconds = warmupSeconds;
+				return this;
+			}
+
+			public Builder durationSeconds(double durationSeconds) {
+				this.durationSeconds = durationSeconds;
+				return this;
+			}
+
+			public Builder achievedRps(double achievedRps) {
+				this.achievedRps = achievedRps;
+				return this;
+			}
+
+			public Builder samples(long samples) {
+				this.samples = samples;
+				return this;
+			}
+
+			public Builder errors(long errors) {
+				this.errors = errors;
+				return this;
+			}
+
+			public Builder statusCounts(Map<String, Long> statusCounts) {
+				this.statusCounts = statusCounts;
+				return this;
+			}
+
+			public Builder latency(Latency latency) {
+				this.latency = latency;
+				return this;
+			}
+
+			public Builder failedMaxMs(double failedMaxMs) {
+				this.failedMaxMs = failedMaxMs;
+				return this;
+			}
+
+			public Builder pool(Pool pool) {
+				this.pool = pool;
+				return this;
+			}
+
+			public Builder loadGeneratorCpuCores(double loadGeneratorCpuCores) {
+				this.loadGeneratorCpuCores = loadGeneratorCpuCores;
+				return this;
+			}
+
+			public Builder outcome(String outcome) {
+				this.outcome = outcome;
+				return this;
+			}
+
+			public Builder limits(Limits limits) {
+				this.limits = limits;
+				return this;
+			}
+
+			public Builder pgbouncer(@Nullable PgBouncer pgbouncer) {
+				this.pgbouncer = pgbouncer;
+				return this;
+			}
+
+			public Builder startLagP99Ms(Double startLagP99Ms) {
+				this.startLagP99Ms = startLagP99Ms;
+				return this;
+			}
+
+			public Builder refusals(Map<String, Long> refusals) {
+				this.refusals = refusals;
+				return this;
+			}
+
+			public Builder serverLatency(List<ServerLatency> serverLatency) {
+				this.serverLatency = serverLatency;
+				return this;
+			}
+
+			public Builder crossCheck(@Nullable CrossCheck crossCheck) {
+				this.crossCheck = crossCheck;
+				return this;
+			}
+
+			public Builder seconds(List<Second> seconds) {
+				this.seconds = seconds;
+				return this;
+			}
+
+			/**
+			 * @return the point
+			 * @throws NullPointerException when the topology, latency or pool is missing
+			 */
+			public Point build() {
+				Objects.requireNonNull(this.topology, "a point needs its topology");
+				Objects.requireNonNull(this.latency, "a point needs its latency");
+				Objects.requireNonNull(this.pool, "a point needs its pool figures");
+				return new Point(this.topology, this.instances, this.loadBalancer, this.poolSize, this.rateRps,
+						this.arrivals, this.repeat, new Window(this.warmupSeconds, this.durationSeconds),
+						new Requests(this.achievedRps, this.samples, this.errors, this.statusCounts, this.failedMaxMs),
+						this.latency, this.pool, new Generator(this.loadGeneratorCpuCores, this.startLagP99Ms),
+						new ServerSide(this.refusals, this.serverLatency), this.limits, this.pgbouncer, this.crossCheck,
+						this.seconds, this.outcome);
+			}
+
 		}
 
 		/**
@@ -458,7 +725,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		 * @return milliseconds, the upper bound of a bucket; -1 when no instance has one
 		 */
 		public double serverP50Ms() {
-			return this.serverLatency.stream().mapToDouble(ServerLatency::p50Ms).max().orElse(-1);
+			return serverLatency().stream().mapToDouble(ServerLatency::p50Ms).max().orElse(-1);
 		}
 
 		/**
@@ -466,11 +733,11 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		 * @return milliseconds, the upper bound of a bucket; -1 when no instance has one
 		 */
 		public double serverP99Ms() {
-			return this.serverLatency.stream().mapToDouble(ServerLatency::p99Ms).max().orElse(-1);
+			return serverLatency().stream().mapToDouble(ServerLatency::p99Ms).max().orElse(-1);
 		}
 
 		public double errorPercent() {
-			return (this.samples != 0) ? 100.0 * this.errors / this.samples : 0;
+			return (samples() != 0) ? 100.0 * errors() / samples() : 0;
 		}
 
 		/**
@@ -481,7 +748,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		 */
 		public Map<String, Long> failureCauses() {
 			Map<String, Long> causes = new TreeMap<>();
-			this.statusCounts.forEach((code, count) -> {
+			statusCounts().forEach((code, count) -> {
 				if (!code.startsWith("2")) {
 					causes.merge(code.startsWith(NO_HTTP_RESPONSE) ? code.substring(NO_HTTP_RESPONSE.length()) : code,
 							count, Long::sum);
@@ -495,12 +762,12 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		 * where {@link #achievedRps()} is what was offered to it.
 		 */
 		public double throughputRps() {
-			return (this.durationSeconds > 0) ? (this.samples - this.errors) / this.durationSeconds : 0;
+			return (durationSeconds() > 0) ? (samples() - errors()) / durationSeconds() : 0;
 		}
 
 		/** Refusals the instances gave for this reason in the window. */
 		public long refused(String reason) {
-			return this.refusals.getOrDefault(reason, 0L);
+			return refusals().getOrDefault(reason, 0L);
 		}
 
 		public boolean ok() {

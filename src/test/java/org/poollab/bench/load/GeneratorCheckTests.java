@@ -6,7 +6,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import org.poollab.bench.results.SweepResults.Latency;
-import org.poollab.bench.results.SweepResults.Limits;
 import org.poollab.bench.results.SweepResults.Point;
 import org.poollab.bench.results.SweepResults.Pool;
 
@@ -45,8 +44,24 @@ public class GeneratorCheckTests {
 		long samples = Math.round(achievedRps * 5);
 		Latency latency = new Latency(1, 1, 2, 3, 4, 5);
 		Pool pool = new Pool(List.of(5), 3, 0, 0.1, 0.5, 0, 10);
-		return new Point("single", 1, "none", 5, rateRps, arrivals, 1, 1, 5, achievedRps, samples, 0,
-				Map.of("200", samples), latency, 0, pool, 0.4, "ok", Limits.DEFAULTS, null, lagP99Ms, Map.of());
+		return Point.builder()
+			.topology("single")
+			.poolSize(5)
+			.rateRps(rateRps)
+			.arrivals(arrivals)
+			.warmupSeconds(1)
+			.durationSeconds(5)
+			.achievedRps(achievedRps)
+			.samples(samples)
+			.errors(0)
+			.statusCounts(Map.of("200", samples))
+			.latency(latency)
+			.failedMaxMs(0)
+			.pool(pool)
+			.loadGeneratorCpuCores(0.4)
+			.startLagP99Ms(lagP99Ms)
+			.refusals(Map.of())
+			.build();
 	}
 
 }

@@ -115,11 +115,7 @@ class RecommendedYamlTests {
 	@Test
 	void saysSoWhenNoPointOfATopologyFinishedOk() throws Exception {
 		Point failed = RecommenderTests.point("single", 5, 1000, 4);
-		failed = new Point(failed.topology(), failed.instances(), failed.loadBalancer(), failed.poolSize(),
-				failed.rateRps(), failed.arrivals(), failed.repeat(), failed.warmupSeconds(), failed.durationSeconds(),
-				failed.achievedRps(), failed.samples(), failed.errors(), failed.statusCounts(), failed.latency(),
-				failed.failedMaxMs(), failed.pool(), failed.loadGeneratorCpuCores(), "instance did not start",
-				failed.limits());
+		failed = failed.toBuilder().outcome("instance did not start").build();
 
 		List<Recommendation> recommendations = Report.write(results(List.of(failed)), this.runDir);
 
@@ -136,10 +132,7 @@ class RecommendedYamlTests {
 		for (int pool : new int[] { 2, 5 }) {
 			for (int repeat = 1; repeat <= 3; repeat++) {
 				Point one = RecommenderTests.point("single", pool, 1000, (pool == 2) ? 9 : 4);
-				points.add(new Point(one.topology(), one.instances(), one.loadBalancer(), one.poolSize(), one.rateRps(),
-						one.arrivals(), repeat, one.warmupSeconds(), one.durationSeconds(), one.achievedRps(),
-						one.samples(), one.errors(), one.statusCounts(), one.latency(), one.failedMaxMs(), one.pool(),
-						one.loadGeneratorCpuCores(), one.outcome(), one.limits()));
+				points.add(one.toBuilder().repeat(repeat).build());
 			}
 		}
 

@@ -12,7 +12,6 @@ import org.poollab.bench.results.SweepResults;
 import org.poollab.bench.results.SweepResults.Database;
 import org.poollab.bench.results.SweepResults.Host;
 import org.poollab.bench.results.SweepResults.Latency;
-import org.poollab.bench.results.SweepResults.Limits;
 import org.poollab.bench.results.SweepResults.Point;
 import org.poollab.bench.results.SweepResults.Pool;
 
@@ -428,59 +427,53 @@ class RecommenderTests {
 		long errors = (timeouts > 0) ? timeouts : 0;
 		Latency latency = new Latency(p99Ms / 3, p99Ms / 4, p99Ms / 2, p99Ms, p99Ms * 2, p99Ms * 3);
 		Pool pool = new Pool(List.of(poolSize), Math.min(poolSize, 3), (timeouts > 0) ? 50 : 0, 0.5, 1.5, timeouts, 30);
-		return new Point(topology, 1, "none", poolSize, rateRps, "even", 1, 10, 30, achievedRps, samples, errors,
-				Map.of("200", samples - errors), latency, 0, pool, 0.4, "ok", Limits.DEFAULTS);
+		return Point.builder()
+			.topology(topology)
+			.poolSize(poolSize)
+			.rateRps(rateRps)
+			.warmupSeconds(10)
+			.durationSeconds(30)
+			.achievedRps(achievedRps)
+			.samples(samples)
+			.errors(errors)
+			.statusCounts(Map.of("200", samples - errors))
+			.latency(latency)
+			.failedMaxMs(0)
+			.pool(pool)
+			.loadGeneratorCpuCores(0.4)
+			.build();
 	}
 
 	static Point withObservedMax(Point p, List<Integer> observedMax) {
 		Pool pool = new Pool(observedMax, p.pool().peakActive(), p.pool().peakPending(), p.pool().acquireP99Ms(),
 				p.pool().usageMeanMs(), p.pool().timeouts(), p.pool().telemetrySamples());
-		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
-				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
-				p.statusCounts(), p.latency(), p.failedMaxMs(), pool, p.loadGeneratorCpuCores(), p.outcome(),
-				p.limits());
+		return p.toBuilder().pool(pool).build();
 	}
 
 	static Point withUsage(Point p, double usageMeanMs) {
 		Pool pool = new Pool(p.pool().observedMax(), p.pool().peakActive(), p.pool().peakPending(),
 				p.pool().acquireP99Ms(), usageMeanMs, p.pool().timeouts(), p.pool().telemetrySamples());
-		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
-				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
-				p.statusCounts(), p.latency(), p.failedMaxMs(), pool, p.loadGeneratorCpuCores(), p.outcome(),
-				p.limits());
+		return p.toBuilder().pool(pool).build();
 	}
 
 	static Point withRefusals(Point p, Map<String, Long> refusals) {
-		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
-				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
-				p.statusCounts(), p.latency(), p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), p.outcome(),
-				p.limits(), p.pgbouncer(), p.startLagP99Ms(), refusals);
+		return p.toBuilder().refusals(refusals).build();
 	}
 
 	static Point withStartLag(Point p, double startLagP99Ms, double achievedRps) {
-		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
-				p.repeat(), p.warmupSeconds(), p.durationSeconds(), achievedRps, p.samples(), p.errors(),
-				p.statusCounts(), p.latency(), p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), p.outcome(),
-				p.limits(), p.pgbouncer(), startLagP99Ms, p.refusals());
+		return p.toBuilder().achievedRps(achievedRps).startLagP99Ms(startLagP99Ms).build();
 	}
 
 	static Point withOutcome(Point p, String outcome) {
-		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
-				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
-				p.statusCounts(), p.latency(), p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), outcome,
-				p.limits());
+		return p.toBuilder().outcome(outcome).build();
 	}
 
 	static Point repeat(Point p, int repeat) {
-		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(), repeat,
-				p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(), p.statusCounts(),
-				p.latency(), p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), p.outcome(), p.limits());
+		return p.toBuilder().repeat(repeat).build();
 	}
 
 	private static Point instances(Point p, int instances) {
-		return new Point(p.topology(), instances, "nginx", p.poolSize(), p.rateRps(), p.arrivals(), p.repeat(),
-				p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(), p.statusCounts(),
-				p.latency(), p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), p.outcome(), p.limits());
+		return p.toBuilder().instances(instances).loadBalancer("nginx").build();
 	}
 
 }

@@ -106,13 +106,14 @@ class ReportFiguresTests {
 	void failuresWithoutAnHttpResponseShowUnderTheirCauseNeverAsAnEmpty503Cell() throws IOException {
 		Point timingOut = RecommenderTests.point("single", 2, 1000, 20);
 		// As the instances record them today: every reason present, none counted.
-		timingOut = RecommenderTests.withRefusals(
-				new Point(timingOut.topology(), timingOut.instances(), timingOut.loadBalancer(), timingOut.poolSize(),
-						timingOut.rateRps(), timingOut.arrivals(), timingOut.repeat(), timingOut.warmupSeconds(),
-						timingOut.durationSeconds(), 1000, 30_000, 150,
-						Map.of("200", 29_850L, "Non HTTP response code: java.net.SocketTimeoutException", 150L),
-						timingOut.latency(), 10_000, timingOut.pool(), 0.4, timingOut.outcome(), timingOut.limits()),
-				Map.of("pool-timeout", 0L, "too-many-clients", 0L, "database-unavailable", 0L));
+		timingOut = RecommenderTests.withRefusals(timingOut.toBuilder()
+			.achievedRps(1000)
+			.samples(30_000)
+			.errors(150)
+			.statusCounts(Map.of("200", 29_850L, "Non HTTP response code: java.net.SocketTimeoutException", 150L))
+			.failedMaxMs(10_000)
+			.loadGeneratorCpuCores(0.4)
+			.build(), Map.of("pool-timeout", 0L, "too-many-clients", 0L, "database-unavailable", 0L));
 		render(List.of(timingOut, RecommenderTests.point("single", 5, 1000, 5)));
 
 		String markdown = markdown();
@@ -127,10 +128,13 @@ class ReportFiguresTests {
 	void throughputCountsSuccessfulResponsesAndIsWhatTheThroughputChartPlots() throws IOException {
 		Point failing = RecommenderTests.point("single", 2, 1000, 20);
 		// 30 s at 1000 rps sent, a tenth of it failed: 900 successful responses a second
-		failing = new Point(failing.topology(), failing.instances(), failing.loadBalancer(), failing.poolSize(),
-				failing.rateRps(), failing.arrivals(), failing.repeat(), failing.warmupSeconds(),
-				failing.durationSeconds(), 1000, 30_000, 3_000, Map.of("200", 27_000L, "503", 3_000L),
-				failing.latency(), failing.failedMaxMs(), failing.pool(), 0.61, failing.outcome(), failing.limits());
+		failing = failing.toBuilder()
+			.achievedRps(1000)
+			.samples(30_000)
+			.errors(3_000)
+			.statusCounts(Map.of("200", 27_000L, "503", 3_000L))
+			.loadGeneratorCpuCores(0.61)
+			.build();
 		render(List.of(failing, RecommenderTests.point("single", 5, 1000, 5)));
 
 		String detail = table(markdown(), "### Per point");
@@ -292,28 +296,19 @@ class ReportFiguresTests {
 		for (int i = 0; i < p99Ms.length; i++) {
 			instances.add(new ServerLatency(8081 + i, 1000, 1.0, p99Ms[i], 2 * p99Ms[i]));
 		}
-		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
-				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
-				p.statusCounts(), p.latency(), p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), p.outcome(),
-				p.limits(), p.pgbouncer(), p.startLagP99Ms(), p.refusals(), instances);
+		return p.toBuilder().serverLatency(instances).build();
 	}
 
 	private static Point withIntervals(Point p, Interval p50, Interval p99) {
 		Latency l = p.latency();
 		Latency latency = new Latency(l.meanMs(), l.p50Ms(), l.p95Ms(), l.p99Ms(), l.p999Ms(), l.maxMs(), p50, p99);
-		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
-				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
-				p.statusCounts(), latency, p.failedMaxMs(), p.pool(), p.loadGeneratorCpuCores(), p.outcome(),
-				p.limits());
+		return p.toBuilder().latency(latency).build();
 	}
 
 	private static Point withAcquire(Point p, double acquireP99Ms, long timeouts) {
 		Pool pool = new Pool(p.pool().observedMax(), p.pool().peakActive(), p.pool().peakPending(), acquireP99Ms,
 				p.pool().usageMeanMs(), timeouts, p.pool().telemetrySamples());
-		return new Point(p.topology(), p.instances(), p.loadBalancer(), p.poolSize(), p.rateRps(), p.arrivals(),
-				p.repeat(), p.warmupSeconds(), p.durationSeconds(), p.achievedRps(), p.samples(), p.errors(),
-				p.statusCounts(), p.latency(), p.failedMaxMs(), pool, p.loadGeneratorCpuCores(), p.outcome(),
-				p.limits());
+		return p.toBuilder().pool(pool).build();
 	}
 
 }

@@ -28,11 +28,7 @@ class ResultsStoreTests {
 	void csvHasThroughputLateStartsAndRefusalsByReason() throws Exception {
 		SweepResults quick = fixture("quick-results-new-format.json");
 		Point first = quick.points().get(0);
-		Point refused = new Point(first.topology(), first.instances(), first.loadBalancer(), first.poolSize(),
-				first.rateRps(), first.arrivals(), first.repeat(), first.warmupSeconds(), first.durationSeconds(),
-				first.achievedRps(), first.samples(), first.errors(), first.statusCounts(), first.latency(),
-				first.failedMaxMs(), first.pool(), first.loadGeneratorCpuCores(), first.outcome(), first.limits(),
-				first.pgbouncer(), 12.0, Map.of("too-many-clients", 120L));
+		Point refused = first.toBuilder().startLagP99Ms(12.0).refusals(Map.of("too-many-clients", 120L)).build();
 		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
 				quick.p99ObjectiveMs(), quick.workload(), List.of(refused), quick.timing());
 
@@ -51,13 +47,10 @@ class ResultsStoreTests {
 	void everyInstancesOwnLatencyRoundTripsAndTheCsvShowsTheSlowestInstance() throws Exception {
 		SweepResults quick = fixture("quick-results-new-format.json");
 		Point first = quick.points().get(0);
-		Point measured = new Point(first.topology(), first.instances(), first.loadBalancer(), first.poolSize(),
-				first.rateRps(), first.arrivals(), first.repeat(), first.warmupSeconds(), first.durationSeconds(),
-				first.achievedRps(), first.samples(), first.errors(), first.statusCounts(), first.latency(),
-				first.failedMaxMs(), first.pool(), first.loadGeneratorCpuCores(), first.outcome(), first.limits(),
-				first.pgbouncer(), first.startLagP99Ms(), first.refusals(),
-				List.of(new ServerLatency(8081, 300, 1.398101, 4.194304, 8.388607),
-						new ServerLatency(8082, 290, 1.048576, 5.592405, 11.184809), ServerLatency.absent(8083)));
+		Point measured = first.toBuilder()
+			.serverLatency(List.of(new ServerLatency(8081, 300, 1.398101, 4.194304, 8.388607),
+					new ServerLatency(8082, 290, 1.048576, 5.592405, 11.184809), ServerLatency.absent(8083)))
+			.build();
 		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
 				quick.p99ObjectiveMs(), quick.workload(), List.of(measured), quick.timing());
 
@@ -95,6 +88,28 @@ class ResultsStoreTests {
 		assertThat(died.get("serverP99Ms")).isEmpty();
 		assertThat(ResultsStore.read(this.output.resolve("latest").resolve(ResultsStore.RESULTS_JSON)))
 			.isEqualTo(paper);
+	}
+
+	@Test
+	void aFlatResultsFileOfTheEarlierLabIsReadGroupedAndSaysSoWhileItsRewriteIsGrouped() throws Exception {
+		Path flat = Path
+			.of(ResultsStoreTests.class.getResource("/org/poollab/bench/report/quick-results-new-format.json").toURI());
+		assertThat(Files.readString(flat)).contains("\"achievedRps\"").doesNotContain("\"requests\"");
+
+		ResultsStore.Read read = ResultsStore.readWithShape(flat);
+
+		assertThat(read.shape()).isEqualTo(ResultsStore.Shape.FLAT);
+		Point first = read.results().points().get(0);
+		assertThat(first.requests().achievedRps()).isEqualTo(first.achievedRps()).isPositive();
+		assertThat(first.window().durationSeconds()).isPositive();
+		ResultsStore store = ResultsStore.create(this.output, read.results().startedAt());
+		store.write(read.results());
+		Path rewritten = store.directory().resolve(ResultsStore.RESULTS_JSON);
+		assertThat(Files.readString(rewritten)).contains("\"requests\"", "\"generator\"", "\"server\"")
+			.doesNotContain("\"loadGeneratorCpuCores\"", "\"serverLatency\"");
+		ResultsStore.Read again = ResultsStore.readWithShape(rewritten);
+		assertThat(again.shape()).isEqualTo(ResultsStore.Shape.GROUPED);
+		assertThat(again.results()).isEqualTo(read.results());
 	}
 
 	private List<CSVRecord> writeAndReadCsv(SweepResults results) throws IOException {
