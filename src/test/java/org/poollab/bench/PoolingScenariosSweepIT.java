@@ -73,7 +73,7 @@ class PoolingScenariosSweepIT {
 		requirePgBouncer();
 		Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=pgbouncer",
 				"--bench.instances=2", "--bench.poolSizes=none,1,3", "--bench.rates=60", "--bench.duration=2s",
-				"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
+				"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.adaptiveCap=0",
 				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(4));
 
 		List<Point> points = outcome.results().points();

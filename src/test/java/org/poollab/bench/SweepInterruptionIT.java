@@ -141,8 +141,8 @@ class SweepInterruptionIT {
 			Thread killer = killInstanceOnceSeen(processes, "single-warmup", base + 1);
 			outcome = BenchApplication.run(SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
 					"--bench.poolSizes=2,3", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
-					"--bench.topologyWarmup=6s", "--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
-					"--bench.basePort=" + base);
+					"--bench.topologyWarmup=6s", "--bench.confirmation=0s", "--bench.adaptiveCap=0",
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + base);
 			killer.join();
 			assertNoneAlive(processes.seen());
 		}

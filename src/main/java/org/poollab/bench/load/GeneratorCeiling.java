@@ -132,12 +132,8 @@ public final class GeneratorCeiling {
 			.arrivals(Arrivals.EVEN.label())
 			.warmupSeconds(SETTLE.toSeconds())
 			.durationSeconds(WINDOW.toSeconds())
-			.achievedRps(window.achievedRps())
-			.samples(window.samples())
-			.errors(window.errors())
-			.statusCounts(window.statusCounts())
+			.requests(window.requests())
 			.latency(window.latency())
-			.failedMaxMs(window.failedMaxMs())
 			.pool(new Pool(List.of(), 0, 0, 0, 0, 0, 0))
 			.startLagP99Ms(window.startLagP99Ms())
 			.build();

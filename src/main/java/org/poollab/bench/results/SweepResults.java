@@ -642,6 +642,19 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 				return this;
 			}
 
+			/**
+			 * The requests' figures at once: achieved rate, samples, errors, status
+			 * counts, slowest failure.
+			 */
+			public Builder requests(Requests requests) {
+				this.achievedRps = requests.achievedRps();
+				this.samples = requests.samples();
+				this.errors = requests.errors();
+				this.statusCounts = requests.statusCounts();
+				this.failedMaxMs = requests.failedMaxMs();
+				return this;
+			}
+
 			public Builder latency(Latency latency) {
 				this.latency = latency;
 				return this;

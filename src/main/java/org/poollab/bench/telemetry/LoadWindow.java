@@ -20,6 +20,7 @@ import org.apache.commons.csv.CSVRecord;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.bench.results.SweepResults.Latency;
+import org.poollab.bench.results.SweepResults.Point;
 
 /**
  * What JMeter saw in a point's measured window, cut by timestamp out of the raw samples
@@ -161,6 +162,11 @@ public record LoadWindow(long startMs, long endMs, long samples, long errors, Ma
 
 	public double achievedRps() {
 		return this.samples * 1000.0 / (this.endMs - this.startMs);
+	}
+
+	/** The window's requests as a point records them. */
+	public Point.Requests requests() {
+		return new Point.Requests(achievedRps(), this.samples, this.errors, this.statusCounts, this.failedMaxMs);
 	}
 
 	private static Latency latency(Histogram histogram, BlockBootstrap.Intervals intervals) {

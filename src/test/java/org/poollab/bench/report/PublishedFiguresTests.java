@@ -163,6 +163,18 @@ class PublishedFiguresTests {
 		assertThat(PublishedFigures.forPreset(null)).isEmpty();
 	}
 
+	@Test
+	void everySourceInTheDataFileIsCitedByAuthorsYearAndALinkTheReadmesReferencesGive() throws IOException {
+		String references = Files.readString(Path.of("README.md")).split("## References")[1];
+		for (PublishedFigures.Source source : List.of(PublishedFigures.JOIV, PublishedFigures.ANATOMY,
+				PublishedFigures.PGBOUNCER, PublishedFigures.R2DBC, PublishedFigures.BLOG)) {
+			assertThat(source.citation().authors()).as(source.key()).isNotBlank();
+			assertThat(source.key()).as("the short name ends in the year").endsWith("-" + source.citation().year());
+			assertThat(references).as(source.key()).contains(source.citation().link());
+			assertThat(source.tables()).as(source.key()).isNotEmpty();
+		}
+	}
+
 	private List<Recommendation> render(String preset) throws IOException {
 		ReportFixture.writeResults(this.runDir, preset);
 		return Report.regenerate(this.runDir);
