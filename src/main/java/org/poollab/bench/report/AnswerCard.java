@@ -126,7 +126,8 @@ record AnswerCard(String title, List<Line> lines) {
 						(cell) -> String
 							.format(Locale.ROOT, "; here pool %s at %d rps: %s", cell.poolLabel(), rate,
 									cell.sustained() ? "acquire p99 " + Recommender.ms(cell.acquireP99Ms())
-											+ " ms, p99 " + Recommender.ms(cell.p99Ms()) + " ms" : cell.shortfall()))
+											+ " ms, p99 " + Recommender.ms(cell.p99Ms()) + " ms"
+											: CellText.shortfall(cell)))
 					.orElse("");
 		int largest = atRate.stream().mapToInt(Cell::poolSize).max().orElse(pool);
 		boolean noFaster = recommendation.indistinguishable().contains(largest);

@@ -1,10 +1,8 @@
 package org.poollab.bench.report;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -12,7 +10,6 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToIntFunction;
-import java.util.stream.Collectors;
 
 import org.poollab.bench.results.SweepResults;
 import org.poollab.bench.results.SweepResults.Point;
@@ -276,41 +273,6 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 		return verified() ? Optional.empty() : Optional.of("unverified");
 	}
 
-	/**
-	 * Why the cell shows {@link #instead()}, in full: each dead repeat's outcome, or what
-	 * failed to prove the pool size.
-	 */
-	String insteadReason() {
-		String where = "pool " + poolLabel() + " at " + rateRps() + " rps";
-		if (died()) {
-			boolean allDied = deaths().size() == this.points.size();
-			return where + ": " + deaths().stream()
-				.map((point) -> ((this.points.size() > 1) ? "repeat " + point.repeat() + ": " : "") + point.outcome())
-				.collect(Collectors.joining("; "))
-					+ (allDied ? ". Its figures in the detail table cover the window up to the death."
-							: ". Its figures are those of the repeats that ran to the end.");
-		}
-		List<String> outcomes = this.points.stream().filter((point) -> !point.ok()).map(Point::outcome).toList();
-		return where + ": "
-				+ (outcomes.isEmpty() ? "HikariCP's connections.max gauge did not match the pool size"
-						: String.join("; ", outcomes))
-				+ "; the figures are in the detail table, but cannot be attributed to this pool size";
-	}
-
-	/**
-	 * Short form for sentences, e.g. {@code died (OutOfMemoryError: Java heap space)}.
-	 */
-	String deathSummary() {
-		List<Point> deaths = deaths();
-		String causes = deaths.stream()
-			.map((point) -> Fate.causeOfDeath(point.outcome()))
-			.distinct()
-			.collect(Collectors.joining("; "));
-		String repeats = (this.points.size() > 1) ? " in " + deaths.size() + " of " + this.points.size() + " repeats"
-				: "";
-		return "died" + repeats + " (" + causes + ")";
-	}
-
 	/** Refusals (503s) by reason the instances counted, all repeats together. */
 	Map<String, Long> refusals() {
 		Map<String, Long> refused = new TreeMap<>();
@@ -335,11 +297,6 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 		return causes;
 	}
 
-	/** E.g. {@code 503: 120 too-many-clients; java.net.SocketTimeoutException: 3}. */
-	String failures() {
-		return Failures.describe(failureCauses(), refusals());
-	}
-
 	double errorPercent() {
 		return (this.samples != 0) ? 100.0 * this.errors / this.samples : 0;
 	}
@@ -349,31 +306,18 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 		return this.achievedRps >= Math.min(MIN_ACHIEVED_SHARE, 1 - scatter) * rateRps();
 	}
 
+	/**
+	 * Whether the cell's latency is understated: the load generator sent late (late
+	 * starts from {@link #LATE_START_CAVEAT_MS}) or caught up (more than 105 % of the
+	 * target sent). {@link CellText#latencyCaveat} says which, in words.
+	 */
+	boolean understated() {
+		return this.startLagP99Ms >= LATE_START_CAVEAT_MS || caughtUp();
+	}
+
 	/** More than 105 % of the target sent: the generator was catching up. */
 	boolean caughtUp() {
 		return this.achievedRps > CATCH_UP_SHARE * rateRps();
-	}
-
-	/**
-	 * Why this cell's latency is understated, if it is: late starts, else catching up.
-	 */
-	Optional<String> latencyCaveat() {
-		return lateStartCaveat().or(this::catchUpCaveat);
-	}
-
-	/** Late starts long enough to understate the latency; empty when not. */
-	Optional<String> lateStartCaveat() {
-		return (this.startLagP99Ms >= LATE_START_CAVEAT_MS) ? Optional.of(String.format(Locale.ROOT,
-				"the load generator fell behind by up to %s ms (late starts p99): latency understated",
-				Recommender.ms(this.startLagP99Ms))) : Optional.empty();
-	}
-
-	/** More than 105 % of the target sent; empty when not. */
-	Optional<String> catchUpCaveat() {
-		return caughtUp() ? Optional.of(String.format(Locale.ROOT,
-				"%.0f rps sent for %d offered: the load generator fell behind and caught up, so requests went out "
-						+ "late and their latency is understated",
-				this.achievedRps, rateRps())) : Optional.empty();
 	}
 
 	/**
@@ -415,39 +359,6 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	public boolean sustained() {
 		return !died() && verified() && this.timeouts == 0 && errorPercent() <= MAX_ERROR_PERCENT && achievedTheRate()
 				&& metTheObjective() && saturatedBehindGenerator().isEmpty();
-	}
-
-	/** Why the cell did not sustain its rate, for the tables; empty when it did. */
-	String shortfall() {
-		List<String> reasons = new ArrayList<>();
-		if (died()) {
-			reasons.add("instance " + deathSummary());
-		}
-		else if (!verified()) {
-			reasons.add("pool not verified");
-		}
-		if (this.timeouts > 0) {
-			reasons.add(this.timeouts + " pool timeouts");
-		}
-		if (errorPercent() > MAX_ERROR_PERCENT) {
-			String failures = failures();
-			reasons.add(String.format(Locale.ROOT, "%.2f %% errors", errorPercent())
-					+ (failures.isEmpty() ? "" : " (" + failures + ")"));
-		}
-		if (!metTheObjective()) {
-			reasons.add(String.format(Locale.ROOT, "p99 %.0f ms above the %.0f ms objective", this.p99Ms,
-					this.p99ObjectiveMs));
-		}
-		if (!achievedTheRate()) {
-			reasons.add(String.format(Locale.ROOT, "achieved %.0f of %d rps", this.achievedRps, rateRps()));
-		}
-		List<Point> saturated = saturatedBehindGenerator();
-		if (!saturated.isEmpty()) {
-			reasons.add(((this.points.size() > 1) ? saturated.size() + " of " + this.points.size() + " repeats: " : "")
-					+ "the load generator fell behind while the instances themselves saw saturation (their own p99 up to "
-					+ Recommender.ms(saturated.stream().mapToDouble(Point::serverP99Ms).max().getAsDouble()) + " ms)");
-		}
-		return String.join(", ", reasons);
 	}
 
 	static Comparator<Cell> byPoolThenRate() {

@@ -124,7 +124,7 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 					"the instances did not run with the block's settings: " + String.join("; ", this.run.mismatches()));
 		}
 		if (!this.cell.sustained()) {
-			failed.add(this.cell.shortfall());
+			failed.add(CellText.shortfall(this.cell));
 		}
 		if (refused() > 0) {
 			failed.add(refused() + " request(s) got 503");

@@ -77,7 +77,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 		// A cell whose latency the report marks as understated (the generator fell
 		// behind) does not vote: its p99 is lower than a client on schedule saw.
 		List<Cell> sorted = candidates.stream()
-			.filter((cell) -> cell.latencyCaveat().isEmpty())
+			.filter((cell) -> !cell.understated())
 			.sorted(Comparator.comparingInt(Cell::poolSize))
 			.toList();
 		if (sorted.size() < 2) {

@@ -365,9 +365,10 @@ final class HtmlReport {
 					String meta = "pool " + SweepResults.poolLabel(poolSize) + " · " + rateRps + " rps: "
 							+ spec.label().apply(cell.get())
 							+ (cell.get().died()
-									? " (instance " + cell.get().deathSummary()
+									? " (instance " + CellText.deathSummary(cell.get())
 											+ "; the figure covers the window up to the death)"
-									: cell.get().sustained() ? "" : " (not sustained: " + cell.get().shortfall() + ")");
+									: cell.get().sustained() ? ""
+											: " (not sustained: " + CellText.shortfall(cell.get()) + ")");
 					Map<String, Object> point = new LinkedHashMap<>(Map.of("value", value, "meta", meta));
 					spec.interval().apply(cell.get()).ifPresent((interval) -> {
 						// drawn as an error bar through the point

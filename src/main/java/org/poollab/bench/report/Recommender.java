@@ -113,9 +113,9 @@ final class Recommender {
 					+ "considered: " + describe(cells.stream().filter((cell) -> !cell.considered()).toList()) + ".");
 		}
 		for (Cell cell : considered.stream().filter(Cell::died).toList()) {
-			caveats
-				.add("Pool " + cell.poolLabel() + " at " + cell.rateRps() + " rps: the instance " + cell.deathSummary()
-						+ ". A result of the load, not missing data: it counts as not " + "sustaining that rate.");
+			caveats.add("Pool " + cell.poolLabel() + " at " + cell.rateRps() + " rps: the instance "
+					+ CellText.deathSummary(cell) + ". A result of the load, not missing data: it counts as not "
+					+ "sustaining that rate.");
 		}
 		if (considered.isEmpty()) {
 			return answer(grid, Verdict.UNVERIFIED, OptionalInt.empty(),
@@ -294,7 +294,7 @@ final class Recommender {
 		}
 		if (!understated.isEmpty()) {
 			summary += " Left out: " + understated.stream()
-				.map((cell) -> "pool " + cell.poolLabel() + ", " + cell.latencyCaveat().orElse("understated"))
+				.map((cell) -> "pool " + cell.poolLabel() + ", " + CellText.latencyCaveat(cell).orElse("understated"))
 				.collect(Collectors.joining("; ")) + ".";
 		}
 		if (decision.probability() < SETTLED_PROBABILITY) {
@@ -345,10 +345,10 @@ final class Recommender {
 	/** One other pool size at the deciding rate, for the summary. */
 	private static String fate(Cell cell) {
 		if (cell.died()) {
-			return "pool " + cell.poolLabel() + " " + cell.deathSummary();
+			return "pool " + cell.poolLabel() + " " + CellText.deathSummary(cell);
 		}
 		return "pool " + cell.poolLabel() + " "
-				+ (cell.sustained() ? "p99 " + ms(cell.p99Ms()) + " ms" : "failed (" + cell.shortfall() + ")");
+				+ (cell.sustained() ? "p99 " + ms(cell.p99Ms()) + " ms" : "failed (" + CellText.shortfall(cell) + ")");
 	}
 
 	/**
@@ -379,8 +379,8 @@ final class Recommender {
 		return unpooled.stream()
 			.filter((cell) -> cell.rateRps() == rateRps)
 			.findFirst()
-			.map((cell) -> " Without a pool (a new connection per request) at that rate: "
-					+ (cell.sustained() ? "p99 " + ms(cell.p99Ms()) + " ms." : "failed (" + cell.shortfall() + ")."))
+			.map((cell) -> " Without a pool (a new connection per request) at that rate: " + (cell.sustained()
+					? "p99 " + ms(cell.p99Ms()) + " ms." : "failed (" + CellText.shortfall(cell) + ")."))
 			.orElse("");
 	}
 

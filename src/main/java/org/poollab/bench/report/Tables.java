@@ -79,11 +79,13 @@ final class Tables {
 			Function<Cell, Optional<SweepResults.Interval>> interval) {
 		Optional<String> instead = cell.instead();
 		if (instead.isPresent()) {
-			return new Entry(instead.get(), null, cell.died() ? cell.shortfall() : null, cell.insteadReason());
+			return new Entry(instead.get(), null, cell.died() ? CellText.shortfall(cell) : null,
+					CellText.insteadReason(cell));
 		}
 		String figure = Recommender.ms(latencyMs.applyAsDouble(cell))
 				+ interval.apply(cell).map(Tables::interval).orElse("");
-		return new Entry(figure, null, cell.sustained() ? null : cell.shortfall(), cell.latencyCaveat().orElse(null));
+		return new Entry(figure, null, cell.sustained() ? null : CellText.shortfall(cell),
+				CellText.latencyCaveat(cell).orElse(null));
 	}
 
 	/** {@code " [5–9]"}: a 95 % interval after its figure. */
@@ -137,7 +139,7 @@ final class Tables {
 			entries.add(Entry.of((cell.serverP99Ms() >= 0) ? Recommender.ms(cell.serverP99Ms()) : "–"));
 			Entry sent = Entry.warned(String.format(Locale.ROOT, "%.0f", cell.achievedRps()),
 					cell.achievedTheRate() ? null : "below 95 % of the target rate");
-			entries.add(sent.withFootnote(cell.catchUpCaveat().orElse(null)));
+			entries.add(sent.withFootnote(CellText.catchUpCaveat(cell).orElse(null)));
 			entries.add(Entry.of(String.format(Locale.ROOT, "%.0f", cell.throughputRps())));
 			entries.add(Entry.warned(String.format(Locale.ROOT, "%.2f", cell.errorPercent()),
 					(cell.errorPercent() > Cell.MAX_ERROR_PERCENT) ? "above 0.1 %" : null));
@@ -189,19 +191,22 @@ final class Tables {
 
 	private static Entry outcome(Cell cell) {
 		if (cell.died()) {
-			return Entry.warned("instance " + cell.deathSummary(), cell.shortfall()).withFootnote(cell.insteadReason());
+			return Entry.warned("instance " + CellText.deathSummary(cell), CellText.shortfall(cell))
+				.withFootnote(CellText.insteadReason(cell));
 		}
 		if (!cell.verified()) {
-			return Entry.warned("pool not verified", cell.shortfall()).withFootnote(cell.insteadReason());
+			return Entry.warned("pool not verified", CellText.shortfall(cell))
+				.withFootnote(CellText.insteadReason(cell));
 		}
-		return cell.sustained() ? Entry.of("ok") : Entry.warned("not sustained: " + cell.shortfall(), cell.shortfall());
+		return cell.sustained() ? Entry.of("ok")
+				: Entry.warned("not sustained: " + CellText.shortfall(cell), CellText.shortfall(cell));
 	}
 
 	private static Entry lateStarts(Cell cell) {
 		if (cell.startLagP99Ms() < 0) {
 			return Entry.of("–");
 		}
-		return Entry.of(Recommender.ms(cell.startLagP99Ms())).withFootnote(cell.lateStartCaveat().orElse(null));
+		return Entry.of(Recommender.ms(cell.startLagP99Ms())).withFootnote(CellText.lateStartCaveat(cell).orElse(null));
 	}
 
 	/**
@@ -209,7 +214,7 @@ final class Tables {
 	 * {@code 503: 4 pool-timeout, 120 too-many-clients; java.net.SocketTimeoutException: 3}.
 	 */
 	private static String failures(Cell cell) {
-		String failures = cell.failures();
+		String failures = CellText.failures(cell);
 		return failures.isEmpty() ? "–" : failures;
 	}
 

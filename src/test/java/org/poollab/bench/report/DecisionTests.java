@@ -239,7 +239,7 @@ class DecisionTests {
 
 		assertThat(grid.excluded()).containsExactly(silent);
 		assertThat(grid.cell(5, 2000).orElseThrow().sustained()).isFalse();
-		assertThat(grid.cell(5, 2000).orElseThrow().shortfall())
+		assertThat(CellText.shortfall(grid.cell(5, 2000).orElseThrow()))
 			.contains("the load generator fell behind while the instances themselves saw saturation");
 		Recommendation recommendation = Recommender.recommend(grid, RecommenderTests.HOST, RecommenderTests.DATABASE);
 		assertThat(recommendation.decidingRateRps()).as("one lucky repeat at 2000 rps does not decide").hasValue(1000);
