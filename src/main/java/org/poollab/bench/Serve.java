@@ -27,31 +27,13 @@ import org.poollab.bench.results.SweepResults.Limits;
  * {@code -Psingle}/{@code -Pmulti}: one deployment kept running for exploration in the
  * JMeter GUI, checked by the same {@link PreFlight} as a sweep.
  */
-final class Serve {
+record Serve(Grid grid, BenchProperties properties, LabPaths paths, Programs programs, PrintStream out) {
 
 	/**
 	 * Every instance's actuator address (host,port per line) for the exploring plan,
 	 * beside the deployment's targets file.
 	 */
 	static final String ACTUATORS_FILE = "actuators.csv";
-
-	private final Grid grid;
-
-	private final BenchProperties properties;
-
-	private final LabPaths paths;
-
-	private final Programs programs;
-
-	private final PrintStream out;
-
-	Serve(Grid grid, BenchProperties properties, LabPaths paths, Programs programs, PrintStream out) {
-		this.grid = grid;
-		this.properties = properties;
-		this.paths = paths;
-		this.programs = programs;
-		this.out = out;
-	}
 
 	/**
 	 * Starts a deployment and keeps it running for exploration (the JMeter GUI) until the

@@ -36,32 +36,13 @@ import org.poollab.bench.results.SweepResults.Point;
  * checks is checked before anything starts ({@link PreFlight}); everything it starts is
  * stopped on the way out, whatever the way out is. Each deployment's points are a
  * {@link TopologyRun}; the answers are then run as pasted ({@link Confirmations}).
+ *
+ * @param programs where nginx, pgbouncer and taskset are looked for
  */
-final class Sweep {
+record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs programs, PrintStream out) {
 
 	/** The embedded PostgreSQL's own log, in the run's directory. */
 	static final String POSTGRES_LOG = "postgres.log";
-
-	private final Grid grid;
-
-	private final BenchProperties properties;
-
-	private final LabPaths paths;
-
-	private final Programs programs;
-
-	private final PrintStream out;
-
-	/**
-	 * @param programs where nginx, pgbouncer and taskset are looked for
-	 */
-	Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs programs, PrintStream out) {
-		this.grid = grid;
-		this.properties = properties;
-		this.paths = paths;
-		this.programs = programs;
-		this.out = out;
-	}
 
 	/**
 	 * What a finished sweep leaves behind.

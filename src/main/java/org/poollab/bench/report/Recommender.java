@@ -181,7 +181,7 @@ final class Recommender {
 			// The decision's probability (how often it picks the choice when redone on
 			// p99s drawn from the intervals) says how settled it is: no bare
 			// "provisional" beside it.
-			return decided(grid, decision.get(), atRate, decidingRateRps, whyThisRate, unpooled, caveats, false, host,
+			return decided(grid, decision.get(), atRate, decidingRateRps, whyThisRate, unpooled, caveats, host,
 					database, refuted);
 		}
 		String summary;
@@ -253,8 +253,8 @@ final class Recommender {
 
 	/** The verdict from intervals: the indistinguishable set and the choice in it. */
 	private static Recommendation decided(Grid grid, Decision decision, List<Cell> atRate, int decidingRateRps,
-			String whyThisRate, List<Cell> unpooled, List<String> caveats, boolean provisional, Host host,
-			Database database, Set<Integer> refuted) {
+			String whyThisRate, List<Cell> unpooled, List<String> caveats, Host host, Database database,
+			Set<Integer> refuted) {
 		Cell chosen = decision.chosen();
 		Cell best = decision.best();
 		double objectiveMs = best.p99ObjectiveMs();
@@ -314,13 +314,13 @@ final class Recommender {
 			caveats.add("The chosen pool is the largest measured: p99 may still fall above pool " + largestPool
 					+ "; extend the grid upwards to find the knee.");
 		}
-		summary += withoutPool(unpooled, decidingRateRps) + (provisional ? " " + Recommendation.PROVISIONAL : "");
+		summary += withoutPool(unpooled, decidingRateRps);
 		String basis = String.format(Locale.ROOT,
 				"measured: the smallest of the pools indistinguishable from the best at %d rps (%s) that sustained "
 						+ "it; picked in %.0f %% of redrawn decisions",
 				decidingRateRps, pools(decision.indistinguishable()), 100 * decision.probability());
 		return answer(grid, Verdict.CHOSEN, OptionalInt.of(chosen.poolSize()), summary, caveats, chosen, host, database,
-				provisional, basis)
+				false, basis)
 			.withDecidingRate(decidingRateRps)
 			.withDecision(decision.indistinguishable().stream().map(Cell::poolSize).toList(), decision.picks());
 	}
