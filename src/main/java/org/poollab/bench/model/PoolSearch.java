@@ -1,0 +1,101 @@
+package org.poollab.bench.model;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * The smallest pool size that meets an objective, measured rather than assumed: the
+ * largest size first (if it fails, nothing smaller will and the search ends), then the
+ * model's guess and its neighbour (a good model makes that the whole search), then
+ * bisection of what is left. It relies on a larger pool never doing worse at the same
+ * rate, which holds below the database's peak concurrency; a budget of probes bounds the
+ * time.
+ */
+public final class PoolSearch {
+
+	private PoolSearch() {
+	}
+
+	/**
+	 * One measured pool size.
+	 *
+	 * @param poolSize the size measured
+	 * @param meets whether it met the objective
+	 * @param detail what was measured, in words, for the search's path
+	 */
+	public record Probe(int poolSize, boolean meets, String detail) {
+	}
+
+	/**
+	 * Measures one pool size.
+	 */
+	@FunctionalInterface
+	public interface Measure {
+
+		Probe at(int poolSize) throws IOException, InterruptedException;
+
+	}
+
+	/**
+	 * Where the search went and what it found.
+	 *
+	 * @param path every probe, in order
+	 * @param smallest the smallest size that met the objective, empty when the largest
+	 * did not
+	 * @param exact whether every smaller size is known to fail (else the probe budget ran
+	 * out first and {@code smallest} is the smallest known to pass)
+	 */
+	public record Outcome(List<Probe> path, OptionalInt smallest, boolean exact) {
+	}
+
+	/**
+	 * @param lowest the smallest size worth measuring (1, or a deadlock floor)
+	 * @param highest the largest allowed (the budget's share)
+	 * @param seed the model's guess, clamped into the range
+	 * @param maxProbes the most sizes to measure, at least 1
+	 */
+	public static Outcome search(int lowest, int highest, int seed, int maxProbes, Measure measure)
+			throws IOException, InterruptedException {
+		if (lowest < 1 || highest < lowest || maxProbes < 1) {
+			throw new IllegalArgumentException("a search needs 1 <= lowest <= highest and a probe, not %d, %d, %d"
+				.formatted(lowest, highest, maxProbes));
+		}
+		List<Probe> path = new ArrayList<>();
+		Probe top = measure.at(highest);
+		path.add(top);
+		if (!top.meets()) {
+			return new Outcome(path, OptionalInt.empty(), true);
+		}
+		// Invariant: 'passes' meets the objective, every size below 'low' fails.
+		int low = lowest;
+		int passes = highest;
+		List<Integer> guesses = new ArrayList<>(List.of(Math.max(lowest, Math.min(seed, highest - 1))));
+		while (low < passes) {
+			if (path.size() >= maxProbes) {
+				return new Outcome(path, OptionalInt.of(passes), false);
+			}
+			int next = guesses.isEmpty() ? low + (passes - low) / 2 : guesses.remove(0);
+			if (next < low || next >= passes) {
+				continue;
+			}
+			Probe probe = measure.at(next);
+			path.add(probe);
+			if (probe.meets()) {
+				passes = next;
+				if (path.size() == 2) {
+					guesses.add(next - 1); // the model's guess held: is one less enough?
+				}
+			}
+			else {
+				low = next + 1;
+				if (path.size() == 2) {
+					guesses.add(next + 1); // the guess fell short: is one more enough?
+				}
+			}
+		}
+		return new Outcome(path, OptionalInt.of(passes), true);
+	}
+
+}

@@ -1,0 +1,76 @@
+package org.poollab.bench.model;
+
+import java.util.List;
+import java.util.function.IntPredicate;
+
+import org.junit.jupiter.api.Test;
+
+import org.poollab.bench.model.PoolSearch.Outcome;
+import org.poollab.bench.model.PoolSearch.Probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PoolSearchTests {
+
+	/**
+	 * A synthetic response curve: 750 rps holding 4 ms each, the p99 of the queue model,
+	 * against a 20 ms objective.
+	 */
+	private static final QueueModel CURVE = new QueueModel(750, 4, 1, 1, 5);
+
+	private static final IntPredicate MEETS = (pool) -> CURVE.predict(pool).latencyP99Ms() <= 20;
+
+	private static final int SMALLEST = CURVE.smallestPoolMeeting(20, 1000).getAsInt();
+
+	@Test
+	void findsTheKnownSmallestPoolFromAnySeed() throws Exception {
+		for (int seed = 1; seed <= 64; seed++) {
+			Outcome outcome = PoolSearch.search(1, 64, seed, 20, PoolSearchTests::measure);
+			assertThat(outcome.smallest()).as("seed %d", seed).hasValue(SMALLEST);
+			assertThat(outcome.exact()).isTrue();
+		}
+	}
+
+	@Test
+	void aGoodSeedMakesTheSearchShort() throws Exception {
+		Outcome outcome = PoolSearch.search(1, 64, SMALLEST, 20, PoolSearchTests::measure);
+		// the largest, the guess, the one below it
+		assertThat(outcome.path()).extracting(Probe::poolSize).containsExactly(64, SMALLEST, SMALLEST - 1);
+	}
+
+	@Test
+	void aBadSeedStillTakesLogarithmicallyFewProbes() throws Exception {
+		Outcome outcome = PoolSearch.search(1, 1000, 1000, 20, PoolSearchTests::measure);
+		assertThat(outcome.smallest()).hasValue(SMALLEST);
+		assertThat(outcome.path().size()).isLessThanOrEqualTo(2 + 11);
+	}
+
+	@Test
+	void theLargestFailingEndsTheSearchWithoutASize() throws Exception {
+		Outcome outcome = PoolSearch.search(1, SMALLEST - 1, 1, 20, PoolSearchTests::measure);
+		assertThat(outcome.smallest()).isEmpty();
+		assertThat(outcome.path()).extracting(Probe::poolSize).containsExactly(SMALLEST - 1);
+	}
+
+	@Test
+	void aSpentBudgetReturnsTheSmallestKnownToPass() throws Exception {
+		Outcome outcome = PoolSearch.search(1, 1000, 1000, 3, PoolSearchTests::measure);
+		assertThat(outcome.exact()).isFalse();
+		assertThat(outcome.path()).hasSize(3);
+		int smallestPassing = outcome.path().stream().filter(Probe::meets).mapToInt(Probe::poolSize).min().getAsInt();
+		assertThat(outcome.smallest()).hasValue(smallestPassing);
+	}
+
+	@Test
+	void neverMeasuresBelowTheFloor() throws Exception {
+		Outcome outcome = PoolSearch.search(SMALLEST + 3, 64, 1, 20, PoolSearchTests::measure);
+		assertThat(outcome.smallest()).hasValue(SMALLEST + 3);
+		assertThat(outcome.path()).extracting(Probe::poolSize).allMatch((pool) -> pool >= SMALLEST + 3);
+		assertThat(List.of(outcome.path().get(0).poolSize())).containsExactly(64);
+	}
+
+	private static Probe measure(int pool) {
+		return new Probe(pool, MEETS.test(pool), "p99 " + CURVE.predict(pool).latencyP99Ms());
+	}
+
+}
