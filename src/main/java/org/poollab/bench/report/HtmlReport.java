@@ -22,6 +22,9 @@ import org.springframework.web.util.HtmlUtils;
 
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
+import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Second;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -79,7 +82,7 @@ final class HtmlReport {
 						HtmlReport::noInterval));
 	}
 
-	private static Optional<SweepResults.Interval> noInterval(Cell cell) {
+	private static Optional<Interval> noInterval(Cell cell) {
 		return Optional.empty();
 	}
 
@@ -224,8 +227,8 @@ final class HtmlReport {
 	}
 
 	/** One per-second panel: what it shows and how to read each point. */
-	private record SecondSpec(String key, String title, String yTitle, Function<SweepResults.Second, Double> value,
-			String unit, boolean log) {
+	private record SecondSpec(String key, String title, String yTitle, Function<Second, Double> value, String unit,
+			boolean log) {
 	}
 
 	private static final List<SecondSpec> SECOND_SPECS = List.of(
@@ -248,10 +251,10 @@ final class HtmlReport {
 			return;
 		}
 		int rate = decidingCells.get(0).rateRps();
-		List<SweepResults.Point> deciding = decidingCells.stream()
+		List<Point> deciding = decidingCells.stream()
 			.flatMap((cell) -> cell.points().stream())
 			.filter((point) -> !point.seconds().isEmpty())
-			.sorted(Comparator.comparingInt(SweepResults.Point::poolSize).reversed())
+			.sorted(Comparator.comparingInt(Point::poolSize).reversed())
 			.toList();
 		if (deciding.isEmpty()) {
 			return;
@@ -267,7 +270,7 @@ final class HtmlReport {
 			html.append("<ul class=\"legend\">");
 			List<Map<String, Object>> series = new ArrayList<>();
 			for (int i = 0; i < deciding.size(); i++) {
-				SweepResults.Point point = deciding.get(i);
+				Point point = deciding.get(i);
 				String name = "pool " + SweepResults.poolLabel(point.poolSize())
 						+ ((point.repeat() > 1 || deciding.stream().anyMatch((other) -> other.repeat() > 1))
 								? ", repeat " + point.repeat() : "");
@@ -547,7 +550,7 @@ final class HtmlReport {
 	 */
 	private record ChartSpec(String key, String title, String yTitle, ToDoubleFunction<Cell> metric,
 			Function<Cell, String> label, boolean logScaleAllowed, String howToRead,
-			Function<Cell, Optional<SweepResults.Interval>> interval) {
+			Function<Cell, Optional<Interval>> interval) {
 
 	}
 
