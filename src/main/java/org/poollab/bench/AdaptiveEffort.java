@@ -12,8 +12,9 @@ import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.load.LoadRun;
 import org.poollab.bench.report.Durations;
 import org.poollab.bench.report.Report;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Settling;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Point;
 
 /**
  * Adaptive effort: while a topology's decision is not settled (redone on p99s drawn from
@@ -91,13 +92,13 @@ final class AdaptiveEffort {
 		double after = Report.probability(results, topology).orElse(Double.NaN);
 		double seconds = (System.nanoTime() - started) / 1e9;
 		this.sweep.time()
-			.settled(new SweepResults.Settling(topology, start.rateRps(), start.pools(), rounds, seconds,
-					start.probability(), after, end));
+			.settled(new Settling(topology, start.rateRps(), start.pools(), rounds, seconds, start.probability(), after,
+					end));
 		this.sweep.out()
 			.printf(Locale.ROOT,
 					"  Adaptive effort: %d extra round(s) of pools %s at %d rps, %s; %s (was %.0f %%)%s.%n", rounds,
 					start.pools(), start.rateRps(), Durations.human(seconds),
-					Double.isNaN(after) ? SweepResults.Settling.NOT_REDRAWN : String.format(Locale.ROOT,
+					Double.isNaN(after) ? Settling.NOT_REDRAWN : String.format(Locale.ROOT,
 							"the choice is now picked in %.0f %% of redone decisions", 100 * after),
 					100 * start.probability(), switch (end) {
 						case "settled" -> "";

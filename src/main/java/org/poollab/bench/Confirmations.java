@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.load.ConfirmationRun;
 import org.poollab.bench.report.Report;
+import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -22,8 +23,7 @@ final class Confirmations {
 	private Confirmations() {
 	}
 
-	static List<SweepResults.Confirmation> run(SweepContext sweep, List<Planned> planned)
-			throws IOException, InterruptedException {
+	static List<Confirmation> run(SweepContext sweep, List<Planned> planned) throws IOException, InterruptedException {
 		SweepResults results = sweep.results();
 		if (sweep.properties().confirmation().isZero() || results.points().isEmpty()) {
 			return List.of();
@@ -31,7 +31,7 @@ final class Confirmations {
 		ConfirmationRun confirmation = new ConfirmationRun(sweep.grid(), sweep.properties().confirmation(),
 				sweep.jmeter(), sweep.out());
 		Deployer deployer = new Deployer(sweep);
-		List<SweepResults.Confirmation> confirmations = new ArrayList<>();
+		List<Confirmation> confirmations = new ArrayList<>();
 		List<String> topologies = Report.toConfirm(results, sweep.store().directory())
 			.stream()
 			.map(Report.Block::topology)
@@ -59,7 +59,7 @@ final class Confirmations {
 				Report.Block block = next.get();
 				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().tomcatThreads(),
 						block.poolSize(), block.rateRps(), 1);
-				SweepResults.Confirmation confirmed = confirmation.run(block, point, (deployed, file,
+				Confirmation confirmed = confirmation.run(block, point, (deployed, file,
 						rates) -> deployer.deploy(deployed, block.poolSize(), Optional.of(file), rates),
 						sweep.store().directory(), sweep.processes());
 				sweep.emptyWrittenTable();

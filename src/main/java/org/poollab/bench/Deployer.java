@@ -12,7 +12,7 @@ import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.load.WarmUp;
-import org.poollab.bench.results.SweepResults.Limits;
+import org.poollab.bench.results.Limits;
 
 /**
  * Starts a topology and warms it up with the pools at the largest size the deployment

@@ -20,6 +20,8 @@ import org.poollab.bench.lab.Programs;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.results.SweepResults;
 
+import static org.poollab.bench.results.PgBouncer.poolsAtTheDatabase;
+
 /**
  * What is checked before anything starts, for a sweep and for {@code -Psingle/-Pmulti}
  * alike: the ports are free, the programs the topologies need are here (nginx, pgbouncer,
@@ -62,8 +64,8 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 			return;
 		}
 		for (Topology topology : topologies) {
-			Database.requireBudget(settings, SweepResults.PgBouncer.poolsAtTheDatabase(topology == Topology.PGBOUNCER,
-					grid.instancesOf(topology)), poolSize);
+			Database.requireBudget(settings,
+					poolsAtTheDatabase(topology == Topology.PGBOUNCER, grid.instancesOf(topology)), poolSize);
 		}
 	}
 

@@ -14,8 +14,8 @@ import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.load.LoadRun;
 import org.poollab.bench.report.Durations;
 import org.poollab.bench.report.Failures;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Point;
 
 /**
  * Point i of N, what it is, and when the sweep will be done: what the plan's runs left

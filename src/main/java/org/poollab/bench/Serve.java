@@ -20,8 +20,8 @@ import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.report.RecommendedYaml;
+import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Limits;
 
 /**
  * {@code -Psingle}/{@code -Pmulti}: one deployment kept running for exploration in the

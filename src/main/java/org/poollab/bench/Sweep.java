@@ -27,9 +27,10 @@ import org.poollab.bench.report.Durations;
 import org.poollab.bench.report.Recommendation;
 import org.poollab.bench.report.Report;
 import org.poollab.bench.report.ReportMain;
+import org.poollab.bench.results.Host;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Point;
 
 /**
  * The experiment, one way through: grid, deploy, load, collect, report. Everything it
@@ -97,7 +98,7 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 					PreFlight.requireBudget(this.grid, database.settings(), this.grid.topologies(),
 							this.grid.largestPoolSize());
 					results = new SweepResults(startedAt, this.grid.preset().label(),
-							new SweepResults.Host(Runtime.getRuntime().availableProcessors(),
+							new Host(Runtime.getRuntime().availableProcessors(),
 									new JMeter(this.paths, preFlight.remoteEngines(), this.grid.workload())
 										.description()),
 							database.describe(), this.properties.p99Objective().toMillis(),

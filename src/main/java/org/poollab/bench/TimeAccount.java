@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Locale;
 
 import org.poollab.bench.report.Durations;
-import org.poollab.bench.results.SweepResults.Point;
-import org.poollab.bench.results.SweepResults.Settling;
-import org.poollab.bench.results.SweepResults.Timing;
-import org.poollab.bench.results.SweepResults.WarmUpRecord;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Settling;
+import org.poollab.bench.results.Timing;
+import org.poollab.bench.results.WarmUpRecord;
 
 /**
  * Where a sweep's time went: the measured windows, the warm-up before each, the warm-ups

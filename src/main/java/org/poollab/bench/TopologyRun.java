@@ -14,13 +14,13 @@ import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.LabFailureException;
-import org.poollab.bench.load.CrossCheck;
 import org.poollab.bench.load.GeneratorCheck;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.load.LoadRun;
 import org.poollab.bench.report.Durations;
+import org.poollab.bench.results.CrossCheck;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Point;
 
 /**
  * The points of one deployment: a topology at one Tomcat thread count, from its start to
@@ -220,7 +220,7 @@ final class TopologyRun {
 					(measured, nanos) -> this.sweep.progress().again(measured, nanos, deployment.loadBalancer()));
 			for (int i = 0; i < result.measured().size(); i++) {
 				int index = indexes.get(again.indexOf(sameRate.get(i)));
-				SweepResults.CrossCheck check = results.points().get(index).crossCheck();
+				CrossCheck check = results.points().get(index).crossCheck();
 				Point remeasured = result.measured().get(i);
 				// The first try's cross-check measured this deployment, pool and rate.
 				results.points().set(index, (check != null) ? remeasured.withCrossCheck(check) : remeasured);
@@ -232,8 +232,8 @@ final class TopologyRun {
 	/**
 	 * {@code bench.crossCheck}: every point the run measured, measured again at once on
 	 * the same deployment, pool size and rate by the independent open-loop generator
-	 * ({@link CrossCheck}), its figures kept beside JMeter's. Stops at the first dead
-	 * instance: what is left is the death's to report.
+	 * ({@link org.poollab.bench.load.CrossCheck}), its figures kept beside JMeter's.
+	 * Stops at the first dead instance: what is left is the death's to report.
 	 */
 	private void crossCheck(List<Point> measured, Deployment deployment, Path loadDirectory, String runId)
 			throws IOException, InterruptedException {
@@ -248,7 +248,7 @@ final class TopologyRun {
 			}
 			String name = "%s-check-pool%s-%drps".formatted(runId, SweepResults.poolLabel(point.poolSize()),
 					point.rateRps());
-			SweepResults.CrossCheck check = CrossCheck.run(this.sweep.paths(), urls, point.rateRps(),
+			CrossCheck check = org.poollab.bench.load.CrossCheck.run(this.sweep.paths(), urls, point.rateRps(),
 					this.sweep.grid().arrivals(), this.sweep.grid().warmup().plus(LoadRun.SETTLE),
 					this.sweep.grid().duration(), loadDirectory.resolve(name + ".log"), this.sweep.processes(),
 					point.latency());

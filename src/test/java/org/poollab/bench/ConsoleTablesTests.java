@@ -10,11 +10,13 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import org.poollab.bench.results.Database;
+import org.poollab.bench.results.Host;
+import org.poollab.bench.results.Latency;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Pool;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Latency;
-import org.poollab.bench.results.SweepResults.Point;
-import org.poollab.bench.results.SweepResults.Pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,10 +30,8 @@ class ConsoleTablesTests {
 		for (int repeat = 1; repeat <= 3; repeat++) {
 			points.add(point(5, repeat, p99Ms[repeat - 1]));
 		}
-		SweepResults results = new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test",
-				new SweepResults.Host(2, "JMeter"),
-				new SweepResults.Database("embedded", "jdbc:postgresql://localhost/x", "17", 100, 3), 100, null,
-				points);
+		SweepResults results = new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", new Host(2, "JMeter"),
+				new Database("embedded", "jdbc:postgresql://localhost/x", "17", 100, 3), 100, null, points);
 
 		String console = ConsoleTables.render(results);
 

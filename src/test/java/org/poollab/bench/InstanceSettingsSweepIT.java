@@ -11,9 +11,9 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import org.poollab.bench.deploy.CpuPinning;
+import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
-import org.poollab.bench.results.SweepResults.Limits;
-import org.poollab.bench.results.SweepResults.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

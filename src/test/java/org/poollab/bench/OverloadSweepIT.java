@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.Point;
 import org.poollab.service.database.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;

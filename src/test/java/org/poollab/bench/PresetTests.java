@@ -14,6 +14,7 @@ import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
+import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.SweepResults;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +43,7 @@ class PresetTests {
 		assertThat(grid.poolSizes()).containsExactly(1, 5, 10);
 		assertThat(grid.rates()).containsExactly(500, 1000, 2000);
 		assertThat(grid.duration()).isEqualTo(Duration.ofSeconds(5));
-		assertThat(grid.limits(0)).isEqualTo(new SweepResults.Limits(1, "128m", 0));
+		assertThat(grid.limits(0)).isEqualTo(new Limits(1, "128m", 0));
 		assertThat(grid.workload()).isEqualTo(Workload.READ);
 		assertThat(grid.points()).hasSize(2 * 3 * 3);
 	}
@@ -76,14 +77,14 @@ class PresetTests {
 		assertThat(grid.poolSizes()).containsExactly(1, 2, 5, 10, 50);
 		assertThat(grid.rates()).containsExactly(250, 500);
 		assertThat(grid.arrivals()).isEqualTo(Arrivals.RANDOM);
-		assertThat(grid.limits(0)).isEqualTo(SweepResults.Limits.DEFAULTS);
+		assertThat(grid.limits(0)).isEqualTo(Limits.DEFAULTS);
 	}
 
 	@Test
 	void anExplicitSettingReplacesOneValueOfThePreset() {
 		Grid grid = grid(Map.of("bench.preset", "paper", "bench.rates", "250", "bench.instanceHeap", "256m"));
 		assertThat(grid.rates()).containsExactly(250);
-		assertThat(grid.limits(0)).isEqualTo(new SweepResults.Limits(1, "256m", 0));
+		assertThat(grid.limits(0)).isEqualTo(new Limits(1, "256m", 0));
 		assertThat(grid.poolSizes()).containsExactly(1, 5, 10);
 		assertThat(grid.duration()).isEqualTo(Duration.ofSeconds(5));
 	}

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.load.GeneratorCheckTests;
-import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,7 +51,7 @@ class ProgressTests {
 		return Duration.ofSeconds(seconds).toNanos();
 	}
 
-	private static SweepResults.Point point() {
+	private static Point point() {
 		return GeneratorCheckTests.point("even", 500, 500, 1);
 	}
 

@@ -13,10 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.load.ConfirmationRun;
+import org.poollab.bench.results.Confirmation;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
-import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Point;
-import org.poollab.bench.results.SweepResults.ServerLatency;
+import org.poollab.bench.results.ServerLatency;
+import org.poollab.bench.results.WarmUpRecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -73,14 +74,13 @@ class SweepEndToEndIT {
 					(long) (1.5 * (point.samples() - point.errors())));
 		}
 		assertThat(outcome.results().timing().warmUps()).as("each fresh deployment's warm-up is recorded")
-			.extracting(SweepResults.WarmUpRecord::deployment, SweepResults.WarmUpRecord::rateRps)
+			.extracting(WarmUpRecord::deployment, WarmUpRecord::rateRps)
 			.containsExactly(org.assertj.core.groups.Tuple.tuple("single", 100),
 					org.assertj.core.groups.Tuple.tuple("multi", 100),
 					org.assertj.core.groups.Tuple.tuple("confirm-single", 100),
 					org.assertj.core.groups.Tuple.tuple("confirm-multi", 100));
 		assertThat(outcome.results().timing().warmUps()).allSatisfy((warmUp) -> {
-			assertThat(warmUp.end()).as("2 s leave no full 5 s slice to settle in")
-				.isEqualTo(SweepResults.WarmUpRecord.End.LIMIT);
+			assertThat(warmUp.end()).as("2 s leave no full 5 s slice to settle in").isEqualTo(WarmUpRecord.End.LIMIT);
 			assertThat(warmUp.seconds()).isBetween(1.0, 2.0);
 		});
 		String expectedBalancer = Programs.installed().find("nginx").isPresent() ? Deployment.NGINX
@@ -95,9 +95,9 @@ class SweepEndToEndIT {
 		assertThat(outcome.recommendations()).allSatisfy((recommendation) -> assertThat(recommendation.poolSize())
 			.as("both topologies sustain 100 rps, so each has an answer to confirm")
 			.isPresent());
-		assertThat(outcome.results().confirmations()).extracting(SweepResults.Confirmation::topology)
+		assertThat(outcome.results().confirmations()).extracting(Confirmation::topology)
 			.containsExactly("single", "multi");
-		for (SweepResults.Confirmation confirmation : outcome.results().confirmations()) {
+		for (Confirmation confirmation : outcome.results().confirmations()) {
 			int pool = outcome.recommendations()
 				.stream()
 				.filter((recommendation) -> recommendation.topology().equals(confirmation.topology()))
@@ -125,7 +125,7 @@ class SweepEndToEndIT {
 		// byte,
 		// and its header says what the confirmation showed.
 		String yaml = Files.readString(run.resolve("recommended-application.yml"));
-		SweepResults.Confirmation live = outcome.results().confirmations().get(1);
+		Confirmation live = outcome.results().confirmations().get(1);
 		assertThat(yaml).contains(live.block()).contains("Confirmed (").contains("Poisson arrivals at 100 rps");
 		Path pasted = this.output.resolve("pasted.yml");
 		Files.writeString(pasted, yaml);

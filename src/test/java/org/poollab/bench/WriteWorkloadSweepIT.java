@@ -8,7 +8,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -16,7 +16,6 @@ import java.util.stream.Stream;
 
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
-import org.poollab.bench.results.SweepResults;
 import org.poollab.service.database.EmbeddedPostgresServer;
 
 /**
@@ -137,8 +136,8 @@ public final class Database implements AutoCloseable {
 		return this.settings;
 	}
 
-	public SweepResults.Database describe() {
-		return new SweepResults.Database(this.kind, withoutQuery(this.url), this.settings.version(),
+	public org.poollab.bench.results.Database describe() {
+		return new org.poollab.bench.results.Database(this.kind, withoutQuery(this.url), this.settings.version(),
 				this.settings.maxConnections(), this.settings.reservedConnections());
 	}
 

@@ -18,8 +18,9 @@ import org.poollab.bench.grid.Topology;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
+import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Limits;
 
 /**
  * A topology running: its instances on the shared database and, for several instances,
@@ -31,7 +32,7 @@ public final class Deployment implements AutoCloseable {
 
 	public static final String CLIENT_ROUND_ROBIN = "client-round-robin";
 
-	public static final String NONE = SweepResults.Point.NO_LOAD_BALANCER;
+	public static final String NONE = Point.NO_LOAD_BALANCER;
 
 	private final List<Instance> instances;
 

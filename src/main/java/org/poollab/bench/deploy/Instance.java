@@ -25,8 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
+import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Limits;
 
 /**
  * One service instance: a JVM running the service on the shared database, started from

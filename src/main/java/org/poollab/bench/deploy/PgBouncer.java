@@ -16,7 +16,6 @@ import java.util.logging.Logger;
 
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
-import org.poollab.bench.results.SweepResults;
 
 /**
  * pgbouncer between the instances and PostgreSQL, in transaction mode (as in "Improve
@@ -228,9 +227,10 @@ public final class PgBouncer implements AutoCloseable {
 	 * pgbouncer over a measured window: the pool size it reported last, and peaks.
 	 * @param clientPoolSize every instance's HikariCP pool size
 	 */
-	public static SweepResults.PgBouncer summarize(List<Sample> samples, int clientPoolSize, long startMs, long endMs) {
+	public static org.poollab.bench.results.PgBouncer summarize(List<Sample> samples, int clientPoolSize, long startMs,
+			long endMs) {
 		List<Sample> inside = samples.stream().filter((s) -> s.atMs() >= startMs && s.atMs() <= endMs).toList();
-		return new SweepResults.PgBouncer(inside.isEmpty() ? -1 : inside.get(inside.size() - 1).poolSize(),
+		return new org.poollab.bench.results.PgBouncer(inside.isEmpty() ? -1 : inside.get(inside.size() - 1).poolSize(),
 				clientPoolSize, inside.stream().mapToInt(Sample::serverConnections).max().orElse(0),
 				inside.stream().mapToInt(Sample::serverActive).max().orElse(0),
 				inside.stream().mapToInt(Sample::clientsWaiting).max().orElse(0),

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -52,8 +53,8 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	}
 
 	/** What every instance started for points with that Tomcat thread count runs with. */
-	public SweepResults.Limits limits(int tomcatThreads) {
-		return new SweepResults.Limits(this.instanceCpus, this.instanceHeap, tomcatThreads);
+	public Limits limits(int tomcatThreads) {
+		return new Limits(this.instanceCpus, this.instanceHeap, tomcatThreads);
 	}
 
 	public int instancesOf(Topology topology) {

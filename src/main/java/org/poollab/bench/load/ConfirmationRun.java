@@ -22,8 +22,8 @@ import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.report.Durations;
 import org.poollab.bench.report.Report;
-import org.poollab.bench.results.SweepResults.Confirmation;
-import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.Confirmation;
+import org.poollab.bench.results.Point;
 
 /**
  * The recommended block run as a user pastes it: the topology started afresh with nothing

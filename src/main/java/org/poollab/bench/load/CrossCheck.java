@@ -16,8 +16,7 @@ import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.report.Durations;
-import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Latency;
+import org.poollab.bench.results.Latency;
 
 /**
  * A second opinion on JMeter from outside the lab's load path ({@code bench.crossCheck}):
@@ -75,8 +74,8 @@ public final class CrossCheck {
 	 * @param jmeter JMeter's latency of the point, to compare with
 	 * @return the check's figures
 	 */
-	public static SweepResults.CrossCheck run(LabPaths paths, List<String> urls, int rateRps, Arrivals arrivals,
-			Duration warmup, Duration window, Path log, ChildProcesses processes, Latency jmeter)
+	public static org.poollab.bench.results.CrossCheck run(LabPaths paths, List<String> urls, int rateRps,
+			Arrivals arrivals, Duration warmup, Duration window, Path log, ChildProcesses processes, Latency jmeter)
 			throws IOException, InterruptedException {
 		List<String> command = new ArrayList<>();
 		command.add(paths.java());
@@ -107,7 +106,7 @@ public final class CrossCheck {
 	}
 
 	/** Its {@code result key=value ...} line. */
-	static SweepResults.CrossCheck parse(String resultLine, Latency jmeter) {
+	static org.poollab.bench.results.CrossCheck parse(String resultLine, Latency jmeter) {
 		Map<String, String> values = new HashMap<>();
 		for (String pair : resultLine.substring("result ".length()).trim().split("\\s+")) {
 			int equals = pair.indexOf('=');
@@ -116,7 +115,7 @@ public final class CrossCheck {
 		double p50 = number(values, "p50_ms");
 		double p99 = number(values, "p99_ms");
 		double seconds = number(values, "duration_s");
-		return new SweepResults.CrossCheck(p50, p99, number(values, "send_lag_p99_ms"),
+		return new org.poollab.bench.results.CrossCheck(p50, p99, number(values, "send_lag_p99_ms"),
 				number(values, "sent") / seconds, (long) number(values, "errors"), number(values, "cpu_cores"),
 				agrees(jmeter, p50, p99));
 	}

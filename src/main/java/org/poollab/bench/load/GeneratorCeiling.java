@@ -15,8 +15,8 @@ import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.report.Durations;
-import org.poollab.bench.results.SweepResults.Point;
-import org.poollab.bench.results.SweepResults.Pool;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Pool;
 import org.poollab.bench.telemetry.LoadWindow;
 
 /**

@@ -2,7 +2,7 @@ package org.poollab.bench.load;
 
 import java.util.Optional;
 
-import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.Point;
 
 /**
  * Whether a window measured the service or the load generator. A generator that falls

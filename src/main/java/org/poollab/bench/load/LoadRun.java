@@ -21,9 +21,9 @@ import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Pool;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Point;
-import org.poollab.bench.results.SweepResults.Pool;
 import org.poollab.bench.telemetry.LoadWindow;
 import org.poollab.bench.telemetry.PoolWindow;
 import org.poollab.bench.telemetry.ServerLatencyWindow;
@@ -286,8 +286,6 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		boolean evenSchedule = this.grid.arrivals() == Arrivals.EVEN && !this.jmeter.distributed();
 		LoadWindow window = LoadWindow.of(samples, startMs, endMs, evenSchedule ? planned.rateRps() : 0, phaseStartMs);
 		Pool pool = PoolWindow.summarize(scrapes, deployment.instances().size(), startMs, endMs);
-		SweepResults.PgBouncer pgbouncer = (deployment.pgbouncer() != null)
-				? PgBouncer.summarize(pgbouncerSamples, this.grid.pgbouncerClientPoolSize(), startMs, endMs) : null;
 		Point measured = Point.builder()
 			.topology(planned.topology().label())
 			.instances(planned.instances())
@@ -303,7 +301,8 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			.pool(pool)
 			.loadGeneratorCpuCores(PoolWindow.cpuCores(cpu, startMs, endMs))
 			.limits(this.grid.limits(planned.tomcatThreads()))
-			.pgbouncer(pgbouncer)
+			.pgbouncer((deployment.pgbouncer() != null)
+					? PgBouncer.summarize(pgbouncerSamples, this.grid.pgbouncerClientPoolSize(), startMs, endMs) : null)
 			.startLagP99Ms(window.startLagP99Ms())
 			.refusals(PoolWindow.refusals(scrapes, deployment.instances().size(), startMs, endMs))
 			.serverLatency(ServerLatencyWindow.summarize(scrapes,

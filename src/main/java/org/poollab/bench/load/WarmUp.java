@@ -14,8 +14,8 @@ import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.report.Durations;
 import org.poollab.bench.report.Header;
-import org.poollab.bench.results.SweepResults.ServerLatency;
-import org.poollab.bench.results.SweepResults.WarmUpRecord;
+import org.poollab.bench.results.ServerLatency;
+import org.poollab.bench.results.WarmUpRecord;
 import org.poollab.bench.telemetry.ServerLatencyWindow;
 import org.poollab.bench.telemetry.Telemetry;
 

@@ -12,7 +12,7 @@ import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.io.ClassPathResource;
 
-import org.poollab.bench.results.SweepResults.Pool;
+import org.poollab.bench.results.Pool;
 
 /**
  * How to print an acquire p99, which is the upper bound of the Micrometer histogram

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.results.Settling;
 
 /**
  * What the report leads with, one per topology: the answer and what it rests on, in a few
@@ -52,8 +52,8 @@ record AnswerCard(String title, List<Line> lines) {
 			if (recommendation.probability().isEmpty()) {
 				// Nothing was redrawn, but what the adaptive effort did is still said.
 				section.settling()
-					.ifPresent((settling) -> lines.add(new Line("decision",
-							"pool " + pool + ": " + SweepResults.Settling.NOT_REDRAWN + effort(settling))));
+					.ifPresent((settling) -> lines
+						.add(new Line("decision", "pool " + pool + ": " + Settling.NOT_REDRAWN + effort(settling))));
 			}
 			if (!grid.behindPgBouncer()) {
 				Recommendation.CrossChecks checks = recommendation.crossChecks();
@@ -97,7 +97,7 @@ record AnswerCard(String title, List<Line> lines) {
 	}
 
 	/** What adaptive effort did and cost. */
-	private static String effort(SweepResults.Settling settling) {
+	private static String effort(Settling settling) {
 		return String.format(Locale.ROOT,
 				"; after %d extra round(s) of pools %s at %d rps (%.0f s; before them the choice of then was picked in "
 						+ "%.0f %%)%s",

@@ -11,8 +11,9 @@ import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToIntFunction;
 
+import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Point;
 import org.poollab.service.system.Refusals;
 
 /**
@@ -121,7 +122,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	 * estimate.
 	 * @return empty when no repeat that ran to the end recorded one
 	 */
-	public Optional<SweepResults.Interval> p99Interval() {
+	public Optional<Interval> p99Interval() {
 		return envelope((point) -> point.latency().p99Interval());
 	}
 
@@ -141,7 +142,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 			return OptionalDouble.empty();
 		}
 		double sampling = completed.stream().mapToDouble((point) -> {
-			SweepResults.Interval interval = point.latency().p99Interval();
+			Interval interval = point.latency().p99Interval();
 			double error = (interval.highMs() - interval.lowMs()) / (2 * Z95);
 			return error * error;
 		}).average().getAsDouble();
@@ -160,21 +161,20 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	 * The p50's 95 % interval, as {@link #p99Interval()}.
 	 * @return empty when no repeat that ran to the end recorded one
 	 */
-	public Optional<SweepResults.Interval> p50Interval() {
+	public Optional<Interval> p50Interval() {
 		return envelope((point) -> point.latency().p50Interval());
 	}
 
-	private Optional<SweepResults.Interval> envelope(Function<Point, SweepResults.Interval> interval) {
-		List<SweepResults.Interval> intervals = this.points.stream()
+	private Optional<Interval> envelope(Function<Point, Interval> interval) {
+		List<Interval> intervals = this.points.stream()
 			.filter((point) -> Fate.of(point) != Fate.DIED)
 			.map(interval)
 			.toList();
 		if (intervals.isEmpty() || intervals.contains(null)) {
 			return Optional.empty();
 		}
-		return Optional.of(new SweepResults.Interval(
-				intervals.stream().mapToDouble(SweepResults.Interval::lowMs).min().getAsDouble(),
-				intervals.stream().mapToDouble(SweepResults.Interval::highMs).max().getAsDouble()));
+		return Optional.of(new Interval(intervals.stream().mapToDouble(Interval::lowMs).min().getAsDouble(),
+				intervals.stream().mapToDouble(Interval::highMs).max().getAsDouble()));
 	}
 
 	private static double serverP99Ms(List<Point> repeats) {
@@ -288,7 +288,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 
 	/**
 	 * Failed requests by cause, all repeats together, as JMeter saw them.
-	 * @see org.poollab.bench.SweepResults.Point#failureCauses()
+	 * @see Point#failureCauses()
 	 */
 	Map<String, Long> failureCauses() {
 		Map<String, Long> causes = new TreeMap<>();

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.Point;
 
 /**
  * What a {@link Cell} says in words, for the tables, the answer card and the

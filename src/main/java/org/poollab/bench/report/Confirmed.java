@@ -11,8 +11,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.results.Confirmation;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Confirmation;
 
 /**
  * What the confirmation run showed about one topology's recommended block: started as
@@ -90,7 +91,7 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 
 	/** The run's conditions: instances, arrivals, rate, length, database, date. */
 	String conditions() {
-		SweepResults.Point point = this.run.point();
+		Point point = this.run.point();
 		String instances = (point.instances() == 1) ? "1 instance" : point.instances() + " instances"
 				+ (("none".equals(point.loadBalancer())) ? "" : " behind " + point.loadBalancer());
 		String perInstance = (point.instances() == 1) ? ""
@@ -104,7 +105,7 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 
 	/** The result in a sentence, for the YAML's header and the report. */
 	String sentence() {
-		SweepResults.Point point = this.run.point();
+		Point point = this.run.point();
 		if (generatorBound() && serverSaturated()) {
 			long refusedByInstances = point.refusals().values().stream().mapToLong(Long::longValue).sum();
 			return "NOT confirmed (" + conditions() + "): the load generator fell behind (" + point.outcome()

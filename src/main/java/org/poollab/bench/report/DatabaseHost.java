@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
-import org.poollab.bench.results.SweepResults.Database;
+import org.poollab.bench.results.Database;
 
 /**
  * Where the sweep's database ran, seen from the lab's host: the same machine (embedded,

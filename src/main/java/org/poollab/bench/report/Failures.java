@@ -22,7 +22,7 @@ public final class Failures {
 	 * E.g.
 	 * {@code 503: 4 pool-timeout, 120 too-many-clients; java.net.SocketTimeoutException: 3}.
 	 * @param causes failed requests by cause, as JMeter saw them
-	 * ({@link org.poollab.bench.SweepResults.Point#failureCauses()})
+	 * ({@link org.poollab.bench.results.Point#failureCauses()})
 	 * @param refusals the instances' 503s by reason; empty when not recorded
 	 * @return the line, empty when nothing failed and nothing was refused
 	 */

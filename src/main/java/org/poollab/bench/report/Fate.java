@@ -3,7 +3,7 @@ package org.poollab.bench.report;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.Point;
 
 /**
  * What a point's outcome means for the report. A dead instance is something the load did

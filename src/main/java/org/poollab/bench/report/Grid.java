@@ -10,9 +10,9 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Limits;
-import org.poollab.bench.results.SweepResults.Point;
 
 /**
  * The points of one topology arranged as the paper's grid: pool sizes down, rates across.

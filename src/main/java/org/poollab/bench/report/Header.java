@@ -7,8 +7,12 @@ import java.util.Locale;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.results.Database;
+import org.poollab.bench.results.Host;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.Timing;
+import org.poollab.bench.results.WarmUpRecord;
 
 /** The lines both reports open with: what ran where, and the one-line answer. */
 public final class Header {
@@ -21,8 +25,8 @@ public final class Header {
 	}
 
 	static String describe(SweepResults results) {
-		SweepResults.Host host = results.host();
-		SweepResults.Database database = results.database();
+		Host host = results.host();
+		Database database = results.database();
 		List<Point> points = results.points();
 		int repeats = points.stream().mapToInt(Point::repeat).max().orElse(1);
 		return String.format(Locale.ROOT,
@@ -50,14 +54,14 @@ public final class Header {
 	}
 
 	/** Where the run's time went, when it was recorded (results since 2026-11-23). */
-	private static String timing(SweepResults.Timing timing) {
+	private static String timing(Timing timing) {
 		if (timing == null) {
 			return "";
 		}
 		StringBuilder text = new StringBuilder(
 				String.format(Locale.ROOT, " The run took %s; %.0f %% of it in measured windows, %.0f %% under load.",
 						Durations.human(timing.wallSeconds()), timing.measuredPercent(), timing.loadPercent()));
-		for (SweepResults.WarmUpRecord warmUp : timing.warmUps()) {
+		for (WarmUpRecord warmUp : timing.warmUps()) {
 			text.append(' ').append(warmUp(warmUp));
 		}
 		return text.toString();
@@ -70,14 +74,13 @@ public final class Header {
 	 * @return e.g. "Warm-up of single up to 2000 rps, 35s: settled (slowest instance's
 	 * own p99 per 5 s: 880 → 11.6 → 5.4 → 6 ms)."
 	 */
-	public static String warmUp(SweepResults.WarmUpRecord warmUp) {
+	public static String warmUp(WarmUpRecord warmUp) {
 		return String.format(Locale.ROOT,
 				"Warm-up of %s up to %d rps, %s: %s (slowest instance's own p99 per %d s: %s).", warmUp.deployment(),
 				warmUp.rateRps(), Durations.human(warmUp.seconds()), switch (warmUp.end()) {
 					case SETTLED -> "settled";
 					case OVERLOADED -> "NOT settled, stopped early: the instances were drowning (an instance did not "
-							+ "answer, or p99 above %dx the objective twice)"
-								.formatted(SweepResults.WarmUpRecord.OVERLOAD_FACTOR);
+							+ "answer, or p99 above %dx the objective twice)".formatted(WarmUpRecord.OVERLOAD_FACTOR);
 					case LIMIT -> "NOT settled (bench.topologyWarmup reached)";
 				}, warmUp.sliceSeconds(),
 				warmUp.serverP99sMs().isEmpty() ? "no full slice"

@@ -14,9 +14,9 @@ import java.util.stream.Collectors;
 
 import org.poollab.bench.report.Recommendation.CrossChecks;
 import org.poollab.bench.report.Recommendation.Verdict;
-import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Database;
-import org.poollab.bench.results.SweepResults.Host;
+import org.poollab.bench.results.Database;
+import org.poollab.bench.results.Host;
+import org.poollab.bench.results.PgBouncer;
 
 /**
  * Applies {@link Recommendation#RULE} to one topology's grid. Where the grid cannot
@@ -411,7 +411,7 @@ final class Recommender {
 		int instances = Math.max(1, grid.instances());
 		double busyFleet = (littleCell != null) ? littleCell.achievedRps() * littleCell.usageMeanMs() / 1000
 				: Double.NaN;
-		int poolsReachingTheDatabase = SweepResults.PgBouncer.poolsAtTheDatabase(grid.behindPgBouncer(), instances);
+		int poolsReachingTheDatabase = PgBouncer.poolsAtTheDatabase(grid.behindPgBouncer(), instances);
 		int budgetPerInstance = Math.max(0, database.maxConnections() - database.reservedConnections())
 				/ poolsReachingTheDatabase;
 		int requestThreads = (grid.limits().tomcatThreads() > 0) ? grid.limits().tomcatThreads()

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
+import org.poollab.bench.results.Settling;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -23,7 +24,7 @@ import org.poollab.bench.results.SweepResults;
  * @param settling the adaptive effort spent on its decision, when there was any
  */
 record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table p99Latency, List<Table> detail,
-		Table crossChecks, Table excluded, List<Confirmed> confirmed, Optional<SweepResults.Settling> settling) {
+		Table crossChecks, Table excluded, List<Confirmed> confirmed, Optional<Settling> settling) {
 
 	/** Said wherever figures rest on more than one repeat. */
 	static final String REPEATS_NOTE = "Points ran more than once: every figure is the median across the "
@@ -32,7 +33,7 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 			+ "sustain its rate).";
 
 	static Section of(Grid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets,
-			List<Confirmed> confirmed, Optional<SweepResults.Settling> settling) {
+			List<Confirmed> confirmed, Optional<Settling> settling) {
 		return new Section(grid, recommendation,
 				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
 				Tables.latencyGrid(grid, recommendation, p99Caption(grid), Cell::p99Ms, Cell::p99Interval),
@@ -48,7 +49,7 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 				: "p99 latency (ms)";
 	}
 
-	private static Optional<SweepResults.Settling> settling(SweepResults results, String topology) {
+	private static Optional<Settling> settling(SweepResults results, String topology) {
 		return (results.timing() == null) ? Optional.empty()
 				: results.timing().settling().stream().filter((one) -> one.topology().equals(topology)).findFirst();
 	}

@@ -13,8 +13,9 @@ import java.util.stream.Collectors;
 import org.poollab.bench.report.Recommendation.CrossChecks;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
+import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Point;
 
 /** The tables both reports show, built from a topology's grid. */
 final class Tables {
@@ -55,7 +56,7 @@ final class Tables {
 	 * figure's 95 % interval beside it: {@code 6 [5–9]}.
 	 */
 	static Table latencyGrid(Grid grid, Recommendation recommendation, String caption, ToDoubleFunction<Cell> latencyMs,
-			Function<Cell, Optional<SweepResults.Interval>> interval) {
+			Function<Cell, Optional<Interval>> interval) {
 		List<String> header = new ArrayList<>();
 		header.add("pool \\ rate");
 		for (int rateRps : grid.ratesRps()) {
@@ -76,7 +77,7 @@ final class Tables {
 	}
 
 	private static Entry latencyEntry(Cell cell, ToDoubleFunction<Cell> latencyMs,
-			Function<Cell, Optional<SweepResults.Interval>> interval) {
+			Function<Cell, Optional<Interval>> interval) {
 		Optional<String> instead = cell.instead();
 		if (instead.isPresent()) {
 			return new Entry(instead.get(), null, cell.died() ? CellText.shortfall(cell) : null,
@@ -89,7 +90,7 @@ final class Tables {
 	}
 
 	/** {@code " [5–9]"}: a 95 % interval after its figure. */
-	static String interval(SweepResults.Interval interval) {
+	static String interval(Interval interval) {
 		return " [" + Recommender.ms(interval.lowMs()) + "–" + Recommender.ms(interval.highMs()) + "]";
 	}
 

@@ -21,7 +21,6 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-import org.poollab.bench.results.SweepResults.Point;
 import org.poollab.service.system.Refusals;
 
 /**
@@ -116,7 +115,7 @@ public final class ResultsStore {
 		.toArray(String[]::new);
 
 	private static Object[] row(Point p) {
-		SweepResults.PgBouncer b = p.pgbouncer();
+		PgBouncer b = p.pgbouncer();
 		List<Object> row = new ArrayList<>(List.of(p.topology(), p.instances(), p.loadBalancer(),
 				SweepResults.poolLabel(p.poolSize()), p.rateRps(), p.arrivals(), p.repeat(), p.warmupSeconds(),
 				p.durationSeconds(), round(p.achievedRps()), round(p.throughputRps()), p.samples(), p.errors(),
@@ -134,14 +133,14 @@ public final class ResultsStore {
 				(b != null) ? b.clientPoolSize() : "", (b != null) ? b.peakServerConnections() : "",
 				(b != null) ? b.peakServerActive() : "", (b != null) ? b.peakClientsWaiting() : "",
 				(b != null) ? round(b.maxWaitMs()) : ""));
-		SweepResults.CrossCheck c = p.crossCheck();
+		CrossCheck c = p.crossCheck();
 		row.addAll((c != null) ? List.of(round(c.p50Ms()), round(c.p99Ms()), round(c.sendLagP99Ms()),
 				round(c.sentRps()), c.errors(), c.agrees()) : List.of("", "", "", "", "", ""));
 		return row.toArray();
 	}
 
 	/** An interval's two bounds; empty when it was not recorded. */
-	private static List<String> bounds(SweepResults.Interval interval) {
+	private static List<String> bounds(Interval interval) {
 		return (interval != null) ? List.of(round(interval.lowMs()), round(interval.highMs())) : List.of("", "");
 	}
 

@@ -7,7 +7,7 @@ import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 import org.apache.commons.math3.stat.descriptive.rank.Percentile.EstimationType;
 import org.jspecify.annotations.Nullable;
 
-import org.poollab.bench.results.SweepResults.Interval;
+import org.poollab.bench.results.Interval;
 
 /**
  * How sure a window's p50 and p99 are: a 95 % confidence interval from the window's own

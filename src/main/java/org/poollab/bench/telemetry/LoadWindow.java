@@ -18,9 +18,9 @@ import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
 import org.poollab.bench.lab.LabFailureException;
-import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Latency;
-import org.poollab.bench.results.SweepResults.Point;
+import org.poollab.bench.results.Latency;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Second;
 
 /**
  * What JMeter saw in a point's measured window, cut by timestamp out of the raw samples
@@ -101,8 +101,7 @@ public record LoadWindow(long startMs, long endMs, long samples, long errors, Ma
 	 * @param all the run's samples, in order of start
 	 * @param scrapes the run's pool scrapes
 	 */
-	public static List<SweepResults.Second> seconds(List<Sample> all, long startMs, long endMs,
-			List<Telemetry.Scrape> scrapes) {
+	public static List<Second> seconds(List<Sample> all, long startMs, long endMs, List<Telemetry.Scrape> scrapes) {
 		int count = (int) Math.max(1, (endMs - startMs + 999) / 1000);
 		Histogram[] ok = new Histogram[count];
 		long[] sent = new long[count];
@@ -127,9 +126,9 @@ public record LoadWindow(long startMs, long endMs, long samples, long errors, Ma
 				pending[second] = Math.max(pending[second], (int) scrape.pool().pending());
 			}
 		}
-		List<SweepResults.Second> seconds = new ArrayList<>(count);
+		List<Second> seconds = new ArrayList<>(count);
 		for (int i = 0; i < count; i++) {
-			seconds.add(new SweepResults.Second(i, sent[i], (ok[i] != null) ? ok[i].getTotalCount() : 0,
+			seconds.add(new Second(i, sent[i], (ok[i] != null) ? ok[i].getTotalCount() : 0,
 					(ok[i] != null) ? ok[i].getValueAtPercentile(99) : 0, pending[i]));
 		}
 		return seconds;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.poollab.bench.results.SweepResults.Pool;
+import org.poollab.bench.results.Pool;
 import org.poollab.bench.telemetry.Telemetry.CpuSample;
 import org.poollab.bench.telemetry.Telemetry.PoolSnapshot;
 import org.poollab.bench.telemetry.Telemetry.Scrape;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
 
-import org.poollab.bench.results.SweepResults.ServerLatency;
+import org.poollab.bench.results.ServerLatency;
 import org.poollab.bench.telemetry.Telemetry.Scrape;
 
 /**

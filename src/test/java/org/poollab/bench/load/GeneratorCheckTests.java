@@ -5,9 +5,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import org.poollab.bench.results.SweepResults.Latency;
-import org.poollab.bench.results.SweepResults.Point;
-import org.poollab.bench.results.SweepResults.Pool;
+import org.poollab.bench.results.Latency;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -5,7 +5,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import org.poollab.bench.report.Header;
-import org.poollab.bench.results.SweepResults.WarmUpRecord;
+import org.poollab.bench.results.WarmUpRecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -10,11 +10,12 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import org.poollab.bench.results.Confirmation;
+import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.Latency;
+import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Interval;
-import org.poollab.bench.results.SweepResults.Latency;
-import org.poollab.bench.results.SweepResults.Limits;
-import org.poollab.bench.results.SweepResults.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -286,15 +287,15 @@ class DecisionTests {
 				+ "arrivals): pool 1, pool 2 at 2000 rps, so the answer is decided at 1000 rps.");
 	}
 
-	private static SweepResults.Confirmation confirmation(Point window) {
-		return new SweepResults.Confirmation("single", "spring: {}\n",
+	private static Confirmation confirmation(Point window) {
+		return new Confirmation("single", "spring: {}\n",
 				Map.of("maximum-pool-size", Integer.toString(window.poolSize())), List.of(), window);
 	}
 
 	/** The results with one confirmation run of pool 1's block, measured as given. */
 	private static SweepResults confirmedBy(SweepResults results, Point window) {
-		return results.withConfirmations(List.of(new SweepResults.Confirmation("single", "spring: {}\n",
-				Map.of("maximum-pool-size", "1"), List.of(), window)));
+		return results.withConfirmations(List
+			.of(new Confirmation("single", "spring: {}\n", Map.of("maximum-pool-size", "1"), List.of(), window)));
 	}
 
 	private static Point cell(int poolSize, int rateRps, double p99Ms, double lowMs, double highMs) {

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.poollab.bench.results.Database;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Database;
-import org.poollab.bench.results.SweepResults.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;

@@ -8,12 +8,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import org.poollab.bench.report.Recommendation.Verdict;
+import org.poollab.bench.results.Database;
+import org.poollab.bench.results.Host;
+import org.poollab.bench.results.Latency;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Pool;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Database;
-import org.poollab.bench.results.SweepResults.Host;
-import org.poollab.bench.results.SweepResults.Latency;
-import org.poollab.bench.results.SweepResults.Point;
-import org.poollab.bench.results.SweepResults.Pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -17,13 +17,13 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.Latency;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Pool;
 import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.ServerLatency;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Interval;
-import org.poollab.bench.results.SweepResults.Latency;
-import org.poollab.bench.results.SweepResults.Point;
-import org.poollab.bench.results.SweepResults.Pool;
-import org.poollab.bench.results.SweepResults.ServerLatency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -17,11 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
+import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.Latency;
+import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.Second;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.results.SweepResults.Interval;
-import org.poollab.bench.results.SweepResults.Latency;
-import org.poollab.bench.results.SweepResults.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -145,10 +146,10 @@ class ReportTests {
 		// Every point gets ten seconds; only the deciding ones (pool 5, the choice, and
 		// pool 1, its smaller neighbour, at 2000 rps) are drawn.
 		List<Point> points = fixture.points().stream().map((point) -> {
-			List<SweepResults.Second> seconds = new ArrayList<>();
+			List<Second> seconds = new ArrayList<>();
 			for (int second = 0; second < 10; second++) {
-				seconds.add(new SweepResults.Second(second, point.rateRps(), point.rateRps(),
-						point.latency().p99Ms() + second, second % 3));
+				seconds.add(new Second(second, point.rateRps(), point.rateRps(), point.latency().p99Ms() + second,
+						second % 3));
 			}
 			return point.withSeconds(seconds);
 		}).toList();

@@ -13,9 +13,6 @@ import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.poollab.bench.results.SweepResults.Point;
-import org.poollab.bench.results.SweepResults.ServerLatency;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** results.json and its CSV twin, with the figures added on 2026-11-23. */

@@ -6,7 +6,7 @@ import java.util.Random;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
-import org.poollab.bench.results.SweepResults.Interval;
+import org.poollab.bench.results.Interval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

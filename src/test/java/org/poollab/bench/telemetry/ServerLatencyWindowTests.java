@@ -6,7 +6,7 @@ import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 
-import org.poollab.bench.results.SweepResults.ServerLatency;
+import org.poollab.bench.results.ServerLatency;
 import org.poollab.bench.telemetry.Telemetry.PoolSnapshot;
 import org.poollab.bench.telemetry.Telemetry.Scrape;
 

@@ -1,0 +1,190 @@
+package org.poollab.bench.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+
+import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.SweepResults;
+
+/**
+ * The report's pool-size charts, one per figure (p99, throughput, acquire time, pending)
+ * per topology: what each plots, its legend and axes, and the data Chartist draws. Apart
+ * from {@link HtmlReport} so the page's layout and the charts' content each read on their
+ * own.
+ */
+final class Charts {
+
+	/**
+	 * One colour per rate, distinguishable (Chartist's defaults start with two reds);
+	 * past these, hues a golden angle apart, so any number of rates stays apart.
+	 */
+	private static final List<String> PALETTE = List.of("#0969da", "#e16f24", "#1a7f37", "#8250df", "#bf3989",
+			"#6e7781", "#0a8a8a", "#9a6700");
+
+	private Charts() {
+	}
+
+	static List<ChartSpec> specs(AcquireBuckets buckets) {
+		return List.of(
+				new ChartSpec("p99", "p99 latency vs pool size", "p99 latency (ms)", Cell::p99Ms,
+						(cell) -> Recommender.ms(cell.p99Ms()) + " ms"
+								+ cell.p99Interval()
+									.map((interval) -> ", 95 % interval" + Tables.interval(interval))
+									.orElse(""),
+						true,
+						"Lower is better; a bar through a point is its 95 % interval. Where a line flattens, more "
+								+ "connections stop helping: the recommended pool is where the line for the highest "
+								+ "sustained rate stops falling.",
+						Cell::p99Interval),
+				new ChartSpec("throughput", "Throughput vs pool size", "throughput (successful responses/s)",
+						Cell::throughputRps,
+						(cell) -> String
+							.format(Locale.ROOT, "%.0f ok/s (%.0f rps sent)", cell.throughputRps(), cell.achievedRps()),
+						false,
+						"Successful responses per second. Level with its own rate: the service delivered it; "
+								+ "below: requests failed, were refused (503) or the instance died.",
+						Charts::noInterval),
+				new ChartSpec("acquire", "Connection acquire time (p99) vs pool size", "HikariCP acquire p99 (ms)",
+						Cell::acquireP99Ms, (cell) -> buckets.format(cell) + " ms", true,
+						"How long the slowest 1 % of requests waited for a connection: the upper bound of the "
+								+ "histogram bucket (" + Recommender.ms(buckets.lowestBucketMs())
+								+ " ms is the lowest bucket: a connection was free on arrival); rising: requests "
+								+ "queue for the pool.",
+						Charts::noInterval),
+				new ChartSpec("pending", "Peak pending requests vs pool size", "peak pending (requests, one instance)",
+						(cell) -> cell.peakPending(), (cell) -> cell.peakPending() + " pending", false,
+						"Most requests seen waiting for a connection at once on any one instance, in samples "
+								+ "taken every " + SweepResults.SCRAPE_INTERVAL.toMillis()
+								+ " ms: a burst between samples is missed, so 0 means none was "
+								+ "seen waiting, not that the pool never ran dry.",
+						Charts::noInterval));
+	}
+
+	private static Optional<Interval> noInterval(Cell cell) {
+		return Optional.empty();
+	}
+
+	static void chartFigure(StringBuilder html, Grid grid, ChartSpec spec, String id) {
+		html.append("<figure class=\"chart\" data-chart=\"").append(spec.key()).append("\">\n");
+		html.append("<figcaption><h3>").append(HtmlReport.escape(spec.title())).append("</h3>\n");
+		html.append("<p class=\"how\">").append(HtmlReport.escape(spec.howToRead())).append("</p></figcaption>\n");
+		html.append("<ul class=\"legend\">");
+		int[] rates = grid.ratesRps();
+		for (int i = 0; i < rates.length; i++) {
+			html.append("<li><span class=\"swatch\" style=\"background: ")
+				.append(seriesColour(i))
+				.append("\"></span>")
+				.append(rates[i])
+				.append(" rps</li>");
+		}
+		html.append("<li><span class=\"swatch swatch-hollow\"></span>did not sustain its rate")
+			.append(grid.cells().stream().anyMatch(Cell::died) ? " (incl. instance died)" : "")
+			.append("</li></ul>\n");
+		html.append("<div class=\"plot\"><div class=\"y-title\">")
+			.append(HtmlReport.escape(spec.yTitle()))
+			.append("<span class=\"scale\"></span></div><div class=\"ct-chart\" id=\"")
+			.append(HtmlReport.escape(id))
+			.append("\"></div></div>\n");
+		html.append("<div class=\"x-title\">")
+			.append(grid.behindPgBouncer() ? "pgbouncer's pool size" : "maximum-pool-size per instance")
+			.append(" (log scale)</div>\n");
+		html.append("</figure>\n");
+	}
+
+	/**
+	 * What Chartist gets: one series per rate, one value per pool size: null when
+	 * unmeasured, and when unverified (a figure of an unknown pool size has no place on a
+	 * pool-size axis); a dead instance's point is drawn as failed, at the figure of its
+	 * window up to the death.
+	 */
+	static Map<String, Object> chartData(Section section, ChartSpec spec, String id) {
+		Grid grid = section.grid();
+		List<String> labels = new ArrayList<>();
+		for (int poolSize : grid.poolSizes()) {
+			labels.add(SweepResults.poolLabel(poolSize));
+		}
+		List<Map<String, Object>> series = new ArrayList<>();
+		int[] rates = grid.ratesRps();
+		for (int i = 0; i < rates.length; i++) {
+			int rateRps = rates[i];
+			List<Object> data = new ArrayList<>();
+			List<Boolean> failed = new ArrayList<>();
+			for (int poolSize : grid.poolSizes()) {
+				Optional<Cell> cell = grid.cell(poolSize, rateRps).filter(Cell::considered);
+				if (cell.isPresent()) {
+					double value = spec.metric().applyAsDouble(cell.get());
+					String meta = "pool " + SweepResults.poolLabel(poolSize) + " · " + rateRps + " rps: "
+							+ spec.label().apply(cell.get())
+							+ (cell.get().died()
+									? " (instance " + CellText.deathSummary(cell.get())
+											+ "; the figure covers the window up to the death)"
+									: cell.get().sustained() ? ""
+											: " (not sustained: " + CellText.shortfall(cell.get()) + ")");
+					Map<String, Object> point = new LinkedHashMap<>(Map.of("value", value, "meta", meta));
+					spec.interval().apply(cell.get()).ifPresent((interval) -> {
+						// drawn as an error bar through the point
+						point.put("low", interval.lowMs());
+						point.put("high", interval.highMs());
+					});
+					data.add(point);
+				}
+				else {
+					data.add(null);
+				}
+				failed.add(cell.map((measured) -> !measured.sustained()).orElse(false));
+			}
+			Map<String, Object> one = new LinkedHashMap<>();
+			one.put("name", rateRps + " rps");
+			one.put("colour", seriesColour(i));
+			one.put("data", data);
+			one.put("failed", failed);
+			series.add(one);
+		}
+		Map<String, Object> chart = new LinkedHashMap<>();
+		chart.put("id", id);
+		chart.put("labels", labels);
+		// Pool sizes on a log scale (1, 2, 5, 10, 20, 50 evenly spread); no pool at
+		// all sits one step left of the smallest.
+		chart.put("poolSizes", grid.poolSizes());
+		chart.put("series", series);
+		section.recommendation().poolSize().ifPresent((chosen) -> chart.put("chosen", chosen));
+		if ("p99".equals(spec.key()) && !grid.cells().isEmpty() && grid.cells().get(0).p99ObjectiveMs() > 0) {
+			chart.put("objective", grid.cells().get(0).p99ObjectiveMs());
+		}
+		chart.put("logScaleAllowed", spec.logScaleAllowed());
+		chart.put("integer", "pending".equals(spec.key()));
+		return chart;
+	}
+
+	/** The colour of the series at this index, the same in the legend and the chart. */
+	static String seriesColour(int index) {
+		if (index < PALETTE.size()) {
+			return PALETTE.get(index);
+		}
+		int hue = (int) Math.round((index - PALETTE.size()) * 137.508 + 15) % 360;
+		return String.format(Locale.ROOT, "hsl(%d, 70%%, 38%%)", hue);
+	}
+
+	/**
+	 * @param key short name, part of the element id
+	 * @param title chart title
+	 * @param yTitle y axis title with its unit
+	 * @param metric what is plotted
+	 * @param label the plotted figure as the tooltip says it, with its unit
+	 * @param logScaleAllowed whether a log scale may be used when values span a wide
+	 * range (latencies: saturated points are orders of magnitude above healthy ones)
+	 * @param howToRead one line for the reader
+	 */
+	record ChartSpec(String key, String title, String yTitle, ToDoubleFunction<Cell> metric,
+			Function<Cell, String> label, boolean logScaleAllowed, String howToRead,
+			Function<Cell, Optional<Interval>> interval) {
+
+	}
+
+}

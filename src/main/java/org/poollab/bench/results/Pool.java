@@ -1,0 +1,35 @@
+package org.poollab.bench.results;
+
+import java.util.List;
+
+/**
+ * HikariCP telemetry scraped from every instance's {@code /actuator/prometheus} during
+ * the measured window.
+ *
+ * @param observedMax {@code hikaricp.connections.max} per instance scraped in the window
+ * (-1: it changed during the window); each must equal the point's pool size, which proves
+ * the point measured what it claims
+ * @param peakActive highest {@code hikaricp.connections.active} seen on any one instance
+ * @param peakPending highest {@code hikaricp.connections.pending} seen on any one
+ * instance
+ * @param acquireP99Ms 99th percentile of {@code hikaricp.connections.acquire} over the
+ * window, all instances together (upper bound of the histogram bucket)
+ * @param usageMeanMs mean time a connection was held ({@code hikaricp.connections.usage})
+ * @param timeouts connection-acquire timeouts ({@code hikaricp.connections.timeout})
+ * @param telemetrySamples scrapes per instance that the figures rest on
+ */
+public record Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,
+		long timeouts, int telemetrySamples) {
+
+	/**
+	 * Every instance reported {@code poolSize} as its HikariCP maximum; for
+	 * {@link SweepResults#NO_POOL}, every instance was scraped and none reported a
+	 * HikariCP pool (its gauges read 0, which a HikariCP pool never reports).
+	 * @param poolSize the size the point claims
+	 * @return whether the telemetry proves it
+	 */
+	public boolean verified(int poolSize) {
+		return !this.observedMax.isEmpty() && this.observedMax.stream().allMatch((max) -> max == poolSize);
+	}
+
+}
