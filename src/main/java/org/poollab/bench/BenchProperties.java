@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -24,8 +25,10 @@ import org.poollab.bench.deploy.Database;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Preset;
+import org.poollab.bench.grid.Question;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
+import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -78,6 +81,18 @@ import org.poollab.bench.results.SweepResults;
  * @param adaptiveCap the most time per topology spent measuring again the cells that
  * decide an unsettled decision (picked less often than 80 % when redone on drawn p99s);
  * {@code 0} turns adaptive effort off
+ * @param targetRps the fleet's peak rate: asks the lab the team's own question (an SLO
+ * search, {@link Question}) instead of sweeping a grid
+ * @param replicas replicas in production (default: {@code bench.instances})
+ * @param maxReplicas the autoscaler's ceiling (default: {@code bench.replicas})
+ * @param surge extra replicas during a rolling deploy: a share ({@code 25%}, rounded up,
+ * Kubernetes' default) or a number
+ * @param otherConnections connections other clients (Flyway, admin, monitoring) hold on
+ * the database
+ * @param connectionsPerRequest connections one request holds at once (Cm)
+ * @param holdTime the team's own requests' connection hold: a mean, or a mean and a p99
+ * (e.g. read off {@code hikaricp_connections_usage_seconds}); the fleet plan is derived
+ * for it as well as for the measured endpoint
  */
 @ConfigurationProperties(prefix = "bench", ignoreUnknownFields = false)
 @Validated
@@ -106,13 +121,23 @@ record BenchProperties(
 		@DefaultValue("20s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
 				minutes = 10) Duration confirmation,
 		@DefaultValue("90s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
-				hours = 1) Duration adaptiveCap) {
+				hours = 1) Duration adaptiveCap,
+		@Min(1) @Max(10_000_000) @Nullable Integer targetRps, @Min(1) @Max(1000) @Nullable Integer replicas,
+		@Min(1) @Max(1000) @Nullable Integer maxReplicas,
+		@DefaultValue("25%") @jakarta.validation.constraints.Pattern(regexp = Question.SURGE_PATTERN) String surge,
+		@DefaultValue("5") @Min(0) @Max(100_000) int otherConnections,
+		@DefaultValue("1") @Min(1) @Max(100) int connectionsPerRequest,
+		@Nullable List<@NotNull @DurationMin(nanos = 1000) @DurationMax(minutes = 10) Duration> holdTime) {
 
 	/**
 	 * The grid these settings ask for: every value that is not set comes from the preset.
 	 */
 	Grid grid() {
 		Preset preset = Preset.named(this.preset);
+		Optional<Question> question = question();
+		if (question.isPresent()) {
+			return searchGrid(preset, question.get());
+		}
 		List<Integer> sizes = (this.poolSizes != null) ? this.poolSizes.stream().map(BenchProperties::poolSize).toList()
 				: null;
 		return new Grid(preset, distinct(orDefault(this.topologies, preset.topologies())),
@@ -128,6 +153,56 @@ record BenchProperties(
 				distinct(orDefault(this.tomcatThreads, preset.tomcatThreads())),
 				Objects.requireNonNullElse(this.workload, preset.workload()),
 				Objects.requireNonNullElse(this.acquireCost, preset.acquireCost()));
+	}
+
+	/**
+	 * The team's question, when {@code bench.targetRps} asks one.
+	 * @throws BenchSettingException when {@code bench.preset=slo} asks none, or a setting
+	 * that only shapes a grid is set beside it
+	 */
+	Optional<Question> question() {
+		if (this.targetRps == null) {
+			if (Preset.named(this.preset) == Preset.SLO) {
+				throw new BenchSettingException(
+						"bench.preset=slo needs bench.targetRps: the fleet's peak rate in requests per second, e.g. -Dbench.targetRps=1500 -Dbench.replicas=3 -Dbench.p99Objective=50ms. Nothing was started.");
+			}
+			return Optional.empty();
+		}
+		for (String gridOnly : new String[] { "topologies", "poolSizes", "rates", "serve", "remoteEngines" }) {
+			Object value = switch (gridOnly) {
+				case "topologies" -> this.topologies;
+				case "poolSizes" -> this.poolSizes;
+				case "rates" -> this.rates;
+				case "serve" -> this.serve;
+				default -> this.remoteEngines;
+			};
+			if (value != null) {
+				throw new BenchSettingException(
+						"bench.%s=%s is not allowed with bench.targetRps: the SLO search chooses the pool sizes and measures one instance at the rate a replica carries with one replica down; leave bench.%s unset. Nothing was started."
+							.formatted(gridOnly, value, gridOnly));
+			}
+		}
+		int fleet = Objects.requireNonNullElse(this.replicas,
+				Objects.requireNonNullElse(this.instances, Preset.INSTANCES));
+		return Optional.of(Question.of(this.targetRps, fleet, this.maxReplicas, this.surge, this.otherConnections,
+				this.connectionsPerRequest, this.p99Objective, this.holdTime));
+	}
+
+	/**
+	 * What the SLO search measures: one instance at the rate a replica carries, Poisson
+	 * arrivals, two repeats per pool size (a size must sustain the rate in every one);
+	 * its pool sizes are chosen as it goes, the largest it may try stands in for them.
+	 */
+	private Grid searchGrid(Preset preset, Question question) {
+		return new Grid(preset, List.of(Topology.SINGLE), 1, List.of(Question.LARGEST_SEARCHED_POOL),
+				List.of(question.ratePerReplicaRps()), Objects.requireNonNullElse(this.duration, preset.duration()),
+				Objects.requireNonNullElse(this.warmup, preset.warmup()),
+				Objects.requireNonNullElse(this.topologyWarmup, preset.topologyWarmup()),
+				Objects.requireNonNullElse(this.repeats, 2), Objects.requireNonNullElse(this.arrivals, Arrivals.RANDOM),
+				Objects.requireNonNullElse(this.instanceCpus, preset.instanceCpus()),
+				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()),
+				distinct(orDefault(this.tomcatThreads, preset.tomcatThreads())).subList(0, 1),
+				Objects.requireNonNullElse(this.workload, preset.workload()), false);
 	}
 
 	/** {@code none} or a whole number, already validated by {@link #POOL_SIZE}. */

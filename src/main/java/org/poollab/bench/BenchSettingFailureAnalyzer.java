@@ -64,7 +64,20 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 					"a whole number from 1 to %d (the processors here)".formatted(availableProcessors())),
 			setting("instanceheap", "bench.instanceHeap", "a heap size from 64m to 8g, e.g. 128m, 512m, 1g"),
 			setting("tomcatthreads", "bench.tomcatThreads",
-					"comma-separated whole numbers from 1 to 10000 (server.tomcat.threads.max), e.g. 50,200"));
+					"comma-separated whole numbers from 1 to 10000 (server.tomcat.threads.max), e.g. 50,200"),
+			setting("targetrps", "bench.targetRps",
+					"a whole number of requests per second from 1 to 10000000 (the fleet's peak rate)"),
+			setting("replicas", "bench.replicas", "a whole number from 1 to 1000 (replicas in production)"),
+			setting("maxreplicas", "bench.maxReplicas",
+					"a whole number from 1 to 1000, at least bench.replicas (the autoscaler's ceiling)"),
+			setting("surge", "bench.surge",
+					"a share of the replicas such as 25% (Kubernetes' default, rounded up) or a number of replicas such as 1"),
+			setting("otherconnections", "bench.otherConnections",
+					"a whole number from 0 to 100000 (connections other clients hold)"),
+			setting("connectionsperrequest", "bench.connectionsPerRequest",
+					"a whole number from 1 to 100 (connections one request holds at once)"),
+			setting("holdtime", "bench.holdTime",
+					"a mean hold above 0 and up to 10m, or a mean and a p99, e.g. 12ms or 12ms,80ms"));
 
 	private final Environment environment;
 

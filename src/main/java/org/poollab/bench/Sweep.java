@@ -14,6 +14,7 @@ import org.poollab.bench.acquire.AcquireCostBenchmark;
 import org.poollab.bench.deploy.Database;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.Question;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
@@ -29,6 +30,7 @@ import org.poollab.bench.report.Report;
 import org.poollab.bench.report.ReportMain;
 import org.poollab.bench.results.Host;
 import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SweepResults;
 
@@ -78,14 +80,23 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 
 		Instant startedAt = Instant.now();
 		ResultsStore store = ResultsStore.create(this.properties.outputDirectory(), startedAt);
-		this.out.printf(Locale.ROOT,
-				"Sweep '%s': %d points (%s x %spools %s x rates %s rps x %d repeat(s)), workload %s, %s arrivals, %s load each + %s warm-up.%nInstances: %s.%nResults: %s%n",
-				this.grid.preset().label(), planned.size(),
-				planned.stream().map((point) -> point.topology().label()).distinct().toList(), tomcatThreadsDimension(),
-				this.grid.poolSizes().stream().map(SweepResults::poolLabel).toList(), this.grid.rates(),
-				this.grid.repeats(), this.grid.workload().label(), this.grid.arrivals().label(),
-				Durations.human(this.grid.duration()), Durations.human(this.grid.warmup()),
-				this.grid.limits(0).describe(), store.directory());
+		if (this.properties.question().isPresent()) {
+			this.out.printf(Locale.ROOT,
+					"SLO search ('%s' windows): %s arrivals, %d x %s per pool size + %s warm-up, workload %s.%nInstance: %s.%nResults: %s%n",
+					this.grid.preset().label(), this.grid.arrivals().label(), this.grid.repeats(),
+					Durations.human(this.grid.duration()), Durations.human(this.grid.warmup()),
+					this.grid.workload().label(), this.grid.limits(0).describe(), store.directory());
+		}
+		else {
+			this.out.printf(Locale.ROOT,
+					"Sweep '%s': %d points (%s x %spools %s x rates %s rps x %d repeat(s)), workload %s, %s arrivals, %s load each + %s warm-up.%nInstances: %s.%nResults: %s%n",
+					this.grid.preset().label(), planned.size(),
+					planned.stream().map((point) -> point.topology().label()).distinct().toList(),
+					tomcatThreadsDimension(), this.grid.poolSizes().stream().map(SweepResults::poolLabel).toList(),
+					this.grid.rates(), this.grid.repeats(), this.grid.workload().label(), this.grid.arrivals().label(),
+					Durations.human(this.grid.duration()), Durations.human(this.grid.warmup()),
+					this.grid.limits(0).describe(), store.directory());
+		}
 
 		List<Point> points = new ArrayList<>();
 		TimeAccount time = new TimeAccount();
@@ -106,8 +117,25 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 					SweepContext sweep = new SweepContext(this.grid, this.properties, this.paths, this.out, preFlight,
 							database, store, results,
 							Progress.of(this.grid, this.properties.crossCheck(), planned, this.out), processes, time);
+					Optional<Question> question = this.properties.question();
+					if (question.isPresent()) {
+						// 3. and 4. for the team's own question: the search, then its
+						// answer
+						// as pasted.
+						SloRun slo = new SloRun(sweep, question.get());
+						results = results.withSlo(slo.run(ceiling));
+						store.write(results);
+						Optional<String> block = Report.sloBlock(results);
+						if (block.isPresent()) {
+							Optional<Confirmation> confirmed = slo.confirm(results.slo(), block.get());
+							if (confirmed.isPresent()) {
+								results = results.withConfirmations(List.of(confirmed.get()));
+							}
+						}
+						store.write(results);
+					}
 					// 3. and 4. Load and collect, deployment by deployment.
-					for (List<Planned> mine : deployments(planned)) {
+					for (List<Planned> mine : deployments(question.isPresent() ? List.of() : planned)) {
 						try {
 							new TopologyRun(sweep, mine).run(ceiling);
 						}
@@ -120,9 +148,11 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 							throw ex;
 						}
 					}
-					// 4b. Confirm: each answer's block run as pasted.
-					results = results.withConfirmations(Confirmations.run(sweep, planned));
-					store.write(results);
+					if (question.isEmpty()) {
+						// 4b. Confirm: each answer's block run as pasted.
+						results = results.withConfirmations(Confirmations.run(sweep, planned));
+						store.write(results);
+					}
 					if (this.grid.acquireCost()) {
 						measureAcquireCost(database, store.directory());
 					}
@@ -146,13 +176,18 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 					}
 				}
 				processes.stopAll();
-				if (results != null && !points.isEmpty()) {
+				if (results != null && (!points.isEmpty() || results.slo() != null)) {
 					store.write(results);
 				}
 			}
 			// 5. Report.
 			List<Recommendation> recommendations = Report.write(results, store.directory());
-			this.out.print(ConsoleTables.render(results));
+			if (results.slo() != null) {
+				Report.printSlo(results, this.out);
+			}
+			else {
+				this.out.print(ConsoleTables.render(results));
+			}
 			TimeAccount.print(results.timing(), this.out);
 			this.out.println();
 			ReportMain.printEnding(recommendations, store.directory(), this.out);

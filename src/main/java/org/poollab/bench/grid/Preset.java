@@ -111,13 +111,24 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 			List.of(SweepResults.NO_POOL, 5, 10), List.of(100, 200, 400), Duration.ofSeconds(5), WARMUP_BELOW_2000_RPS,
 			Duration.ofSeconds(30), Workload.WRITE, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, true, Arrivals.EVEN);
 
-	public static final List<Preset> ALL = List.of(QUICK, PAPER, FULL, BLOG, POOLING);
+	/**
+	 * The SLO search, asked by {@code bench.targetRps} (any preset with it set searches;
+	 * this one only gives it its windows): one instance at the rate a replica carries
+	 * with one replica down, Poisson arrivals, 10 s windows (7,500 samples at 750 rps),
+	 * the pool sizes chosen as it goes. Its rates come from the question, so it has none
+	 * of its own, and without {@code bench.targetRps} it is refused.
+	 */
+	public static final Preset SLO = new Preset("slo", List.of(Topology.SINGLE), List.of(), List.of(),
+			Duration.ofSeconds(10), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(45), Workload.READ, 0, DEFAULT_HEAP,
+			TOMCAT_DEFAULT, false, Arrivals.RANDOM);
+
+	public static final List<Preset> ALL = List.of(QUICK, PAPER, FULL, BLOG, POOLING, SLO);
 
 	/**
 	 * What {@code bench.preset} accepts: the names of {@link #ALL}, any case. A
 	 * constraint needs a constant; PresetTests checks it against {@link #ALL}.
 	 */
-	public static final String NAMES_PATTERN = "(?i)quick|paper|full|blog|pooling";
+	public static final String NAMES_PATTERN = "(?i)quick|paper|full|blog|pooling|slo";
 
 	/**
 	 * The preset of that name, for {@code bench.preset}.

@@ -15,6 +15,12 @@ package org.poollab.bench.model;
 public record Fleet(int maxConnections, int reservedConnections, int otherConnections, Surge surge) {
 
 	/**
+	 * Tomcat's default {@code server.tomcat.threads.max}: Tn in the deadlock floor when
+	 * the threads are not set.
+	 */
+	public static final int TOMCAT_DEFAULT_THREADS = 200;
+
+	/**
 	 * Kubernetes' {@code maxSurge}: a share of the replicas, rounded up, or a number of
 	 * replicas.
 	 *

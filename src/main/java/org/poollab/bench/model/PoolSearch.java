@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.function.IntSupplier;
 
 /**
  * The smallest pool size that meets an objective, measured rather than assumed: the
@@ -53,10 +54,11 @@ public final class PoolSearch {
 	/**
 	 * @param lowest the smallest size worth measuring (1, or a deadlock floor)
 	 * @param highest the largest allowed (the budget's share)
-	 * @param seed the model's guess, clamped into the range
+	 * @param seed the model's guess, clamped into the range; asked after the largest size
+	 * was measured, so a model may use what it measured
 	 * @param maxProbes the most sizes to measure, at least 1
 	 */
-	public static Outcome search(int lowest, int highest, int seed, int maxProbes, Measure measure)
+	public static Outcome search(int lowest, int highest, IntSupplier seed, int maxProbes, Measure measure)
 			throws IOException, InterruptedException {
 		if (lowest < 1 || highest < lowest || maxProbes < 1) {
 			throw new IllegalArgumentException("a search needs 1 <= lowest <= highest and a probe, not %d, %d, %d"
@@ -71,7 +73,7 @@ public final class PoolSearch {
 		// Invariant: 'passes' meets the objective, every size below 'low' fails.
 		int low = lowest;
 		int passes = highest;
-		List<Integer> guesses = new ArrayList<>(List.of(Math.max(lowest, Math.min(seed, highest - 1))));
+		List<Integer> guesses = new ArrayList<>(List.of(Math.max(lowest, Math.min(seed.getAsInt(), highest - 1))));
 		while (low < passes) {
 			if (path.size() >= maxProbes) {
 				return new Outcome(path, OptionalInt.of(passes), false);

@@ -94,4 +94,9 @@ public record QueueModel(double arrivalsPerSecond, double holdMeanMs, double hol
 		return new QueueModel(this.arrivalsPerSecond, meanMs, cv2, this.arrivalCv2, this.baseP99Ms);
 	}
 
+	/** The same queue at another rate (another number of replicas sharing the peak). */
+	public QueueModel withArrivals(double perSecond) {
+		return new QueueModel(perSecond, this.holdMeanMs, this.holdCv2, this.arrivalCv2, this.baseP99Ms);
+	}
+
 }

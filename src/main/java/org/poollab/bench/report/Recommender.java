@@ -12,6 +12,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.model.Fleet;
 import org.poollab.bench.report.Recommendation.CrossChecks;
 import org.poollab.bench.report.Recommendation.Verdict;
 import org.poollab.bench.results.Database;
@@ -46,7 +47,7 @@ final class Recommender {
 	 * Tomcat's default {@code server.tomcat.threads.max}. It drops out while a request
 	 * holds one connection.
 	 */
-	static final int DEFAULT_REQUEST_THREADS = 200;
+	static final int DEFAULT_REQUEST_THREADS = Fleet.TOMCAT_DEFAULT_THREADS;
 
 	/**
 	 * Without a knee, the smallest pool worth naming: with one connection every request
@@ -416,7 +417,7 @@ final class Recommender {
 				/ poolsReachingTheDatabase;
 		int requestThreads = (grid.limits().tomcatThreads() > 0) ? grid.limits().tomcatThreads()
 				: DEFAULT_REQUEST_THREADS;
-		int deadlockFloor = requestThreads * (CONNECTIONS_PER_REQUEST - 1) + 1;
+		int deadlockFloor = Fleet.deadlockFloor(requestThreads, CONNECTIONS_PER_REQUEST);
 		DatabaseHost databaseHost = DatabaseHost.of(database);
 		// HikariCP's formula counts the database host's cores; this machine's say nothing
 		// about another host's.

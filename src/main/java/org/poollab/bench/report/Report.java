@@ -49,6 +49,11 @@ public final class Report {
 	 * {@code acquire-cost.json} cannot be read
 	 */
 	public static List<Recommendation> write(SweepResults results, Path runDir) throws IOException {
+		if (results.slo() != null) {
+			// An SLO search answers one question, not a grid: its own report.
+			SloReport.write(results, runDir);
+			return List.of();
+		}
 		List<Grid> grids = Grid.of(results);
 		List<Recommendation> recommendations = grids.stream().map((grid) -> recommend(results, grid)).toList();
 		List<Section> sections = Section.all(results, grids, recommendations, runDir);
@@ -63,6 +68,30 @@ public final class Report {
 				StandardCharsets.UTF_8);
 		Files.writeString(runDir.resolve(RECOMMENDED_YAML), RecommendedYaml.render(sections), StandardCharsets.UTF_8);
 		return recommendations;
+	}
+
+	/**
+	 * The SLO search's block for its answer, as recommended-hikari.yml will hold it: what
+	 * its confirmation run starts the instance with.
+	 * @param results results holding the search
+	 * @return the block, empty when the search found no pool
+	 */
+	public static Optional<String> sloBlock(SweepResults results) {
+		SloAnswer answer = SloAnswer.of(results);
+		return Optional.ofNullable(results.slo().chosenPool()).map((pool) -> SloYaml.settings(answer, pool, false));
+	}
+
+	/**
+	 * The console's account of an SLO search: question, path, answer, confirmation,
+	 * fleet.
+	 */
+	public static void printSlo(SweepResults results, PrintStream out) {
+		SloReport.print(results, out);
+	}
+
+	/** Milliseconds as the report writes them. */
+	public static String ms(double valueMs) {
+		return Recommender.ms(valueMs);
 	}
 
 	/**

@@ -28,9 +28,12 @@ import org.jspecify.annotations.Nullable;
  * @param confirmations each topology's recommended block run as pasted (one entry per
  * topology that had one); empty when none ran (older results,
  * {@code bench.confirmation=0})
+ * @param slo the SLO search, when {@code bench.targetRps} asked one (its probes' windows
+ * are inside it, not in {@code points}, which stay the grid's); null for a grid
  */
 public record SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
-		String workload, List<Point> points, @Nullable Timing timing, List<Confirmation> confirmations) {
+		String workload, List<Point> points, @Nullable Timing timing, List<Confirmation> confirmations,
+		@Nullable SloSearch slo) {
 
 	public SweepResults {
 		confirmations = (confirmations != null) ? List.copyOf(confirmations) : List.of();
@@ -39,7 +42,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	/** Results without confirmation runs. */
 	public SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
 			String workload, List<Point> points, @Nullable Timing timing) {
-		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, timing, List.of());
+		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, timing, List.of(), null);
 	}
 
 	/** A sweep still running, or results written before timing was recorded. */
@@ -55,7 +58,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withConfirmations(List<Confirmation> runs) {
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, this.timing, runs);
+				this.workload, this.points, this.timing, runs, this.slo);
 	}
 
 	/**
@@ -65,7 +68,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withHost(Host measuredHost) {
 		return new SweepResults(this.startedAt, this.preset, measuredHost, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, this.timing, this.confirmations);
+				this.workload, this.points, this.timing, this.confirmations, this.slo);
 	}
 
 	/**
@@ -75,7 +78,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withTiming(Timing spent) {
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, spent, this.confirmations);
+				this.workload, this.points, spent, this.confirmations, this.slo);
 	}
 
 	/**
@@ -83,6 +86,16 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * @param poolSize a point's pool size
 	 * @return the label
 	 */
+	/**
+	 * The same results with an SLO search's path and answer.
+	 * @param search the search
+	 * @return the copy
+	 */
+	public SweepResults withSlo(SloSearch search) {
+		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
+				this.workload, this.points, this.timing, this.confirmations, search);
+	}
+
 	public static String poolLabel(int poolSize) {
 		return (poolSize == NO_POOL) ? "none" : String.valueOf(poolSize);
 	}

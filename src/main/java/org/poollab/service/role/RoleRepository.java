@@ -20,14 +20,6 @@ import org.springframework.transaction.annotation.Transactional;
 @Repository
 class RoleRepository {
 
-	private static final String SELECT_ROLES = """
-			SELECT r.id AS role_id, r.name AS role_name, r.description AS role_description,
-			       p.id AS permission_id, p.name AS permission_name
-			FROM roles r
-			LEFT JOIN role_permissions rp ON rp.role_id = r.id
-			LEFT JOIN permissions p ON p.id = rp.permission_id
-			""";
-
 	private final JdbcClient jdbc;
 
 	RoleRepository(JdbcClient jdbc) {
@@ -36,14 +28,12 @@ class RoleRepository {
 
 	@Transactional(readOnly = true)
 	List<Role> findAll() {
-		return this.jdbc.sql(SELECT_ROLES + "ORDER BY r.id, p.id").query(RoleRepository::foldRoles);
+		return this.jdbc.sql(RoleQueries.ALL_ROLES).query(RoleRepository::foldRoles);
 	}
 
 	@Transactional(readOnly = true)
 	Optional<Role> findById(long id) {
-		List<Role> roles = this.jdbc.sql(SELECT_ROLES + "WHERE r.id = :id ORDER BY p.id")
-			.param("id", id)
-			.query(RoleRepository::foldRoles);
+		List<Role> roles = this.jdbc.sql(RoleQueries.ONE_ROLE).param("id", id).query(RoleRepository::foldRoles);
 		return roles.stream().findFirst();
 	}
 

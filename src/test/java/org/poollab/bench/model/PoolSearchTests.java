@@ -24,8 +24,9 @@ class PoolSearchTests {
 
 	@Test
 	void findsTheKnownSmallestPoolFromAnySeed() throws Exception {
-		for (int seed = 1; seed <= 64; seed++) {
-			Outcome outcome = PoolSearch.search(1, 64, seed, 20, PoolSearchTests::measure);
+		for (int guess = 1; guess <= 64; guess++) {
+			int seed = guess;
+			Outcome outcome = PoolSearch.search(1, 64, () -> seed, 20, PoolSearchTests::measure);
 			assertThat(outcome.smallest()).as("seed %d", seed).hasValue(SMALLEST);
 			assertThat(outcome.exact()).isTrue();
 		}
@@ -33,28 +34,28 @@ class PoolSearchTests {
 
 	@Test
 	void aGoodSeedMakesTheSearchShort() throws Exception {
-		Outcome outcome = PoolSearch.search(1, 64, SMALLEST, 20, PoolSearchTests::measure);
+		Outcome outcome = PoolSearch.search(1, 64, () -> SMALLEST, 20, PoolSearchTests::measure);
 		// the largest, the guess, the one below it
 		assertThat(outcome.path()).extracting(Probe::poolSize).containsExactly(64, SMALLEST, SMALLEST - 1);
 	}
 
 	@Test
 	void aBadSeedStillTakesLogarithmicallyFewProbes() throws Exception {
-		Outcome outcome = PoolSearch.search(1, 1000, 1000, 20, PoolSearchTests::measure);
+		Outcome outcome = PoolSearch.search(1, 1000, () -> 1000, 20, PoolSearchTests::measure);
 		assertThat(outcome.smallest()).hasValue(SMALLEST);
 		assertThat(outcome.path().size()).isLessThanOrEqualTo(2 + 11);
 	}
 
 	@Test
 	void theLargestFailingEndsTheSearchWithoutASize() throws Exception {
-		Outcome outcome = PoolSearch.search(1, SMALLEST - 1, 1, 20, PoolSearchTests::measure);
+		Outcome outcome = PoolSearch.search(1, SMALLEST - 1, () -> 1, 20, PoolSearchTests::measure);
 		assertThat(outcome.smallest()).isEmpty();
 		assertThat(outcome.path()).extracting(Probe::poolSize).containsExactly(SMALLEST - 1);
 	}
 
 	@Test
 	void aSpentBudgetReturnsTheSmallestKnownToPass() throws Exception {
-		Outcome outcome = PoolSearch.search(1, 1000, 1000, 3, PoolSearchTests::measure);
+		Outcome outcome = PoolSearch.search(1, 1000, () -> 1000, 3, PoolSearchTests::measure);
 		assertThat(outcome.exact()).isFalse();
 		assertThat(outcome.path()).hasSize(3);
 		int smallestPassing = outcome.path().stream().filter(Probe::meets).mapToInt(Probe::poolSize).min().getAsInt();
@@ -63,7 +64,7 @@ class PoolSearchTests {
 
 	@Test
 	void neverMeasuresBelowTheFloor() throws Exception {
-		Outcome outcome = PoolSearch.search(SMALLEST + 3, 64, 1, 20, PoolSearchTests::measure);
+		Outcome outcome = PoolSearch.search(SMALLEST + 3, 64, () -> 1, 20, PoolSearchTests::measure);
 		assertThat(outcome.smallest()).hasValue(SMALLEST + 3);
 		assertThat(outcome.path()).extracting(Probe::poolSize).allMatch((pool) -> pool >= SMALLEST + 3);
 		assertThat(List.of(outcome.path().get(0).poolSize())).containsExactly(64);

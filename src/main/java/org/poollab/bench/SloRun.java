@@ -1,0 +1,250 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import org.jspecify.annotations.Nullable;
+
+import org.poollab.bench.deploy.Deployment;
+import org.poollab.bench.grid.Arrivals;
+import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.Question;
+import org.poollab.bench.grid.Topology;
+import org.poollab.bench.load.ConfirmationRun;
+import org.poollab.bench.load.DatabaseScaling;
+import org.poollab.bench.load.LoadRun;
+import org.poollab.bench.model.Fleet;
+import org.poollab.bench.model.PoolSearch;
+import org.poollab.bench.model.QueueModel;
+import org.poollab.bench.report.Report;
+import org.poollab.bench.report.SloJudge;
+import org.poollab.bench.results.Confirmation;
+import org.poollab.bench.results.Database;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.SloSearch;
+
+/**
+ * The team's own question ({@link Question}) answered by measurement: the database driven
+ * alone to find how it scales ({@link DatabaseScaling}), then one instance started at the
+ * largest pool the fleet's budget allows, warmed up and loaded at the rate one replica
+ * carries with one replica down, and the smallest pool size that meets the p99 objective
+ * in every repeat searched for ({@link PoolSearch}, seeded by the queue model), then that
+ * pool started again as pasted and confirmed. Where no pool can meet the objective it
+ * says whose ceiling is in the way: the database's budget, the load generator's, or the
+ * service's.
+ */
+final class SloRun {
+
+	/**
+	 * The most pool sizes the search measures: with two 10 s windows each, about four
+	 * minutes; a model-seeded search usually needs three.
+	 */
+	static final int MAX_PROBES = 8;
+
+	/** The most connections the scaling measurement opens at once. */
+	static final int MOST_SCALING_CONNECTIONS = 64;
+
+	private final SweepContext sweep;
+
+	private final Question question;
+
+	SloRun(SweepContext sweep, Question question) {
+		this.sweep = sweep;
+		this.question = question;
+	}
+
+	SloSearch run(HostCeiling ceiling) throws IOException, InterruptedException {
+		Database database = this.sweep.results().database();
+		Fleet fleet = this.question.fleet(database.maxConnections(), database.reservedConnections());
+		int tomcatThreads = this.sweep.grid().tomcatThreads().get(0);
+		int lowest = Fleet.deadlockFloor((tomcatThreads > 0) ? tomcatThreads : Fleet.TOMCAT_DEFAULT_THREADS,
+				this.question.connectionsPerRequest());
+		int highest = Math.min(Question.LARGEST_SEARCHED_POOL, fleet.budgetShare(this.question.replicas()));
+		int rate = this.question.ratePerReplicaRps();
+		SloSearch.Asked asked = asked();
+		this.sweep.out()
+			.printf("SLO search: %s.%n  One instance at %d rps, pool sizes %d to %d.%n", this.question.describe(), rate,
+					lowest, highest);
+
+		if (highest < lowest) {
+			return new SloSearch(asked, rate, lowest, highest, List.of(), null, true, String.format(Locale.ROOT,
+					"cannot be met, because of the database's connection budget: %d connections for the pools shared by %d replica(s) and their surge leave %d per replica, below the deadlock floor of %d",
+					fleet.budget(), this.question.replicas(), fleet.budgetShare(this.question.replicas()), lowest),
+					null, null);
+		}
+		Planned top = planned(highest, 1);
+		Deployer deployer = new Deployer(this.sweep);
+		Deployment[] deployment = { deployer.deploy(top, highest) };
+		// After the first start: the instance's Flyway made the schema. The instance is
+		// idle meanwhile.
+		SloSearch.Scaling scaling = measureScaling(fleet);
+		List<SloSearch.Probe> path = new ArrayList<>();
+		@Nullable SloSearch.Model[] model = { null };
+		try {
+			Path loadDirectory = this.sweep.loadDirectory();
+			ceiling.measureOnce(this.sweep, this.sweep.jmeter(), deployment[0], loadDirectory);
+			if (ceiling.rps().isPresent() && ceiling.rps().getAsInt() < rate) {
+				return new SloSearch(asked, rate, lowest, highest, List.of(), null, true, String.format(Locale.ROOT,
+						"cannot be measured here, because of the load generator's ceiling: JMeter on this machine holds %d rps, below the %d rps one instance must carry; run the load from another machine (bench.remoteEngines) or ask for a lower bench.targetRps or more bench.replicas",
+						ceiling.rps().getAsInt(), rate), null, scaling);
+			}
+			TopologyRun runner = new TopologyRun(this.sweep, List.of(top));
+			PoolSearch.Outcome outcome = PoolSearch.search(lowest, highest, () -> {
+				model[0] = model(path.get(0), scaling, rate);
+				if (model[0] == null) {
+					return highest;
+				}
+				QueueModel queue = model[0].queue();
+				int seed = queue.smallestPoolMeeting(this.question.p99ObjectiveMs(), highest).orElse(highest);
+				this.sweep.out()
+					.printf(Locale.ROOT,
+							"  Queue model: %.2f connections busy on average (hold %.3f ms, %s); its smallest pool for %s ms: %d.%n",
+							queue.busyConnections(), queue.holdMeanMs(), model[0].holdSource(),
+							Report.ms(this.question.p99ObjectiveMs()), seed);
+				return seed;
+			}, MAX_PROBES, (pool) -> {
+				if (!deployment[0].deadInstances().isEmpty()) {
+					deployment[0].close();
+					this.sweep.out().println("  Starting the instance again for the next pool size.");
+					deployment[0] = deployer.deploy(top, highest);
+				}
+				List<Planned> repeats = new ArrayList<>();
+				for (int repeat = 1; repeat <= this.sweep.grid().repeats(); repeat++) {
+					repeats.add(planned(pool, repeat));
+				}
+				LoadRun.Result result = runner.announceAndMeasure(repeats, deployment[0], loadDirectory,
+						"slo-pool" + pool, (measured, nanos) -> {
+						});
+				SloSearch.Probe probe = SloJudge.judge(pool, result.measured(), this.question.p99ObjectiveMs());
+				path.add(probe);
+				this.sweep.out()
+					.printf("  Pool %d: %s -> %s%n", pool, probe.verdict(), probe.meets() ? "MEETS" : "fails");
+				return new PoolSearch.Probe(pool, probe.meets(), probe.verdict());
+			});
+			if (model[0] == null && !path.isEmpty()) {
+				model[0] = model(path.get(0), scaling, rate);
+			}
+			OptionalInt chosen = outcome.smallest();
+			return new SloSearch(asked, rate, lowest, highest, List.copyOf(path),
+					chosen.isPresent() ? chosen.getAsInt() : null, outcome.exact(),
+					conclusion(outcome, path, highest, rate), model[0], scaling);
+		}
+		finally {
+			deployment[0].close();
+		}
+	}
+
+	/**
+	 * The answer started again from its block as pasted, at the search's rate with
+	 * Poisson arrivals.
+	 * @return the confirmation, empty when there is no answer or it is switched off
+	 */
+	Optional<Confirmation> confirm(SloSearch search, String block) throws IOException, InterruptedException {
+		if (search.chosenPool() == null || this.sweep.properties().confirmation().isZero()) {
+			return Optional.empty();
+		}
+		int pool = search.chosenPool();
+		Deployer deployer = new Deployer(this.sweep);
+		ConfirmationRun confirmation = new ConfirmationRun(this.sweep.grid(), this.sweep.properties().confirmation(),
+				this.sweep.jmeter(), this.sweep.out());
+		Confirmation confirmed = confirmation.run(
+				new Report.Block(Topology.SINGLE.label(), pool, search.rateRps(), block), planned(pool, 1),
+				(deployed, file, rates) -> deployer.deploy(deployed, pool, Optional.of(file), rates),
+				this.sweep.store().directory(), this.sweep.processes());
+		return Optional.of(confirmed);
+	}
+
+	private Planned planned(int pool, int repeat) {
+		return new Planned(Topology.SINGLE, 1, this.sweep.grid().tomcatThreads().get(0), pool,
+				this.question.ratePerReplicaRps(), repeat);
+	}
+
+	private SloSearch.Asked asked() {
+		return new SloSearch.Asked(this.question.targetRps(), this.question.replicas(), this.question.maxReplicas(),
+				this.question.surge().toString(), this.question.otherConnections(),
+				this.question.connectionsPerRequest(), this.question.p99ObjectiveMs(), this.question.holdMeanMs(),
+				this.question.holdP99Ms());
+	}
+
+	/**
+	 * The database alone, before any instance starts: its scalability and the hold time
+	 * of the service's transaction with nothing around it. A failure costs the model, not
+	 * the search.
+	 */
+	private SloSearch.@Nullable Scaling measureScaling(Fleet fleet) {
+		int most = Math.min(MOST_SCALING_CONNECTIONS, fleet.budget());
+		this.sweep.out()
+			.printf("Measuring how the database scales: the service's transaction back to back on 1 to %d connections...%n",
+					most);
+		try {
+			SloSearch.Scaling scaling = DatabaseScaling.measure(this.sweep.database(), most, this.sweep.out());
+			this.sweep.out()
+				.printf(Locale.ROOT,
+						"  USL fit: alpha %.4f, beta %.6f, peak concurrency N* %s; hold %.3f ms (cv² %.2f)%n",
+						scaling.usl().alpha(), scaling.usl().beta(),
+						Double.isInfinite(scaling.usl().peakConnections()) ? "none within the range"
+								: String.format(Locale.ROOT, "%.0f", scaling.usl().peakConnections()),
+						scaling.holdMeanMs(), scaling.holdCv2());
+			return scaling;
+		}
+		catch (SQLException | RuntimeException ex) {
+			this.sweep.out().println("  not measured, the report will have no USL fit: " + ex.getMessage());
+			return null;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+	}
+
+	/**
+	 * The queue model at this rate. Its hold time is the larger of two lower bounds: the
+	 * database's own timing of the service's transaction on one connection (nanoseconds,
+	 * but no service around it and no load on the cores) and the instance's HikariCP
+	 * usage timer under the load (each hold rounded down to whole milliseconds, so its
+	 * mean is at most the true one); the variability is the database's timing's
+	 * (exponential without it). The base p99 is the largest pool's, where no request
+	 * waited for a connection.
+	 */
+	private SloSearch.@Nullable Model model(SloSearch.Probe largest, SloSearch.@Nullable Scaling scaling, int rate) {
+		double arrivalCv2 = (this.sweep.grid().arrivals() == Arrivals.RANDOM) ? 1 : 0;
+		double usageMs = largest.repeats()
+			.stream()
+			.mapToDouble((Point point) -> point.pool().usageMeanMs())
+			.max()
+			.orElse(0);
+		double aloneMs = (scaling != null) ? scaling.holdMeanMs() : 0;
+		if (Math.max(usageMs, aloneMs) <= 0) {
+			return null;
+		}
+		double cv2 = (scaling != null) ? scaling.holdCv2() : 1;
+		String source = String.format(Locale.ROOT,
+				"the larger of the database's own timing on one connection (%s) and HikariCP's usage timer under load (%s, whole milliseconds rounded down)",
+				(scaling != null) ? String.format(Locale.ROOT, "%.3f ms", aloneMs) : "not measured",
+				String.format(Locale.ROOT, "%.3f ms", usageMs));
+		return new SloSearch.Model(new QueueModel(rate, Math.max(usageMs, aloneMs), cv2, arrivalCv2, largest.p99Ms()),
+				source);
+	}
+
+	/** The search's answer, or whose ceiling stood in its way. */
+	private String conclusion(PoolSearch.Outcome outcome, List<SloSearch.Probe> path, int highest, int rate) {
+		String objective = Report.ms(this.question.p99ObjectiveMs()) + " ms";
+		if (outcome.smallest().isPresent()) {
+			return String.format(Locale.ROOT,
+					"pool %d per replica is the smallest that met the p99 objective of %s at %d rps in every repeat%s.",
+					outcome.smallest().getAsInt(), objective, rate,
+					outcome.exact() ? "" : " that was measured (the probe budget ran out before the search closed)");
+		}
+		SloSearch.Probe largest = path.get(0);
+		return String.format(Locale.ROOT,
+				"cannot be met, because of the service's ceiling on this machine: even pool %d, the largest the budget allows, did not meet %s at %d rps (%s); a larger pool would not help (the pool was not what waited), so the objective needs a faster service or database, more replicas, or a looser objective.",
+				highest, objective, rate, largest.verdict());
+	}
+
+}

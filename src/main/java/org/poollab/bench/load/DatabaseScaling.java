@@ -1,0 +1,156 @@
+package org.poollab.bench.load;
+
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
+import org.jspecify.annotations.Nullable;
+
+import org.poollab.bench.deploy.Database;
+import org.poollab.bench.model.Usl;
+import org.poollab.bench.results.SloSearch;
+import org.poollab.service.role.RoleQueries;
+
+/**
+ * How the database itself scales with concurrent connections: the lab drives it over JDBC
+ * with the service's own statement in the service's own transaction (read-only,
+ * committed, every column of every row read) from 1 to 64 connections at once, each
+ * running transactions back to back, and counts what completes in a fixed window. The
+ * counts are the Universal Scalability Law's samples; at one connection the transactions'
+ * own nanosecond timings are the connection hold of a request with no queue and no
+ * service around it.
+ */
+public final class DatabaseScaling {
+
+	/** The concurrencies measured: doubling, so the fit sees both ends. */
+	static final List<Integer> CONNECTIONS = List.of(1, 2, 4, 8, 16, 32, 64);
+
+	/** Not counted at each concurrency: connections open, statements prepared. */
+	static final Duration WARM_UP = Duration.ofSeconds(1);
+
+	/** Counted at each concurrency. */
+	static final Duration WINDOW = Duration.ofSeconds(3);
+
+	private DatabaseScaling() {
+	}
+
+	/**
+	 * @param mostConnections the most connections the database's budget leaves for this
+	 * (concurrencies above it are skipped)
+	 */
+	public static SloSearch.Scaling measure(Database database, int mostConnections, PrintStream out)
+			throws SQLException, InterruptedException {
+		List<Usl.Sample> samples = new ArrayList<>();
+		SummaryStatistics hold = new SummaryStatistics();
+		for (int connections : CONNECTIONS) {
+			if (connections > mostConnections) {
+				break;
+			}
+			double perSecond = level(database, connections, (connections == 1) ? hold : null);
+			samples.add(new Usl.Sample(connections, perSecond));
+			out.printf(Locale.ROOT, "  %d connection(s): %.0f transactions/s%n", connections, perSecond);
+		}
+		double meanNanos = hold.getMean();
+		return new SloSearch.Scaling(samples, Usl.fit(samples), meanNanos / 1e6,
+				hold.getVariance() / (meanNanos * meanNanos));
+	}
+
+	/**
+	 * Transactions per second with this many connections busy at once.
+	 * @param timings where one connection's transaction times go, or null
+	 */
+	private static double level(Database database, int connections, @Nullable SummaryStatistics timings)
+			throws SQLException, InterruptedException {
+		List<Connection> opened = new ArrayList<>();
+		AtomicBoolean counting = new AtomicBoolean();
+		AtomicBoolean stop = new AtomicBoolean();
+		LongAdder completed = new LongAdder();
+		AtomicReference<SQLException> failure = new AtomicReference<>();
+		CountDownLatch finished = new CountDownLatch(connections);
+		List<Thread> threads = new ArrayList<>();
+		try {
+			for (int i = 0; i < connections; i++) {
+				opened.add(database.connect());
+			}
+			for (Connection connection : opened) {
+				Thread thread = new Thread(() -> {
+					try (PreparedStatement statement = connection.prepareStatement(RoleQueries.ALL_ROLES)) {
+						while (!stop.get()) {
+							long started = System.nanoTime();
+							transaction(connection, statement);
+							if (counting.get()) {
+								completed.increment();
+								if (timings != null) {
+									timings.addValue(System.nanoTime() - started);
+								}
+							}
+						}
+					}
+					catch (SQLException ex) {
+						failure.compareAndSet(null, ex);
+					}
+					finally {
+						finished.countDown();
+					}
+				}, "db-scaling-" + threads.size());
+				thread.setDaemon(true);
+				threads.add(thread);
+				thread.start();
+			}
+			Thread.sleep(WARM_UP.toMillis());
+			counting.set(true);
+			long from = System.nanoTime();
+			Thread.sleep(WINDOW.toMillis());
+			counting.set(false);
+			long seconds = System.nanoTime() - from;
+			stop.set(true);
+			finished.await();
+			if (failure.get() != null) {
+				throw failure.get();
+			}
+			return completed.sum() / (seconds / 1e9);
+		}
+		finally {
+			stop.set(true);
+			for (Thread thread : threads) {
+				thread.join();
+			}
+			for (Connection connection : opened) {
+				connection.close();
+			}
+		}
+	}
+
+	/**
+	 * One request's transaction as Spring runs it for the service's read-only repository:
+	 * read-only, auto-commit off, the statement, every column of every row read, commit,
+	 * the connection reset.
+	 */
+	private static void transaction(Connection connection, PreparedStatement statement) throws SQLException {
+		connection.setReadOnly(true);
+		connection.setAutoCommit(false);
+		try (ResultSet rows = statement.executeQuery()) {
+			int columns = rows.getMetaData().getColumnCount();
+			while (rows.next()) {
+				for (int column = 1; column <= columns; column++) {
+					rows.getObject(column);
+				}
+			}
+		}
+		connection.commit();
+		connection.setAutoCommit(true);
+		connection.setReadOnly(false);
+	}
+
+}

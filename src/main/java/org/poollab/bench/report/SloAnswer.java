@@ -1,0 +1,121 @@
+package org.poollab.bench.report;
+
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+import org.poollab.bench.model.Fleet;
+import org.poollab.bench.model.FleetPlan;
+import org.poollab.bench.model.QueueModel;
+import org.poollab.bench.results.Confirmation;
+import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.SloSearch;
+import org.poollab.bench.results.SweepResults;
+
+/**
+ * Everything the report, the yml and the console say about an SLO search, derived once
+ * from its results: the fleet's arithmetic on the measured database, the fleet plan, the
+ * confirmation of the answer, and, when the user gave their own hold time, the same model
+ * re-derived for their workload.
+ *
+ * @param results the run's results
+ * @param search the search
+ * @param fleet the database's limits and the surge
+ * @param plan the fleet plan; empty when there is no model
+ * @param theirs the queue model with the user's hold time; empty when none was given or
+ * there is no model
+ */
+record SloAnswer(SweepResults results, SloSearch search, Fleet fleet, Optional<FleetPlan> plan,
+		Optional<QueueModel> theirs) {
+
+	/** The standard normal's 99th percentile, for a lognormal hold with a given p99. */
+	static final double Z99 = 2.3263478740408408;
+
+	static SloAnswer of(SweepResults results) {
+		SloSearch search = results.slo();
+		SloSearch.Asked asked = search.asked();
+		Fleet fleet = new Fleet(results.database().maxConnections(), results.database().reservedConnections(),
+				asked.otherConnections(), surge(asked.surge()));
+		Optional<QueueModel> toy = Optional.ofNullable(search.model()).map(SloSearch.Model::queue);
+		double peak = (search.scaling() != null) ? search.scaling().usl().peakConnections() : Double.POSITIVE_INFINITY;
+		OptionalInt chosen = (search.chosenPool() != null) ? OptionalInt.of(search.chosenPool()) : OptionalInt.empty();
+		Optional<QueueModel> theirs = toy.filter((model) -> asked.holdMeanMs() != null)
+			.map((model) -> theirModel(model, asked.holdMeanMs(), asked.holdP99Ms()));
+		// With their hold time, their workload is what the plan is for.
+		Optional<FleetPlan> plan = theirs.or(() -> toy)
+			.map((model) -> FleetPlan.of(fleet, model, asked.targetRps(), asked.maxReplicas(), asked.p99ObjectiveMs(),
+					peak, search.lowestPool(), theirs.isPresent() ? OptionalInt.empty() : chosen));
+		return new SloAnswer(results, search, fleet, plan, theirs);
+	}
+
+	/**
+	 * {@code 25 %} or {@code 2 replica(s)}, as {@link Fleet.Surge#toString()} writes it.
+	 */
+	static Fleet.Surge surge(String written) {
+		String number = written.replaceAll("[^0-9]", "");
+		return written.contains("%") ? Fleet.Surge.percent(Integer.parseInt(number))
+				: Fleet.Surge.replicas(Integer.parseInt(number));
+	}
+
+	/**
+	 * Their workload in the toy's queue: their mean hold; its variability from their p99
+	 * if given (a lognormal hold with that mean and p99: p99 / mean = exp(σ z − σ² / 2),
+	 * solved for σ as a quadratic, cv² = exp(σ²) − 1; at most σ = z when the ratio is
+	 * beyond what a lognormal reaches), else exponential (cv² = 1); their requests'
+	 * latency without a queue at least their hold's p99 (exponential: mean × ln 100).
+	 */
+	static QueueModel theirModel(QueueModel toy, double meanMs, Double p99Ms) {
+		double cv2 = 1;
+		double holdP99Ms = meanMs * Math.log(100);
+		if (p99Ms != null) {
+			holdP99Ms = p99Ms;
+			double ratio = Math.max(1, p99Ms / meanMs);
+			double discriminant = Z99 * Z99 - 2 * Math.log(ratio);
+			double sigma = (discriminant > 0) ? Z99 - Math.sqrt(discriminant) : Z99;
+			cv2 = Math.expm1(sigma * sigma);
+		}
+		return new QueueModel(toy.arrivalsPerSecond(), meanMs, cv2, toy.arrivalCv2(),
+				Math.max(toy.baseP99Ms(), holdP99Ms));
+	}
+
+	/** The confirmation of the answer, if one ran. */
+	Optional<Confirmation> confirmation() {
+		return this.results.confirmations().stream().findFirst();
+	}
+
+	/**
+	 * Whether the confirmation held the objective: sustained, as the search's probes
+	 * must.
+	 */
+	Optional<Boolean> confirmed() {
+		return confirmation()
+			.map((run) -> Cell.of(java.util.List.of(run.point()), this.search.asked().p99ObjectiveMs()).sustained());
+	}
+
+	/** The slowest successful request in any window that met the objective. */
+	OptionalDouble slowestMetMs() {
+		return this.search.path()
+			.stream()
+			.filter(SloSearch.Probe::meets)
+			.flatMap((probe) -> probe.repeats().stream())
+			.mapToDouble((Point point) -> point.latency().maxMs())
+			.max();
+	}
+
+	/**
+	 * Their pool: the model's smallest for their hold at the rate a replica carries,
+	 * never below the deadlock floor; empty without their hold time or when no pool
+	 * within the budget's share meets the objective.
+	 */
+	OptionalInt theirPool() {
+		if (this.theirs.isEmpty()) {
+			return OptionalInt.empty();
+		}
+		int share = this.fleet.budgetShare(this.search.asked().replicas());
+		OptionalInt smallest = this.theirs.get().smallestPoolMeeting(this.search.asked().p99ObjectiveMs(), share);
+		return smallest.isPresent() ? OptionalInt.of(Math.max(this.search.lowestPool(), smallest.getAsInt()))
+				: OptionalInt.empty();
+	}
+
+}

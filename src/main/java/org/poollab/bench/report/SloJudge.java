@@ -1,0 +1,59 @@
+package org.poollab.bench.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import org.poollab.bench.results.Confirmation;
+import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.SloSearch;
+
+/**
+ * The SLO search's verdict on one pool size, by the same rules as the grid's cells: a
+ * size meets the objective when every repeat sustained the rate on its own
+ * ({@link Cell#sustained()}: no death, no pool timeout, few errors, the rate achieved,
+ * the p99 within the objective, the pool proven) and the upper bound of the repeats' p99
+ * interval is within the objective too, so that a p99 that only just met it by chance
+ * does not count.
+ */
+public final class SloJudge {
+
+	private SloJudge() {
+	}
+
+	public static SloSearch.Probe judge(int poolSize, List<Point> repeats, double p99ObjectiveMs) {
+		Cell all = Cell.of(repeats, p99ObjectiveMs);
+		List<String> failed = new ArrayList<>();
+		for (int i = 0; i < repeats.size(); i++) {
+			Cell one = Cell.of(List.of(repeats.get(i)), p99ObjectiveMs);
+			if (!one.sustained()) {
+				failed.add("repeat " + (i + 1) + ": " + CellText.shortfall(one));
+			}
+		}
+		Optional<Interval> interval = all.p99Interval();
+		double upperMs = interval.map(Interval::highMs).orElse(all.p99Ms());
+		String figures = String.format(Locale.ROOT, "p99 %s ms%s", Recommender.ms(all.p99Ms()),
+				interval
+					.map((bound) -> " (95 %% interval %s-%s ms)".formatted(Recommender.ms(bound.lowMs()),
+							Recommender.ms(bound.highMs())))
+					.orElse(""));
+		boolean meets = failed.isEmpty() && upperMs <= p99ObjectiveMs;
+		String verdict;
+		if (!failed.isEmpty()) {
+			verdict = figures + "; does not sustain the rate in every repeat: " + String.join("; ", failed);
+		}
+		else if (!meets) {
+			verdict = figures + String.format(Locale.ROOT,
+					"; every repeat sustained the rate, but the interval's upper bound is above the %s ms objective",
+					Recommender.ms(p99ObjectiveMs));
+		}
+		else {
+			verdict = figures + String.format(Locale.ROOT, "; within the %s ms objective in all %d repeat(s)",
+					Recommender.ms(p99ObjectiveMs), repeats.size());
+		}
+		return new SloSearch.Probe(poolSize, meets, all.p99Ms(), interval.orElse(null), verdict, List.copyOf(repeats));
+	}
+
+}

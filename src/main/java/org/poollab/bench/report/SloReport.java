@@ -1,0 +1,295 @@
+package org.poollab.bench.report;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.DoubleUnaryOperator;
+
+import org.poollab.bench.model.QueueModel;
+import org.poollab.bench.model.Usl;
+import org.poollab.bench.results.SloSearch;
+import org.poollab.bench.results.SweepResults;
+
+/**
+ * The SLO search's report: report.md, report.html (the same sections, with the model's
+ * curve against what was measured and the database's scalability drawn as static SVG, so
+ * the page needs no script) and recommended-hikari.yml ({@link SloYaml}).
+ */
+final class SloReport {
+
+	/** The pool sizes the model's curve is drawn over: up to the search's largest. */
+	static final int CURVE_POINTS = 40;
+
+	private SloReport() {
+	}
+
+	static void write(SweepResults results, Path runDir) throws IOException {
+		SloAnswer answer = SloAnswer.of(results);
+		Files.createDirectories(runDir);
+		Files.writeString(runDir.resolve(Report.MARKDOWN), markdown(answer), StandardCharsets.UTF_8);
+		Files.writeString(runDir.resolve(Report.HTML), html(answer), StandardCharsets.UTF_8);
+		Files.writeString(runDir.resolve(Report.RECOMMENDED_YAML), SloYaml.render(answer), StandardCharsets.UTF_8);
+	}
+
+	/** What the console says at the end of an SLO search. */
+	static void print(SweepResults results, PrintStream out) {
+		SloAnswer answer = SloAnswer.of(results);
+		out.println();
+		out.println("SLO search: " + SloText.question(answer.search().asked()) + ".");
+		out.println("Path: " + SloText.path(answer.search()) + ".");
+		out.println("Answer: " + answer.search().conclusion());
+		answer.confirmation().ifPresent((run) -> out.println("Confirmation: " + SloText.confirmation(answer) + "."));
+		answer.plan().ifPresent((plan) -> {
+			out.println("Fleet: " + SloText.budget(answer) + ".");
+			SloText.fleetRows(answer, plan).forEach((row) -> out.println("  " + row));
+			SloText.fleetAdvice(answer, plan).forEach(out::println);
+		});
+	}
+
+	static String markdown(SloAnswer answer) {
+		SloSearch search = answer.search();
+		StringBuilder md = new StringBuilder("# HikariCP pool-sizing report: SLO search\n\n");
+		md.append("**Question.** ").append(SloText.question(search.asked())).append(".\n\n");
+		md.append("**Answer.** ").append(search.conclusion()).append("\n\n");
+		md.append("**Confirmation.** ").append(SloText.confirmation(answer)).append(".\n\n");
+		md.append("Measured on one instance at ")
+			.append(search.rateRps())
+			.append(" rps (")
+			.append(SloText.rateReason(search.asked()))
+			.append("), ")
+			.append(SloText.conditions(answer))
+			.append(".\n\n## Search path\n\n| # | pool | p99 ms | 95 % interval | verdict |\n|---|---|---|---|---|\n");
+		int step = 0;
+		for (SloSearch.Probe probe : search.path()) {
+			md.append(String.format(Locale.ROOT, "| %d | %d | %s | %s | %s |%n", ++step, probe.poolSize(),
+					Recommender.ms(probe.p99Ms()), interval(probe), probe.verdict().replace("|", "/")));
+		}
+		md.append("\n## Queue model\n\n").append(SloText.model(search)).append(".\n\n");
+		List<String[]> curve = curveRows(answer);
+		if (!curve.isEmpty()) {
+			md.append(
+					"| pool | utilisation | P(wait) | predicted wait p99 ms | predicted p99 ms | measured p99 ms |\n");
+			md.append("|---|---|---|---|---|---|\n");
+			for (String[] row : curve) {
+				md.append("| ").append(String.join(" | ", row)).append(" |\n");
+			}
+			md.append('\n').append(disagreement(answer)).append("\n");
+		}
+		md.append("\n## The database's scalability\n\n").append(scaling(search)).append("\n");
+		answer.plan().ifPresent((plan) -> {
+			md.append("\n## Fleet plan\n\n").append(SloText.budget(answer)).append(".\n\n```\n");
+			SloText.fleetRows(answer, plan).forEach((row) -> md.append(row).append('\n'));
+			md.append("```\n\n");
+			SloText.fleetAdvice(answer, plan).forEach((advice) -> md.append(advice).append("\n\n"));
+		});
+		md.append("\n## recommended-hikari.yml\n\n```yaml\n").append(SloYaml.render(answer)).append("```\n");
+		return md.toString();
+	}
+
+	static String html(SloAnswer answer) {
+		SloSearch search = answer.search();
+		StringBuilder html = new StringBuilder(
+				"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+		html.append("<title>HikariCP pool-sizing report: SLO search</title>\n<style>\n")
+			.append("body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}")
+			.append("table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:right}")
+			.append("td:last-child{text-align:left}.answer{font-size:1.2rem;padding:1rem;border-left:.4rem solid #2a7;")
+			.append("background:#f3faf6}pre{background:#f6f6f6;padding:1rem;overflow:auto}svg{background:#fff}\n")
+			.append("</style>\n</head>\n<body>\n<main>\n<h1>HikariCP pool-sizing report: SLO search</h1>\n");
+		html.append("<p class=\"question\"><strong>Question.</strong> ")
+			.append(HtmlReport.escape(SloText.question(search.asked())))
+			.append(".</p>\n<p class=\"answer\"><strong>Answer.</strong> ")
+			.append(HtmlReport.escape(search.conclusion()))
+			.append("</p>\n<p><strong>Confirmation.</strong> ")
+			.append(HtmlReport.escape(SloText.confirmation(answer)))
+			.append(".</p>\n<h2>Search path</h2>\n<table class=\"path\"><tr><th>#</th><th>pool</th><th>p99 ms</th>")
+			.append("<th>95 % interval</th><th>verdict</th></tr>\n");
+		int step = 0;
+		for (SloSearch.Probe probe : search.path()) {
+			html.append(String.format(Locale.ROOT, "<tr><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>%n",
+					++step, probe.poolSize(), Recommender.ms(probe.p99Ms()), interval(probe),
+					HtmlReport.escape(probe.verdict())));
+		}
+		html.append("</table>\n<h2>Queue model against the measurements</h2>\n<p>")
+			.append(HtmlReport.escape(SloText.model(search)))
+			.append(".</p>\n");
+		if (search.model() != null) {
+			QueueModel queue = search.model().queue();
+			int largest = Math.max(2, search.highestPool());
+			html.append(svg("model-curve", "pool size", "p99 ms", largest,
+					(pool) -> queue.predict((int) Math.max(1, Math.round(pool))).latencyP99Ms(),
+					search.path().stream().map((probe) -> new double[] { probe.poolSize(), probe.p99Ms() }).toList(),
+					search.asked().p99ObjectiveMs()));
+			html.append("<p>").append(HtmlReport.escape(disagreement(answer))).append("</p>\n");
+		}
+		html.append("<h2>The database's scalability</h2>\n<p>")
+			.append(HtmlReport.escape(scaling(search)))
+			.append("</p>\n");
+		if (search.scaling() != null) {
+			Usl usl = search.scaling().usl();
+			html.append(svg("usl", "connections", "transactions/s",
+					search.scaling().samples().stream().mapToInt(Usl.Sample::connections).max().orElse(1),
+					usl::throughput,
+					search.scaling()
+						.samples()
+						.stream()
+						.map((sample) -> new double[] { sample.connections(), sample.perSecond() })
+						.toList(),
+					Double.NaN));
+		}
+		answer.plan().ifPresent((plan) -> {
+			html.append("<h2>Fleet plan</h2>\n<p>")
+				.append(HtmlReport.escape(SloText.budget(answer)))
+				.append(".</p>\n<pre class=\"fleet\">");
+			SloText.fleetRows(answer, plan).forEach((row) -> html.append(HtmlReport.escape(row)).append('\n'));
+			html.append("</pre>\n");
+			SloText.fleetAdvice(answer, plan)
+				.forEach((advice) -> html.append("<p>").append(HtmlReport.escape(advice)).append("</p>\n"));
+		});
+		html.append("<h2>recommended-hikari.yml</h2>\n<pre class=\"yaml\">")
+			.append(HtmlReport.escape(SloYaml.render(answer)))
+			.append("</pre>\n</main>\n</body>\n</html>\n");
+		return html.toString();
+	}
+
+	private static String interval(SloSearch.Probe probe) {
+		return (probe.p99Interval() != null)
+				? Recommender.ms(probe.p99Interval().lowMs()) + "-" + Recommender.ms(probe.p99Interval().highMs())
+				: "-";
+	}
+
+	/** The model at every pool size the search measured, beside what it measured. */
+	private static List<String[]> curveRows(SloAnswer answer) {
+		SloSearch search = answer.search();
+		List<String[]> rows = new ArrayList<>();
+		if (search.model() == null) {
+			return rows;
+		}
+		QueueModel queue = search.model().queue();
+		search.path().stream().mapToInt(SloSearch.Probe::poolSize).distinct().sorted().forEach((pool) -> {
+			QueueModel.Prediction predicted = queue.predict(pool);
+			double measured = search.path()
+				.stream()
+				.filter((probe) -> probe.poolSize() == pool)
+				.mapToDouble(SloSearch.Probe::p99Ms)
+				.findFirst()
+				.orElse(Double.NaN);
+			rows.add(new String[] { String.valueOf(pool), String.format(Locale.ROOT, "%.3f", predicted.utilisation()),
+					String.format(Locale.ROOT, "%.4f", predicted.probabilityOfWaiting()),
+					Recommender.ms(predicted.waitP99Ms()), Recommender.ms(predicted.latencyP99Ms()),
+					Recommender.ms(measured) });
+		});
+		return rows;
+	}
+
+	/**
+	 * Where the model and the measurements disagree: a measured p99 more than 1.5 times
+	 * (and 3 ms) away from the predicted one, the lab's cross-check tolerance.
+	 */
+	static String disagreement(SloAnswer answer) {
+		SloSearch search = answer.search();
+		if (search.model() == null) {
+			return "";
+		}
+		QueueModel queue = search.model().queue();
+		List<String> apart = new ArrayList<>();
+		for (SloSearch.Probe probe : search.path()) {
+			double predicted = queue.predict(probe.poolSize()).latencyP99Ms();
+			double measured = probe.p99Ms();
+			boolean close = Math.abs(measured - predicted) <= 3
+					|| (measured <= 1.5 * predicted && predicted <= 1.5 * measured);
+			if (!close) {
+				apart.add(String.format(Locale.ROOT, "pool %d (predicted %s ms, measured %s ms)", probe.poolSize(),
+						Recommender.ms(predicted), Recommender.ms(measured)));
+			}
+		}
+		return apart.isEmpty()
+				? "The model agrees with every measured pool size (within 1.5x or 3 ms of the measured p99)."
+				: "The model and the measurements disagree at " + String.join(", ", apart)
+						+ ": the model's hold time or variability is not this service's under load (the service shares the cores with the load generator and the database here, which stretches holds), so trust the measurements there.";
+	}
+
+	private static String scaling(SloSearch search) {
+		if (search.scaling() == null) {
+			return "Not measured.";
+		}
+		SloSearch.Scaling scaling = search.scaling();
+		StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
+				"The service's transaction run back to back on the database alone, %s. Universal Scalability Law fit: lambda %.0f/s, alpha %.4f (contention), beta %.6f (coherency); peak concurrency N* = %s. Hold on one connection: %.3f ms mean, cv² %.2f.",
+				scaling.samples()
+					.stream()
+					.map((sample) -> String.format(Locale.ROOT, "%d: %.0f/s", sample.connections(), sample.perSecond()))
+					.toList(),
+				scaling.usl().lambda(), scaling.usl().alpha(), scaling.usl().beta(),
+				SloText.peak(scaling.usl().peakConnections()), scaling.holdMeanMs(), scaling.holdCv2()));
+		return text.toString();
+	}
+
+	/**
+	 * A line chart of a curve over 1..{@code largestX} with measured points on it and an
+	 * optional horizontal objective line; written out because it is a polyline and
+	 * circles, and a static page needs no charting script.
+	 */
+	private static String svg(String id, String xLabel, String yLabel, int largestX, DoubleUnaryOperator curve,
+			List<double[]> measured, double objective) {
+		int width = 640;
+		int height = 300;
+		int left = 60;
+		int bottom = 40;
+		List<double[]> line = new ArrayList<>();
+		for (int i = 0; i <= CURVE_POINTS; i++) {
+			double x = 1 + (largestX - 1) * i / (double) CURVE_POINTS;
+			double y = curve.applyAsDouble(x);
+			if (Double.isFinite(y)) {
+				line.add(new double[] { x, y });
+			}
+		}
+		double top = 0;
+		for (double[] point : line) {
+			top = Math.max(top, point[1]);
+		}
+		for (double[] point : measured) {
+			top = Math.max(top, point[1]);
+		}
+		if (Double.isFinite(objective)) {
+			top = Math.max(top, objective);
+		}
+		top = (top > 0) ? top * 1.1 : 1;
+		double yTop = top;
+		DoubleUnaryOperator px = (x) -> left + (width - left - 10) * (x - 1) / Math.max(1, largestX - 1);
+		DoubleUnaryOperator py = (y) -> height - bottom - (height - bottom - 10) * Math.min(y, yTop) / yTop;
+		StringBuilder svg = new StringBuilder(String.format(Locale.ROOT,
+				"<svg id=\"%s\" role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">%n", id, width, height,
+				width, height));
+		svg.append(String.format(Locale.ROOT,
+				"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/><line x1=\"%d\" y1=\"10\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n",
+				left, height - bottom, width - 10, height - bottom, left, left, height - bottom));
+		svg.append(String.format(Locale.ROOT,
+				"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s (1 to %d)</text><text x=\"12\" y=\"20\">%s (0 to %s)</text>%n",
+				width / 2, height - 8, xLabel, largestX, yLabel, Recommender.ms(Math.round(top))));
+		if (Double.isFinite(objective)) {
+			svg.append(String.format(Locale.ROOT,
+					"<line class=\"objective\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#c33\" stroke-dasharray=\"6 4\"/>%n",
+					left, py.applyAsDouble(objective), width - 10, py.applyAsDouble(objective)));
+		}
+		svg.append("<polyline class=\"model\" fill=\"none\" stroke=\"#27a\" stroke-width=\"2\" points=\"");
+		for (double[] point : line) {
+			svg.append(
+					String.format(Locale.ROOT, "%.1f,%.1f ", px.applyAsDouble(point[0]), py.applyAsDouble(point[1])));
+		}
+		svg.append("\"/>\n");
+		for (double[] point : measured) {
+			svg.append(String.format(Locale.ROOT,
+					"<circle class=\"measured\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#e80\"><title>%s %s: %s</title></circle>%n",
+					px.applyAsDouble(point[0]), py.applyAsDouble(point[1]), xLabel, Recommender.ms(point[0]),
+					Recommender.ms(point[1])));
+		}
+		return svg.append("</svg>\n").toString();
+	}
+
+}

@@ -1,0 +1,126 @@
+package org.poollab.bench.report;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+import org.poollab.bench.results.SloSearch;
+
+/**
+ * The SLO search's {@code recommended-hikari.yml}: the block to paste, and above it, as
+ * comments a reviewer reads in a pull request, the question, the conditions the pool was
+ * searched and confirmed under, the path the search took and the fleet's limits. Without
+ * a pool that meets the objective the file says why and holds no block. With the user's
+ * own hold time the block is derived for it from the model, each value saying whether it
+ * comes from the measured endpoint or from their figure.
+ */
+final class SloYaml {
+
+	private SloYaml() {
+	}
+
+	static String render(SloAnswer answer) {
+		SloSearch search = answer.search();
+		SloSearch.Asked asked = search.asked();
+		StringBuilder yaml = new StringBuilder();
+		comment(yaml, "HikariCP settings from the pool-sizing lab's SLO search (see report.md / report.html).");
+		comment(yaml, "Question: " + SloText.question(asked) + ".");
+		comment(yaml, "Searched on one instance at " + search.rateRps() + " rps (" + SloText.rateReason(asked) + "), "
+				+ SloText.conditions(answer) + ".");
+		comment(yaml, "Path: " + SloText.path(search) + ".");
+		comment(yaml, "Answer: " + search.conclusion());
+		answer.confirmation()
+			.ifPresent((run) -> comment(yaml, "Confirmed as pasted: " + SloText.confirmation(answer) + "."));
+		answer.plan().ifPresent((plan) -> {
+			comment(yaml, "Fleet limits on this database: " + SloText.budget(answer) + ".");
+			for (String row : SloText.fleetRows(answer, plan)) {
+				yaml.append("#   ").append(row).append('\n');
+			}
+			for (String advice : SloText.fleetAdvice(answer, plan)) {
+				comment(yaml, advice);
+			}
+		});
+		OptionalInt pool = (answer.theirs().isPresent()) ? answer.theirPool()
+				: (search.chosenPool() != null) ? OptionalInt.of(search.chosenPool()) : OptionalInt.empty();
+		if (pool.isEmpty()) {
+			comment(yaml, "No block: no pool size met the objective, so none is recommended.");
+			return yaml.toString();
+		}
+		yaml.append(settings(answer, pool.getAsInt(), answer.theirs().isPresent()));
+		return yaml.toString();
+	}
+
+	/**
+	 * The {@code spring.datasource.hikari.*} block. For the measured endpoint it is what
+	 * the confirmation run starts the instance with and the live block of the file, byte
+	 * for byte; for the user's hold time it is the model's, which this machine cannot
+	 * confirm (their service is not here), and says so.
+	 * @param theirs derive it for the user's hold time rather than for the measured
+	 * endpoint
+	 */
+	static String settings(SloAnswer answer, int poolSize, boolean theirs) {
+		StringBuilder yaml = new StringBuilder("spring:\n  datasource:\n    hikari:\n");
+		SloSearch search = answer.search();
+		line(yaml, "maximum-pool-size", poolSize, theirs ? String.format(Locale.ROOT,
+				"per replica; FROM YOUR bench.holdTime (the model, not measured): the smallest pool whose predicted p99 "
+						+ "at %d rps meets %s ms, at least the deadlock floor %d; the toy endpoint measured %s",
+				search.rateRps(), Recommender.ms(search.asked().p99ObjectiveMs()), search.lowestPool(),
+				(search.chosenPool() != null) ? "pool " + search.chosenPool() : "no pool that meets it")
+				: "per replica; MEASURED: the smallest pool that met the objective in the search"
+						+ (search.exact() ? "" : " (the probe budget ran out: a smaller one may also meet it)"));
+		OptionalDouble basisMs = theirs ? OptionalDouble.of(answer.theirs().get().predict(poolSize).latencyP99Ms())
+				: answer.slowestMetMs();
+		String source = theirs ? "FROM YOUR bench.holdTime: the model's p99 at this pool"
+				: "MEASURED: the slowest successful request in the windows that met the objective";
+		long connectionTimeoutMs = basisMs.isPresent()
+				? Math.max(RecommendedYaml.MIN_CONNECTION_TIMEOUT_MS, roundUp(4 * basisMs.getAsDouble(), 250))
+				: RecommendedYaml.DEFAULT_CONNECTION_TIMEOUT_MS;
+		line(yaml, "connection-timeout", connectionTimeoutMs, basisMs.isPresent() ? String.format(Locale.ROOT,
+				"ms; 4x %s (%s ms), rounded up to 250 ms, at least 500 ms: a longer wait means the pool is saturated, so fail fast",
+				source, Recommender.ms(basisMs.getAsDouble())) : "ms; HikariCP's default");
+		long validationTimeoutMs = RecommendedYaml.validationTimeoutMs(connectionTimeoutMs);
+		line(yaml, "validation-timeout", validationTimeoutMs, "ms; below connection-timeout, as HikariCP requires");
+		line(yaml, "max-lifetime", RecommendedYaml.MAX_LIFETIME_MS, "ms (30 min), HikariCP's default; not measured");
+		line(yaml, "keepalive-time", RecommendedYaml.KEEPALIVE_TIME_MS, "ms (2 min), HikariCP's default; not measured");
+		double holdBasisMs = theirs ? holdP99Ms(search.asked()) : answer.slowestMetMs().orElse(6_000);
+		long leakMs = Math.max(RecommendedYaml.MIN_LEAK_DETECTION_THRESHOLD_MS, roundUp(10 * holdBasisMs, 1000));
+		line(yaml, "leak-detection-threshold", leakMs, String.format(Locale.ROOT,
+				"ms; 10x %s (%s ms), rounded up to whole seconds, at least 2 s: flags only real leaks",
+				theirs ? "FROM YOUR bench.holdTime: your hold's p99" : "MEASURED: the slowest successful request",
+				Recommender.ms(holdBasisMs)));
+		Map<String, Long> written = new LinkedHashMap<>();
+		written.put("maximum-pool-size", (long) poolSize);
+		written.put("connection-timeout", connectionTimeoutMs);
+		written.put("validation-timeout", validationTimeoutMs);
+		written.put("max-lifetime", RecommendedYaml.MAX_LIFETIME_MS);
+		written.put("keepalive-time", RecommendedYaml.KEEPALIVE_TIME_MS);
+		written.put("leak-detection-threshold", leakMs);
+		RecommendedYaml.requireHikariRules(written);
+		return yaml.toString();
+	}
+
+	/** Their hold's p99: as given, else an exponential hold's (mean × ln 100). */
+	static double holdP99Ms(SloSearch.Asked asked) {
+		return (asked.holdP99Ms() != null) ? asked.holdP99Ms() : asked.holdMeanMs() * Math.log(100);
+	}
+
+	private static long roundUp(double valueMs, long stepMs) {
+		return (long) Math.ceil(valueMs / stepMs) * stepMs;
+	}
+
+	private static void comment(StringBuilder yaml, String text) {
+		for (String line : RecommendedYaml.wrap(text, RecommendedYaml.COMMENT_WIDTH - 2)) {
+			yaml.append("# ").append(line).append('\n');
+		}
+	}
+
+	private static void line(StringBuilder yaml, String key, long value, String why) {
+		for (String comment : RecommendedYaml.wrap(why, RecommendedYaml.COMMENT_WIDTH - 8)) {
+			yaml.append("      # ").append(comment).append('\n');
+		}
+		yaml.append("      ").append(key).append(": ").append(value).append('\n');
+	}
+
+}
