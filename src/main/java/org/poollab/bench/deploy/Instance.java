@@ -30,7 +30,8 @@ import org.poollab.bench.results.SweepResults;
 
 /**
  * One service instance: a JVM running the service on the shared database, started from
- * the build's classes and runtime classpath.
+ * the build's classes and runtime classpath. Kept whole: its start, its checks through
+ * the actuator, its resizing and the reading of its death share one process and its log.
  */
 public final class Instance {
 

@@ -85,7 +85,7 @@ public final class GeneratorCeiling {
 				"Measuring the load generator's ceiling on this machine: JMeter at %s rps against GET /ping (no work) on instance %d, %s...%n",
 				rates, instance.port(), Durations.human(schedule.length()));
 		Path jtl = directory.resolve("generator-ceiling.jtl");
-		JMeter.Run run = jmeter.start(targets, schedule, true, "/ping", jtl, directory.resolve("generator-ceiling.log"),
+		JMeterRun run = jmeter.start(targets, schedule, true, "/ping", jtl, directory.resolve("generator-ceiling.log"),
 				processes);
 		long originMs = run.await();
 		List<LoadWindow.Sample> samples = LoadWindow.readSamples(jtl);

@@ -35,7 +35,8 @@ import org.poollab.bench.telemetry.Telemetry;
  * window. The lab resizes the pools at each phase's start, while the load runs, and cuts
  * every window out of the run's samples by timestamp. One warm generator for many points
  * instead of a fresh JVM per point: a fresh JMeter sends late for its first seconds at
- * 2000 rps (measured here), which then fell into every point.
+ * 2000 rps (measured here), which then fell into every point. Kept whole: the schedule,
+ * the resizes during the run and the windows cut from its samples are one run's timeline.
  *
  * @param grid what every point shares (warm-up, window, arrivals)
  * @param jmeter the generator
@@ -145,8 +146,8 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			.map((segment) -> new JMeter.Phase(segment.point().rateRps(), segment.settle().plus(segment.window())))
 			.toList(), this.grid.arrivals());
 		Path jtl = directory.resolve(runId + ".jtl");
-		JMeter.Run run = this.jmeter.start(deployment.targets(), schedule, false, jtl,
-				directory.resolve(runId + ".log"), processes);
+		JMeterRun run = this.jmeter.start(deployment.targets(), schedule, false, jtl, directory.resolve(runId + ".log"),
+				processes);
 		int diedIn = -1; // the segment during which an instance was seen dead
 		List<Telemetry.Scrape> scrapes;
 		List<Telemetry.CpuSample> cpu;

@@ -141,7 +141,7 @@ public final class WarmUp {
 						? "stepping up every %s to %d rps".formatted(Durations.human(lower), top) : "at that rate",
 				Durations.human(most));
 		Files.createDirectories(directory);
-		JMeter.Run run = jmeter.start(deployment.targets(), new JMeter.Schedule(ramp, phases, arrivals), true,
+		JMeterRun run = jmeter.start(deployment.targets(), new JMeter.Schedule(ramp, phases, arrivals), true,
 				directory.resolve(label + "-warmup.jtl"), directory.resolve(label + "-warmup.log"), processes);
 		List<Integer> ports = deployment.instances().stream().map(Instance::port).toList();
 		List<Double> slices = new ArrayList<>();

@@ -47,7 +47,7 @@ record AnswerCard(String title, List<Line> lines) {
 						String.format(Locale.ROOT,
 								"pool %d in %.0f %% of %d decisions redone on p99s drawn from the intervals%s%s", pool,
 								100 * probability, Decision.DRAWS,
-								(probability < Recommender.SETTLED_PROBABILITY) ? " (not settled)" : "",
+								(probability < IntervalVerdict.SETTLED_PROBABILITY) ? " (not settled)" : "",
 								section.settling().map(AnswerCard::effort).orElse("")))));
 			if (recommendation.probability().isEmpty()) {
 				// Nothing was redrawn, but what the adaptive effort did is still said.

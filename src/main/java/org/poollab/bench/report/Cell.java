@@ -21,7 +21,9 @@ import org.poollab.service.system.Refusals;
  * medians across the repeats that ran to the end of their window, so one noisy repeat
  * cannot move the verdict; errors and timeouts are summed instead, and one repeat whose
  * instance died is enough, because each says the pool size did not sustain its rate. When
- * every repeat died, the figures are those of the window up to the death.
+ * every repeat died, the figures are those of the window up to the death. Kept whole: its
+ * figures and its verdicts (sustained, died, verified, saturated) fold the same repeats,
+ * and the verdicts are what the record is for.
  *
  * @param points the repeats, in the order they ran
  * @param p50Ms median p50 latency of successful requests

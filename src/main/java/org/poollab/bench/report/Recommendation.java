@@ -60,7 +60,7 @@ public record Recommendation(String topology, Verdict verdict, OptionalInt poolS
 			+ "Figures are medians across repeats; one repeat whose instance died means the pool size did not "
 			+ "sustain that rate. Points whose pool size was not verified are shown but not considered; points "
 			+ "the lab failed to measure are left out. When every pool size sustaining that rate is equal within "
-			+ "the margin there is no knee, and the size named is derived, not measured: " + Recommender.NO_KNEE_RULE
+			+ "the margin there is no knee, and the size named is derived, not measured: " + NoKnee.RULE
 			+ " A verdict resting on one run per point is provisional.";
 
 	/** Said wherever a verdict rests on one run per point. */
@@ -93,7 +93,7 @@ public record Recommendation(String topology, Verdict verdict, OptionalInt poolS
 		/**
 		 * Every pool size sustained the deciding rate with the same p99 within the
 		 * margin: no knee was found, and the size named is derived by
-		 * {@link Recommender#NO_KNEE_RULE}, not measured.
+		 * {@link NoKnee#RULE}, not measured.
 		 */
 		FLAT(true),
 

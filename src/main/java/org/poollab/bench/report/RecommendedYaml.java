@@ -17,7 +17,9 @@ import java.util.stream.Collectors;
  * every value with the reason for it. The primary topology ({@code multi} when it was
  * measured, being the fleet a production service runs as) is written live; the others
  * follow as commented-out alternatives, so the file stays valid YAML with one
- * {@code spring:} key.
+ * {@code spring:} key. Kept whole: each value is written with its reason and checked
+ * against HikariCP's rules in one pass, so the values, the reasons and the rules read
+ * together.
  */
 public final class RecommendedYaml {
 

@@ -171,7 +171,7 @@ public final class Report {
 		}
 		Recommendation recommendation = recommend(results, grid.get());
 		if (recommendation.probability().isEmpty()
-				|| recommendation.probability().getAsDouble() >= Recommender.SETTLED_PROBABILITY
+				|| recommendation.probability().getAsDouble() >= IntervalVerdict.SETTLED_PROBABILITY
 				|| recommendation.decidingRateRps().isEmpty()) {
 			return Optional.empty();
 		}

@@ -38,7 +38,8 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
 				Tables.latencyGrid(grid, recommendation, p99Caption(grid), Cell::p99Ms, Cell::p99Interval),
 				Tables.detail(grid, recommendation, runDir, buckets),
-				Tables.crossChecks(recommendation, grid.behindPgBouncer()), Tables.excluded(grid), confirmed, settling);
+				CrossChecksTable.of(recommendation, grid.behindPgBouncer()), Tables.excluded(grid), confirmed,
+				settling);
 	}
 
 	/** Says what the brackets are, where there are any (older results have none). */

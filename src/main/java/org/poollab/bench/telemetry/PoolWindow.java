@@ -7,7 +7,6 @@ import java.util.TreeMap;
 
 import org.poollab.bench.results.Pool;
 import org.poollab.bench.telemetry.Telemetry.CpuSample;
-import org.poollab.bench.telemetry.Telemetry.PoolSnapshot;
 import org.poollab.bench.telemetry.Telemetry.Scrape;
 
 /**

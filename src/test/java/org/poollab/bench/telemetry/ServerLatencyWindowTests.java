@@ -7,7 +7,6 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 import org.poollab.bench.results.ServerLatency;
-import org.poollab.bench.telemetry.Telemetry.PoolSnapshot;
 import org.poollab.bench.telemetry.Telemetry.Scrape;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -20,19 +20,18 @@ class TelemetryTests {
 
 	@Test
 	void aPoolWithNothingInUseOrAwaitedIsIdle() {
-		assertThat(Telemetry.PoolSnapshot.parse(scrape(5, 0, 0)).idle()).isTrue();
+		assertThat(PoolSnapshot.parse(scrape(5, 0, 0)).idle()).isTrue();
 	}
 
 	@Test
 	void aConnectionInUseOrAwaitedIsARequestInFlight() {
-		assertThat(Telemetry.PoolSnapshot.parse(scrape(5, 1, 0)).idle()).isFalse();
-		assertThat(Telemetry.PoolSnapshot.parse(scrape(1, 0, 3)).idle()).isFalse();
+		assertThat(PoolSnapshot.parse(scrape(5, 1, 0)).idle()).isFalse();
+		assertThat(PoolSnapshot.parse(scrape(1, 0, 3)).idle()).isFalse();
 	}
 
 	@Test
 	void anInstanceWithoutAPoolIsNotKnownToBeIdle() {
-		assertThat(Telemetry.PoolSnapshot.parse("roles_requests_refused_total{reason=\"pool-timeout\"} 0.0\n").idle())
-			.isFalse();
+		assertThat(PoolSnapshot.parse("roles_requests_refused_total{reason=\"pool-timeout\"} 0.0\n").idle()).isFalse();
 	}
 
 }

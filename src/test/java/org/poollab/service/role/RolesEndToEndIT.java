@@ -93,7 +93,7 @@ class RolesEndToEndIT {
 	void requestLatencyIsExportedAsAHistogramFromAQuarterMillisecondToTenSeconds() throws Exception {
 		get("/roles");
 		String prometheus = get("/actuator/prometheus").body();
-		// The sweep reads these buckets (Telemetry.PoolSnapshot) by uri and status.
+		// The sweep reads these buckets (bench.telemetry.PoolSnapshot) by uri and status.
 		String roles = "http_server_requests_seconds_bucket{error=\"none\",exception=\"none\",method=\"GET\","
 				+ "outcome=\"SUCCESS\",status=\"200\",uri=\"/roles\",le=";
 		assertThat(prometheus).contains(roles + "\"2.5E-4\"} ", roles + "\"10.0\"} ", roles + "\"+Inf\"} ");

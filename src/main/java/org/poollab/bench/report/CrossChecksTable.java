@@ -1,0 +1,76 @@
+package org.poollab.bench.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.poollab.bench.report.Recommendation.CrossChecks;
+import org.poollab.bench.report.Table.Entry;
+import org.poollab.bench.report.Table.Row;
+
+/**
+ * The cross-checks table: Little's law and HikariCP's formulas next to the measured
+ * answer, each with how it is derived. Apart from {@link Tables}, whose tables are the
+ * grid's figures: this one reads only the recommendation's {@link CrossChecks}.
+ */
+final class CrossChecksTable {
+
+	private CrossChecksTable() {
+	}
+
+	/** Little's law and HikariCP's formulas next to the measured answer. */
+	static Table of(Recommendation recommendation, boolean behindPgBouncer) {
+		CrossChecks checks = recommendation.crossChecks();
+		List<Row> rows = new ArrayList<>();
+		if (!Double.isNaN(checks.littleBusyFleet())) {
+			rows.add(row("Little's law: connections busy",
+					String.format(Locale.ROOT, "%.2f fleet-wide, %.2f per instance", checks.littleBusyFleet(),
+							checks.littleBusyPerInstance()),
+					String.format(Locale.ROOT,
+							"%.0f rps achieved × %.2f ms mean connection hold (hikaricp.connections.usage) / 1000"
+									+ "; divided by %d instance(s). The pool must exceed this, with room for bursts. A lower bound: HikariCP records each hold in whole milliseconds, so sub-millisecond holds count as 0.",
+							checks.littleRateRps(), checks.littleUsageMeanMs(), checks.instances())));
+		}
+		if (checks.hikariStartingPoolSize().isPresent()) {
+			int formula = checks.hikariStartingPoolSize().getAsInt();
+			rows.add(row("HikariCP starting formula",
+					(checks.instances() == 1) ? formula + " for the whole database"
+							: String.format(Locale.ROOT, "%d for the whole database (%.1f per instance)", formula,
+									(double) formula / checks.instances()),
+					"core_count × 2 + effective_spindle_count = " + checks.cpuCores() + " × 2 + 0: connections the "
+							+ "database serves well at once, shared by every instance; the database "
+							+ "shares this host, and spindles count 0 because its data sits on SSD / in memory. "
+							+ "A starting point to test, not an answer."));
+		}
+		else {
+			rows.add(row("HikariCP starting formula", "unknown",
+					"core_count × 2 + effective_spindle_count counts the database host's cores; the database ran "
+							+ "on " + checks.databaseHost() + ", whose cores the lab cannot see (this machine's "
+							+ checks.cpuCores() + " say nothing about it)."));
+		}
+		rows.add(row("Deadlock floor",
+				checks.deadlockFloor() + " (Tn = " + checks.requestThreads() + ", Cm = "
+						+ Recommender.CONNECTIONS_PER_REQUEST + ")",
+				"Tn × (Cm − 1) + 1 = " + checks.requestThreads() + " × (" + Recommender.CONNECTIONS_PER_REQUEST
+						+ " − 1) + 1, with Tn the request threads of an instance (Tomcat's "
+						+ ((checks.requestThreads() == Recommender.DEFAULT_REQUEST_THREADS) ? "default" : "setting")
+						+ ") and Cm the connections one request holds at once: with Cm = 1 any pool of at least "
+						+ "1 cannot deadlock on itself."));
+		if (behindPgBouncer) {
+			rows.add(row("Fleet budget", "≤ " + checks.fleetBudgetPerInstance() + " for pgbouncer's pool",
+					"pgbouncer's one pool ≤ max_connections " + checks.maxConnections() + " − reserved "
+							+ checks.reservedConnections() + "; the instances' pools connect to pgbouncer."));
+		}
+		else {
+			rows.add(row("Fleet budget", "≤ " + checks.fleetBudgetPerInstance() + " per instance",
+					checks.instances() + " instance(s) × pool ≤ max_connections " + checks.maxConnections()
+							+ " − reserved " + checks.reservedConnections() + "."));
+		}
+		return new Table("Cross-checks", List.of("check", "value", "how it is derived"), rows, 0, 0);
+	}
+
+	private static Row row(String check, String value, String derivation) {
+		return new Row(List.of(Entry.of(check), Entry.of(value), Entry.of(derivation)), false);
+	}
+
+}

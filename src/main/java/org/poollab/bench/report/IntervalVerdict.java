@@ -1,0 +1,103 @@
+package org.poollab.bench.report;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.poollab.bench.report.Recommendation.Verdict;
+import org.poollab.bench.results.Database;
+import org.poollab.bench.results.Host;
+
+/**
+ * The verdict where every candidate's p99 carries its 95 % interval: the pool sizes
+ * {@link Decision} finds indistinguishable from the best, the choice among them, and how
+ * settled it is, in the summary's words. Apart from {@link Recommender}, which finds the
+ * deciding rate and hands the decision here, since this is the sentence-making for one
+ * verdict only.
+ */
+final class IntervalVerdict {
+
+	/** Below this, the decision is called unsettled and more repeats are advised. */
+	static final double SETTLED_PROBABILITY = 0.8;
+
+	private IntervalVerdict() {
+	}
+
+	/** The verdict from intervals: the indistinguishable set and the choice in it. */
+	static Recommendation decided(Grid grid, Decision decision, List<Cell> atRate, int decidingRateRps,
+			String whyThisRate, List<Cell> unpooled, List<String> caveats, Host host, Database database,
+			Set<Integer> refuted) {
+		Cell chosen = decision.chosen();
+		Cell best = decision.best();
+		double objectiveMs = best.p99ObjectiveMs();
+		String bestFigure = "pool " + best.poolLabel() + ", p99 " + Recommender.ms(best.p99Ms())
+				+ best.p99Interval().map(Tables::interval).orElse("") + " ms";
+		String set;
+		if (decision.indistinguishable().size() == 1) {
+			set = "pool " + best.poolLabel() + " has the best p99 (" + Recommender.ms(best.p99Ms())
+					+ best.p99Interval().map(Tables::interval).orElse("")
+					+ " ms), told apart from every other pool by its 95 % interval";
+		}
+		else {
+			set = "pools " + Recommender.pools(decision.indistinguishable()) + " are indistinguishable from the best ("
+					+ bestFigure + "): the 95 % interval of each difference includes 0"
+					+ ((objectiveMs > 0) ? String.format(Locale.ROOT,
+							", or the difference is within %s ms (%.0f %% of the %s ms objective)",
+							Recommender.ms(Decision.OBJECTIVE_SHARE * objectiveMs), 100 * Decision.OBJECTIVE_SHARE,
+							Recommender.ms(objectiveMs)) : "");
+		}
+		String summary = String.format(Locale.ROOT, "At %d rps, %s, %s. ", decidingRateRps, whyThisRate, set)
+				+ ((decision.indistinguishable().size() == 1) ? "The choice is pool " + chosen.poolLabel() + "."
+						: "The choice is pool " + chosen.poolLabel() + ", the smallest of them that sustained the rate "
+								+ "in every repeat and whose larger pools sustained it too.")
+				+ " Redone on p99s drawn from each pool's interval, the decision picks " + decision.describePicks()
+				+ ".";
+		if (!refuted.isEmpty()) {
+			summary += " Refuted by its confirmation run (started as pasted, Poisson arrivals at the deciding rate): "
+					+ "pool " + refuted.stream().sorted().map(String::valueOf).collect(Collectors.joining(", pool "))
+					+ ", so it cannot be the choice.";
+		}
+		List<Cell> others = atRate.stream().filter((cell) -> !decision.candidates().contains(cell)).toList();
+		List<Cell> understated = others.stream().filter(Cell::sustained).toList();
+		List<Cell> failed = others.stream().filter((cell) -> !cell.sustained()).toList();
+		if (!failed.isEmpty()) {
+			summary += " Did not sustain it: "
+					+ failed.stream().map(Recommender::fate).collect(Collectors.joining("; ")) + ".";
+		}
+		if (!understated.isEmpty()) {
+			summary += " Left out: " + understated.stream()
+				.map((cell) -> "pool " + cell.poolLabel() + ", " + CellText.latencyCaveat(cell).orElse("understated"))
+				.collect(Collectors.joining("; ")) + ".";
+		}
+		if (decision.probability() < SETTLED_PROBABILITY) {
+			caveats.add(String.format(Locale.ROOT,
+					"The choice is not settled: redone on p99s drawn from the intervals, the decision picks pool %s "
+							+ "only %.0f %% of the time (%s). More repeats (-Dbench.repeats=3) or longer windows "
+							+ "narrow the intervals.",
+					chosen.poolLabel(), 100 * decision.probability(), decision.describePicks()));
+		}
+		if (chosen.poolSize() == 1) {
+			caveats.add("With a pool of 1 every request queues behind the one in flight: one slow statement stalls "
+					+ "the instance. The grid could not tell it apart from the best here; the confirmation of a "
+					+ "production rate should.");
+		}
+		int largestPool = atRate.stream().mapToInt(Cell::poolSize).max().getAsInt();
+		if (chosen.poolSize() == largestPool && decision.indistinguishable().size() == 1) {
+			caveats.add("The chosen pool is the largest measured: p99 may still fall above pool " + largestPool
+					+ "; extend the grid upwards to find the knee.");
+		}
+		summary += Recommender.withoutPool(unpooled, decidingRateRps);
+		String basis = String.format(Locale.ROOT,
+				"measured: the smallest of the pools indistinguishable from the best at %d rps (%s) that sustained "
+						+ "it; picked in %.0f %% of redrawn decisions",
+				decidingRateRps, Recommender.pools(decision.indistinguishable()), 100 * decision.probability());
+		return Recommender
+			.answer(grid, Verdict.CHOSEN, OptionalInt.of(chosen.poolSize()), summary, caveats, chosen, host, database,
+					false, basis)
+			.withDecidingRate(decidingRateRps)
+			.withDecision(decision.indistinguishable().stream().map(Cell::poolSize).toList(), decision.picks());
+	}
+
+}

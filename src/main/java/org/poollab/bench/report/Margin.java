@@ -1,0 +1,47 @@
+package org.poollab.bench.report;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How far from the best p99 still counts as as good: the fixed margin, or with repeats
+ * the widest spread between repeats at the deciding rate when that is wider, since the
+ * repeats show the noise is at least that large.
+ *
+ * @param ms the margin
+ * @param why empty for the fixed margin; else what widened it, for the summary
+ */
+record Margin(double ms, String why) {
+
+	/** Relative p99 margin counted as "as good as the best". */
+	static final double P99_MARGIN_SHARE = 0.10;
+
+	/** Absolute floor of that margin: JMeter records whole milliseconds. */
+	static final double P99_MARGIN_FLOOR_MS = 1.0;
+
+	static double marginMs(double bestP99Ms) {
+		return Math.max(P99_MARGIN_SHARE * bestP99Ms, P99_MARGIN_FLOOR_MS);
+	}
+
+	static Margin of(Cell best, List<Cell> candidates) {
+		double fixedMs = marginMs(best.p99Ms());
+		Cell noisiest = candidates.stream().max(Comparator.comparingDouble(Cell::p99SpreadMs)).get();
+		if (noisiest.p99SpreadMs() <= fixedMs) {
+			return new Margin(fixedMs, "");
+		}
+		double[] p99s = noisiest.points()
+			.stream()
+			.filter((point) -> Fate.of(point) != Fate.DIED)
+			.mapToDouble((point) -> point.latency().p99Ms())
+			.sorted()
+			.toArray();
+		return new Margin(noisiest.p99SpreadMs(),
+				String.format(Locale.ROOT,
+						" (the noise margin is the widest spread between repeats at this rate, pool %s's "
+								+ "p99 %s to %s ms, wider than the fixed %s ms)",
+						noisiest.poolLabel(), Recommender.ms(p99s[0]), Recommender.ms(p99s[p99s.length - 1]),
+						Recommender.ms(fixedMs)));
+	}
+
+}

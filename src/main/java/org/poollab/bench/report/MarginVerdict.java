@@ -1,0 +1,105 @@
+package org.poollab.bench.report;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+import java.util.stream.Collectors;
+
+import org.poollab.bench.report.Recommendation.CrossChecks;
+import org.poollab.bench.report.Recommendation.Verdict;
+import org.poollab.bench.results.Database;
+import org.poollab.bench.results.Host;
+
+/**
+ * The verdict by a fixed p99 margin, where the candidates' intervals cannot decide (a
+ * {@link Decision} needs every candidate's interval): the smallest pool within the
+ * {@link Margin} of the best, or, when every pool is within it, no knee and a size
+ * derived by {@link NoKnee}. Apart from {@link Recommender} as the other of its two
+ * verdicts at the deciding rate, beside {@link IntervalVerdict}.
+ */
+final class MarginVerdict {
+
+	private MarginVerdict() {
+	}
+
+	static Recommendation decide(Grid grid, List<Cell> candidates, List<Cell> atRate, int[] poolSizes,
+			int decidingRateRps, String whyThisRate, List<Cell> unpooled, List<String> caveats, Host host,
+			Database database) {
+		Cell best = candidates.stream().min(Comparator.comparingDouble(Cell::p99Ms)).get();
+		Margin margin = Margin.of(best, candidates);
+		Cell chosen = candidates.stream()
+			.filter((cell) -> cell.p99Ms() <= best.p99Ms() + margin.ms())
+			.findFirst()
+			.get();
+		double worstP99Ms = candidates.stream().mapToDouble(Cell::p99Ms).max().getAsDouble();
+		boolean flat = candidates.size() == atRate.size() && candidates.size() > 1
+				&& worstP99Ms - best.p99Ms() <= margin.ms();
+		boolean provisional = candidates.stream().anyMatch((cell) -> cell.repeats().size() < 2);
+		String summary;
+		Recommendation recommendation;
+		if (flat) {
+			Cell busiest = Recommender.busiest(candidates);
+			CrossChecks checks = Recommender.crossChecks(grid, busiest, host, database);
+			NoKnee noKnee = NoKnee.of(candidates, checks);
+			String spread = (worstP99Ms == best.p99Ms())
+					? "a p99 of " + Recommender.ms(best.p99Ms()) + " ms at every size"
+					: "p99 between " + Recommender.ms(best.p99Ms()) + " and " + Recommender.ms(worstP99Ms) + " ms";
+			summary = String.format(Locale.ROOT,
+					"No knee was found: pool sizes %s are equal within noise at %d rps, with %s, within the %s ms "
+							+ "margin%s. Pool size %d is derived, not measured: %s",
+					Recommender.pools(candidates), decidingRateRps, spread, Recommender.ms(margin.ms()), margin.why(),
+					noKnee.poolSize(), noKnee.why());
+			caveats.addAll(noKnee.caveats());
+			summary += Recommender.withoutPool(unpooled, decidingRateRps)
+					+ (provisional ? " " + Recommendation.PROVISIONAL : "");
+			String basis = "NOT a measured knee: pool sizes " + Recommender.pools(candidates)
+					+ " equal within noise at " + decidingRateRps + " rps; derived: " + noKnee.why();
+			recommendation = Recommender.answer(grid, Verdict.FLAT, OptionalInt.of(noKnee.poolSize()), summary, caveats,
+					busiest, host, database, provisional, basis);
+		}
+		else {
+			summary = String.format(Locale.ROOT, "At %d rps, %s, ", decidingRateRps, whyThisRate)
+					+ chosenBecause(chosen, best, candidates, margin);
+			List<Cell> smaller = atRate.stream().filter((cell) -> cell.poolSize() < chosen.poolSize()).toList();
+			if (!smaller.isEmpty()) {
+				summary += " Smaller pools at that rate: "
+						+ smaller.stream().map(Recommender::fate).collect(Collectors.joining("; ")) + ".";
+			}
+			List<Cell> larger = atRate.stream().filter((cell) -> cell.poolSize() > chosen.poolSize()).toList();
+			if (!larger.isEmpty()) {
+				summary += " Larger: " + larger.stream().map(Recommender::fate).collect(Collectors.joining("; ")) + ".";
+			}
+			int largestPool = poolSizes[poolSizes.length - 1];
+			if (chosen.poolSize() == largestPool) {
+				caveats.add("The chosen pool is the largest measured: p99 may still fall above pool " + largestPool
+						+ "; extend the grid upwards to find the knee.");
+			}
+			summary += Recommender.withoutPool(unpooled, decidingRateRps)
+					+ (provisional ? " " + Recommendation.PROVISIONAL : "");
+			String basis = "measured: the smallest pool within the p99 margin (" + Recommender.ms(margin.ms())
+					+ " ms) of the best at " + decidingRateRps + " rps, the highest rate sustained";
+			recommendation = Recommender.answer(grid, Verdict.CHOSEN, OptionalInt.of(chosen.poolSize()), summary,
+					caveats, chosen, host, database, provisional, basis);
+		}
+		return recommendation.withDecidingRate(decidingRateRps);
+	}
+
+	/** Why the chosen pool, without comparing it with itself. */
+	private static String chosenBecause(Cell chosen, Cell best, List<Cell> candidates, Margin margin) {
+		if (candidates.size() == 1) {
+			return "pool " + chosen.poolLabel() + " is the only pool size that sustained it (p99 "
+					+ Recommender.ms(chosen.p99Ms()) + " ms).";
+		}
+		if (chosen == best) {
+			boolean tied = candidates.stream().anyMatch((cell) -> cell != chosen && cell.p99Ms() == chosen.p99Ms());
+			return "pool " + chosen.poolLabel()
+					+ (tied ? " is the smallest with the best p99 (" : " has the best p99 (")
+					+ Recommender.ms(chosen.p99Ms()) + " ms)" + margin.why() + ".";
+		}
+		return "pool " + chosen.poolLabel() + " is the smallest whose p99 (" + Recommender.ms(chosen.p99Ms())
+				+ " ms) is within " + Recommender.ms(margin.ms()) + " ms" + margin.why() + " of the best ("
+				+ Recommender.ms(best.p99Ms()) + " ms at pool " + best.poolLabel() + ").";
+	}
+
+}

@@ -1,0 +1,104 @@
+package org.poollab.bench.telemetry;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import org.poollab.bench.grid.Workload;
+import org.poollab.service.system.Refusals;
+
+/**
+ * The HikariCP figures of one scrape, with the instance's refusals and its own request
+ * latency. Counters and histogram buckets are cumulative.
+ *
+ * @param requestBuckets {@code http.server.requests} histogram (seconds) of the
+ * successful (2xx) requests to the load's URIs ({@link Workload#uri}), summed over
+ * method, status and exception: the requests the load generator's latency covers (its own
+ * file: {@link Telemetry} takes the scrapes, this reads one)
+ */
+record PoolSnapshot(double max, double active, double pending, double timeouts, double acquireCount,
+		TreeMap<Double, Double> acquireBuckets, double usageSumSeconds, double usageCount, Map<String, Double> refused,
+		TreeMap<Double, Double> requestBuckets) {
+
+	/**
+	 * The Prometheus text format is one sample per line, {@code name{labels} value}.
+	 * Hand-parsed: the Prometheus Java client ships writers for it, no parser, and the
+	 * lab needs ten series from it. Label values are quoted and may hold braces
+	 * ({@code uri="/roles/{id}/audit"}).
+	 */
+	private static final Pattern SAMPLE = Pattern.compile(
+			"^(hikaricp_[a-z_]+|" + Refusals.PROMETHEUS_NAME
+					+ "|http_server_requests_seconds_bucket)(\\{(?:[^\"}]|\"(?:[^\"\\\\]|\\\\.)*\")*\\})? (\\S+)$",
+			Pattern.MULTILINE);
+
+	private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+	private static final Set<String> LOAD_URIS = Arrays.stream(Workload.values())
+		.map((workload) -> workload.uri)
+		.collect(Collectors.toUnmodifiableSet());
+
+	private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
+
+	private static final Pattern REASON = Pattern.compile("reason=\"([^\"]+)\"");
+
+	static PoolSnapshot parse(String text) {
+		Map<String, Double> values = new HashMap<>();
+		TreeMap<Double, Double> buckets = new TreeMap<>();
+		Map<String, Double> refused = new TreeMap<>();
+		TreeMap<Double, Double> requests = new TreeMap<>();
+		Matcher sample = SAMPLE.matcher(text);
+		while (sample.find()) {
+			String name = sample.group(1);
+			double value = Double.parseDouble(sample.group(3));
+			if (name.equals(Refusals.PROMETHEUS_NAME)) {
+				Matcher reason = REASON.matcher(String.valueOf(sample.group(2)));
+				if (reason.find()) {
+					refused.merge(reason.group(1), value, Double::sum);
+				}
+			}
+			else if (name.equals("http_server_requests_seconds_bucket")) {
+				Map<String, String> labels = labels(sample.group(2));
+				if (LOAD_URIS.contains(labels.get("uri")) && labels.getOrDefault("status", "").startsWith("2")
+						&& labels.containsKey("le")) {
+					requests.merge(Histogram.bound(labels.get("le")), value, Double::sum);
+				}
+			}
+			else if (name.equals("hikaricp_connections_acquire_seconds_bucket")) {
+				Matcher le = LE.matcher(sample.group(2));
+				if (le.find()) {
+					buckets.merge(Histogram.bound(le.group(1)), value, Double::sum);
+				}
+			}
+			else {
+				values.merge(name, value, Double::sum);
+			}
+		}
+		return new PoolSnapshot(values.getOrDefault("hikaricp_connections_max", 0.0),
+				values.getOrDefault("hikaricp_connections_active", 0.0),
+				values.getOrDefault("hikaricp_connections_pending", 0.0),
+				values.getOrDefault("hikaricp_connections_timeout_total", 0.0),
+				values.getOrDefault("hikaricp_connections_acquire_seconds_count", 0.0), buckets,
+				values.getOrDefault("hikaricp_connections_usage_seconds_sum", 0.0),
+				values.getOrDefault("hikaricp_connections_usage_seconds_count", 0.0), refused, requests);
+	}
+
+	/** A pool with no connection in use and none awaited. */
+	boolean idle() {
+		return this.max > 0 && this.active == 0 && this.pending == 0;
+	}
+
+	private static Map<String, String> labels(String text) {
+		Map<String, String> labels = new HashMap<>();
+		Matcher label = LABEL.matcher(String.valueOf(text));
+		while (label.find()) {
+			labels.put(label.group(1), label.group(2));
+		}
+		return labels;
+	}
+
+}
