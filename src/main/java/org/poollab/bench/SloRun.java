@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -46,6 +47,9 @@ final class SloRun {
 	 * minutes; a model-seeded search usually needs three.
 	 */
 	static final int MAX_PROBES = 8;
+
+	/** The most pool sizes measured again after a confirmation refuted the answer. */
+	static final int MAX_PROBES_AFTER_REFUTATION = 3;
 
 	/** The most connections the scaling measurement opens at once. */
 	static final int MOST_SCALING_CONNECTIONS = 64;
@@ -94,7 +98,6 @@ final class SloRun {
 						"cannot be measured here, because of the load generator's ceiling: JMeter on this machine holds %d rps, below the %d rps one instance must carry; run the load from another machine (bench.remoteEngines) or ask for a lower bench.targetRps or more bench.replicas",
 						ceiling.rps().getAsInt(), rate), null, scaling);
 			}
-			TopologyRun runner = new TopologyRun(this.sweep, List.of(top));
 			PoolSearch.Outcome outcome = PoolSearch.search(lowest, highest, () -> {
 				model[0] = model(path.get(0), scaling, rate);
 				if (model[0] == null) {
@@ -108,25 +111,7 @@ final class SloRun {
 							queue.busyConnections(), queue.holdMeanMs(), model[0].holdSource(),
 							Report.ms(this.question.p99ObjectiveMs()), seed);
 				return seed;
-			}, MAX_PROBES, (pool) -> {
-				if (!deployment[0].deadInstances().isEmpty()) {
-					deployment[0].close();
-					this.sweep.out().println("  Starting the instance again for the next pool size.");
-					deployment[0] = deployer.deploy(top, highest);
-				}
-				List<Planned> repeats = new ArrayList<>();
-				for (int repeat = 1; repeat <= this.sweep.grid().repeats(); repeat++) {
-					repeats.add(planned(pool, repeat));
-				}
-				LoadRun.Result result = runner.announceAndMeasure(repeats, deployment[0], loadDirectory,
-						"slo-pool" + pool, (measured, nanos) -> {
-						});
-				SloSearch.Probe probe = SloJudge.judge(pool, result.measured(), this.question.p99ObjectiveMs());
-				path.add(probe);
-				this.sweep.out()
-					.printf("  Pool %d: %s -> %s%n", pool, probe.verdict(), probe.meets() ? "MEETS" : "fails");
-				return new PoolSearch.Probe(pool, probe.meets(), probe.verdict());
-			});
+			}, MAX_PROBES, prober(deployment, deployer, top, loadDirectory, path));
 			if (model[0] == null && !path.isEmpty()) {
 				model[0] = model(path.get(0), scaling, rate);
 			}
@@ -138,6 +123,79 @@ final class SloRun {
 		finally {
 			deployment[0].close();
 		}
+	}
+
+	/**
+	 * Measures one pool size per call, each repeat a window of one JMeter run on the
+	 * deployment (a fresh one when an instance died), judged and added to the path.
+	 * @param deployment the deployment, replaced in place when an instance died
+	 * @param top the deployment's point (its pool is the largest it measures)
+	 */
+	private PoolSearch.Measure prober(Deployment[] deployment, Deployer deployer, Planned top, Path loadDirectory,
+			List<SloSearch.Probe> path) {
+		TopologyRun runner = new TopologyRun(this.sweep, List.of(top));
+		return (pool) -> {
+			if (!deployment[0].deadInstances().isEmpty()) {
+				deployment[0].close();
+				this.sweep.out().println("  Starting the instance again for the next pool size.");
+				deployment[0] = deployer.deploy(top, top.poolSize());
+			}
+			List<Planned> repeats = new ArrayList<>();
+			for (int repeat = 1; repeat <= this.sweep.grid().repeats(); repeat++) {
+				repeats.add(planned(pool, repeat));
+			}
+			LoadRun.Result result = runner.announceAndMeasure(repeats, deployment[0], loadDirectory,
+					"slo-pool" + pool + "-" + (path.size() + 1), (measured, nanos) -> {
+					});
+			SloSearch.Probe probe = SloJudge.judge(pool, result.measured(), this.question.p99ObjectiveMs());
+			path.add(probe);
+			this.sweep.out().printf("  Pool %d: %s -> %s%n", pool, probe.verdict(), probe.meets() ? "MEETS" : "fails");
+			return new PoolSearch.Probe(pool, probe.meets(), probe.verdict());
+		};
+	}
+
+	/**
+	 * The answer's confirmation refuted it: that pool counts as failing (the refutation
+	 * joins the path), and the search goes on between it and the next pool up that met
+	 * the objective, on an instance started at that pool, for at most
+	 * {@link #MAX_PROBES_AFTER_REFUTATION} more sizes.
+	 * @param refuted the confirmation that refuted the answer
+	 */
+	SloSearch resume(SloSearch search, Confirmation refuted) throws IOException, InterruptedException {
+		int failed = Objects.requireNonNull(search.chosenPool());
+		List<SloSearch.Probe> path = new ArrayList<>(search.path());
+		path.add(SloJudge.refutation(failed, refuted.point(), this.question.p99ObjectiveMs()));
+		int passing = search.path()
+			.stream()
+			.filter((probe) -> probe.meets() && probe.poolSize() > failed)
+			.mapToInt(SloSearch.Probe::poolSize)
+			.min()
+			.orElse(search.highestPool());
+		this.sweep.out()
+			.printf("  Pool %d was refuted by its confirmation: searching between %d and %d (which met the objective).%n",
+					failed, failed + 1, passing);
+		PoolSearch.Outcome outcome;
+		if (passing == failed + 1) {
+			outcome = new PoolSearch.Outcome(List.of(), OptionalInt.of(passing), true);
+		}
+		else {
+			Planned top = planned(passing, 1);
+			Deployer deployer = new Deployer(this.sweep);
+			Deployment[] deployment = { deployer.deploy(top, passing) };
+			try {
+				outcome = PoolSearch.below(failed + 1, passing, () -> failed + 1, MAX_PROBES_AFTER_REFUTATION,
+						prober(deployment, deployer, top, this.sweep.loadDirectory(), path), new ArrayList<>());
+			}
+			finally {
+				deployment[0].close();
+			}
+		}
+		OptionalInt chosen = outcome.smallest();
+		return new SloSearch(search.asked(), search.rateRps(), search.lowestPool(), search.highestPool(),
+				List.copyOf(path), chosen.isPresent() ? chosen.getAsInt() : null, search.exact() && outcome.exact(),
+				conclusion(outcome, path, search.highestPool(), search.rateRps()) + " Pool " + failed
+						+ " had met it in the search, but its confirmation as pasted refuted it.",
+				search.model(), search.scaling());
 	}
 
 	/**

@@ -66,10 +66,41 @@ class BenchSettingsTests {
 					bench.instanceHeap=128   | bench.instanceHeap=128 is not allowed: use a heap size from 64m to 8g
 					bench.tomcatThreads=0    | bench.tomcatThreads=0 is not allowed: use comma-separated whole numbers from 1 to 10000
 					bench.tomcatThreads=50,x | bench.tomcatThreads=50,x is not allowed: use comma-separated whole numbers from 1 to 10000
+					bench.targetRps=0        | bench.targetRps=0 is not allowed: use a whole number of requests per second from 1
+					bench.replicas=0         | bench.replicas=0 is not allowed: use a whole number from 1 to 1000
+					bench.maxReplicas=0      | bench.maxReplicas=0 is not allowed: use a whole number from 1 to 1000
+					bench.surge=-1           | bench.surge=-1 is not allowed: use a share of the replicas such as 25%
+					bench.surge=lots         | bench.surge=lots is not allowed: use a share of the replicas such as 25%
+					bench.otherConnections=-1 | bench.otherConnections=-1 is not allowed: use a whole number from 0 to 100000
+					bench.connectionsPerRequest=0 | bench.connectionsPerRequest=0 is not allowed: use a whole number from 1 to 100
+					bench.holdTime=0ms       | bench.holdTime=0ms is not allowed
 					""")
 	void badSettingIsRefusedBeforeAnythingStarts(String setting, String message, CapturedOutput output) {
 		long childrenBefore = ProcessHandle.current().children().count();
 		assertThatException().isThrownBy(() -> run("--" + setting))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageStartingWith(message)
+			.withMessageNotContaining(System.lineSeparator());
+		assertThat(output).as("nothing printed besides the refusal").isEmpty();
+		assertNothingStarted(childrenBefore);
+	}
+
+	/**
+	 * The SLO search's question is checked as a whole: what one setting cannot say alone
+	 * is refused with the same shape of message, before anything starts.
+	 */
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					--bench.targetRps=1500 --bench.replicas=3 --bench.maxReplicas=2 | bench.maxReplicas=2 is not allowed: use a whole number of at least bench.replicas (3)
+					--bench.preset=slo                                               | bench.preset=slo needs bench.targetRps
+					--bench.targetRps=1500 --bench.poolSizes=5                       | bench.poolSizes=[5] is not allowed with bench.targetRps
+					--bench.targetRps=1500 --bench.holdTime=12ms,80ms,90ms           | bench.holdTime=12ms,80ms,90ms is not allowed: use a mean hold, or a mean and a p99
+					--bench.targetRps=1500 --bench.holdTime=80ms,12ms                | bench.holdTime=80ms,12ms is not allowed: use a mean and optionally a p99 at least as long
+					""")
+	void theQuestionIsRefusedAsAWholeBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException().isThrownBy(() -> run(settings.split(" ")))
 			.isInstanceOf(BenchSettingException.class)
 			.withMessageStartingWith(message)
 			.withMessageNotContaining(System.lineSeparator());

@@ -52,8 +52,9 @@ public record Question(int targetRps, int replicas, int maxReplicas, Surge surge
 				"a whole number of at least 1");
 		require(otherConnections >= 0, "otherConnections", otherConnections, "a whole number of at least 0");
 		if (holdMeanMs != null) {
-			require(holdMeanMs > 0, "holdTime", holdMeanMs + " ms", "a duration above 0, e.g. 12ms or 12ms,80ms");
-			require(holdP99Ms == null || holdP99Ms >= holdMeanMs, "holdTime", holdMeanMs + " ms," + holdP99Ms + " ms",
+			require(holdMeanMs > 0, "holdTime", trim(holdMeanMs) + "ms", "a duration above 0, e.g. 12ms or 12ms,80ms");
+			require(holdP99Ms == null || holdP99Ms >= holdMeanMs, "holdTime",
+					trim(holdMeanMs) + "ms," + ((holdP99Ms != null) ? trim(holdP99Ms) + "ms" : ""),
 					"a mean and optionally a p99 at least as long, e.g. 12ms,80ms");
 		}
 	}
@@ -67,7 +68,7 @@ public record Question(int targetRps, int replicas, int maxReplicas, Surge surge
 		String written = surge.trim();
 		if (!written.matches(SURGE_PATTERN)) {
 			throw new BenchSettingException(
-					"bench.surge=%s is not allowed: use a share of the replicas such as 25%% (Kubernetes' default, rounded up) or a number of replicas such as 1"
+					"bench.surge=%s is not allowed: use a share of the replicas such as 25%% (Kubernetes' default, rounded up) or a number of replicas such as 1. Nothing was started."
 						.formatted(surge));
 		}
 		Surge parsed = written.endsWith("%")
@@ -75,8 +76,9 @@ public record Question(int targetRps, int replicas, int maxReplicas, Surge surge
 				: Surge.replicas(Integer.parseInt(written));
 		if (holdTime != null && (holdTime.isEmpty() || holdTime.size() > 2)) {
 			throw new BenchSettingException(
-					"bench.holdTime=%s is not allowed: use a mean hold, or a mean and a p99, e.g. 12ms or 12ms,80ms"
-						.formatted(holdTime));
+					"bench.holdTime=%s is not allowed: use a mean hold, or a mean and a p99, e.g. 12ms or 12ms,80ms. Nothing was started."
+						.formatted(
+								String.join(",", holdTime.stream().map((hold) -> trim(millis(hold)) + "ms").toList())));
 		}
 		Double mean = (holdTime != null) ? millis(holdTime.get(0)) : null;
 		Double p99 = (holdTime != null && holdTime.size() == 2) ? millis(holdTime.get(1)) : null;

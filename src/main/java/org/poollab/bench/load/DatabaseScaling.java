@@ -39,6 +39,11 @@ public final class DatabaseScaling {
 	/** Not counted at each concurrency: connections open, statements prepared. */
 	static final Duration WARM_UP = Duration.ofSeconds(1);
 
+	/**
+	 * Before the first concurrency, not counted: the JIT's and the statements' warm-up.
+	 */
+	static final Duration JIT_WARM_UP = Duration.ofSeconds(5);
+
 	/** Counted at each concurrency. */
 	static final Duration WINDOW = Duration.ofSeconds(3);
 
@@ -53,11 +58,15 @@ public final class DatabaseScaling {
 			throws SQLException, InterruptedException {
 		List<Usl.Sample> samples = new ArrayList<>();
 		SummaryStatistics hold = new SummaryStatistics();
+		// Not counted: this JVM's JIT and the driver's prepared statements warm up first,
+		// or one connection, measured first, measures them (it ran at a third of two
+		// connections' rate here before this).
+		level(database, 2, JIT_WARM_UP, null);
 		for (int connections : CONNECTIONS) {
 			if (connections > mostConnections) {
 				break;
 			}
-			double perSecond = level(database, connections, (connections == 1) ? hold : null);
+			double perSecond = level(database, connections, WINDOW, (connections == 1) ? hold : null);
 			samples.add(new Usl.Sample(connections, perSecond));
 			out.printf(Locale.ROOT, "  %d connection(s): %.0f transactions/s%n", connections, perSecond);
 		}
@@ -70,8 +79,8 @@ public final class DatabaseScaling {
 	 * Transactions per second with this many connections busy at once.
 	 * @param timings where one connection's transaction times go, or null
 	 */
-	private static double level(Database database, int connections, @Nullable SummaryStatistics timings)
-			throws SQLException, InterruptedException {
+	private static double level(Database database, int connections, Duration window,
+			@Nullable SummaryStatistics timings) throws SQLException, InterruptedException {
 		List<Connection> opened = new ArrayList<>();
 		AtomicBoolean counting = new AtomicBoolean();
 		AtomicBoolean stop = new AtomicBoolean();
@@ -111,7 +120,7 @@ public final class DatabaseScaling {
 			Thread.sleep(WARM_UP.toMillis());
 			counting.set(true);
 			long from = System.nanoTime();
-			Thread.sleep(WINDOW.toMillis());
+			Thread.sleep(window.toMillis());
 			counting.set(false);
 			long seconds = System.nanoTime() - from;
 			stop.set(true);

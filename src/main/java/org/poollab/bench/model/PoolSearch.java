@@ -70,10 +70,22 @@ public final class PoolSearch {
 		if (!top.meets()) {
 			return new Outcome(path, OptionalInt.empty(), true);
 		}
+		return below(lowest, highest, seed, maxProbes, measure, path);
+	}
+
+	/**
+	 * The search below a size known to meet the objective (the largest, measured; or the
+	 * next one up from an answer its confirmation refuted).
+	 * @param passing a size known to meet it
+	 * @param path the probes so far, added to
+	 */
+	public static Outcome below(int lowest, int passing, IntSupplier seed, int maxProbes, Measure measure,
+			List<Probe> path) throws IOException, InterruptedException {
 		// Invariant: 'passes' meets the objective, every size below 'low' fails.
 		int low = lowest;
-		int passes = highest;
-		List<Integer> guesses = new ArrayList<>(List.of(Math.max(lowest, Math.min(seed.getAsInt(), highest - 1))));
+		int passes = passing;
+		int first = path.size();
+		List<Integer> guesses = new ArrayList<>(List.of(Math.max(lowest, Math.min(seed.getAsInt(), passing - 1))));
 		while (low < passes) {
 			if (path.size() >= maxProbes) {
 				return new Outcome(path, OptionalInt.of(passes), false);
@@ -86,13 +98,13 @@ public final class PoolSearch {
 			path.add(probe);
 			if (probe.meets()) {
 				passes = next;
-				if (path.size() == 2) {
+				if (path.size() == first + 1) {
 					guesses.add(next - 1); // the model's guess held: is one less enough?
 				}
 			}
 			else {
 				low = next + 1;
-				if (path.size() == 2) {
+				if (path.size() == first + 1) {
 					guesses.add(next + 1); // the guess fell short: is one more enough?
 				}
 			}

@@ -1,5 +1,6 @@
 package org.poollab.bench.report;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -79,9 +80,13 @@ record SloAnswer(SweepResults results, SloSearch search, Fleet fleet, Optional<F
 				Math.max(toy.baseP99Ms(), holdP99Ms));
 	}
 
-	/** The confirmation of the answer, if one ran. */
+	/**
+	 * The confirmation of the answer, if one ran: the last (an earlier one refuted the
+	 * answer before it, and is a step of the path).
+	 */
 	Optional<Confirmation> confirmation() {
-		return this.results.confirmations().stream().findFirst();
+		List<Confirmation> runs = this.results.confirmations();
+		return runs.isEmpty() ? Optional.empty() : Optional.of(runs.get(runs.size() - 1));
 	}
 
 	/**

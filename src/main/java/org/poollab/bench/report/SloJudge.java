@@ -20,6 +20,9 @@ import org.poollab.bench.results.SloSearch;
  */
 public final class SloJudge {
 
+	/** How a refutation's verdict starts. */
+	static final String REFUTED = "refuted by its confirmation";
+
 	private SloJudge() {
 	}
 
@@ -54,6 +57,21 @@ public final class SloJudge {
 					Recommender.ms(p99ObjectiveMs), repeats.size());
 		}
 		return new SloSearch.Probe(poolSize, meets, all.p99Ms(), interval.orElse(null), verdict, List.copyOf(repeats));
+	}
+
+	/**
+	 * Whether a confirmation's window holds the objective: it must sustain the rate as a
+	 * search's repeat must.
+	 */
+	public static boolean confirms(Point window, double p99ObjectiveMs) {
+		return Cell.of(List.of(window), p99ObjectiveMs).sustained();
+	}
+
+	/** A confirmation that refuted the search's answer, as a failing step of its path. */
+	public static SloSearch.Probe refutation(int poolSize, Point window, double p99ObjectiveMs) {
+		Cell cell = Cell.of(List.of(window), p99ObjectiveMs);
+		return new SloSearch.Probe(poolSize, false, cell.p99Ms(), cell.p99Interval().orElse(null),
+				REFUTED + " as pasted (a fresh instance): " + CellText.shortfall(cell), List.of(window));
 	}
 
 }

@@ -51,7 +51,9 @@ final class SloText {
 		return search.path()
 			.stream()
 			.map((probe) -> String.format(Locale.ROOT, "pool %d %s (p99 %s ms)", probe.poolSize(),
-					probe.meets() ? "met" : "failed", Recommender.ms(probe.p99Ms())))
+					probe.meets() ? "met"
+							: probe.verdict().startsWith(SloJudge.REFUTED) ? "refuted by its confirmation" : "failed",
+					Recommender.ms(probe.p99Ms())))
 			.collect(Collectors.joining(", "));
 	}
 

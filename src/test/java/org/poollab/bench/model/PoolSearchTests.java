@@ -1,5 +1,6 @@
 package org.poollab.bench.model;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntPredicate;
 
@@ -68,6 +69,30 @@ class PoolSearchTests {
 		assertThat(outcome.smallest()).hasValue(SMALLEST + 3);
 		assertThat(outcome.path()).extracting(Probe::poolSize).allMatch((pool) -> pool >= SMALLEST + 3);
 		assertThat(List.of(outcome.path().get(0).poolSize())).containsExactly(64);
+	}
+
+	@Test
+	void theModelIsAskedOnlyOnceTheLargestWasMeasured() throws Exception {
+		List<Probe> measured = new ArrayList<>();
+		PoolSearch.search(1, 64, () -> {
+			assertThat(measured).extracting(Probe::poolSize).containsExactly(64);
+			return SMALLEST;
+		}, 20, (pool) -> {
+			Probe probe = measure(pool);
+			measured.add(probe);
+			return probe;
+		});
+		assertThat(measured).hasSizeGreaterThan(1);
+	}
+
+	@Test
+	void aRefutedAnswerResumesBetweenItAndTheNextPoolThatMet() throws Exception {
+		// The answer SMALLEST - 2 was refuted; SMALLEST + 5 had met the objective.
+		List<PoolSearch.Probe> path = new ArrayList<>();
+		Outcome outcome = PoolSearch.below(SMALLEST - 1, SMALLEST + 5, () -> SMALLEST - 1, 3, PoolSearchTests::measure,
+				path);
+		assertThat(outcome.smallest()).hasValue(SMALLEST);
+		assertThat(outcome.path()).extracting(Probe::poolSize).containsExactly(SMALLEST - 1, SMALLEST);
 	}
 
 	private static Probe measure(int pool) {
