@@ -300,9 +300,17 @@ final class SloRun {
 					outcome.exact() ? "" : " that was measured (the probe budget ran out before the search closed)");
 		}
 		SloSearch.Probe largest = path.get(0);
+		double waitedMs = largest.repeats()
+			.stream()
+			.mapToDouble((Point point) -> point.pool().acquireP99Ms())
+			.max()
+			.orElse(Double.NaN);
 		return String.format(Locale.ROOT,
-				"cannot be met, because of the service's ceiling on this machine: even pool %d, the largest the budget allows, did not meet %s at %d rps (%s); a larger pool would not help (the pool was not what waited), so the objective needs a faster service or database, more replicas, or a looser objective.",
-				highest, objective, rate, largest.verdict());
+				"cannot be met, because of the service's ceiling on this machine: even pool %d, the largest the budget allows, did not meet %s at %d rps (%s); its requests waited %s ms for a connection at p99, so %s",
+				highest, objective, rate, largest.verdict(), Report.ms(waitedMs),
+				(waitedMs < this.question.p99ObjectiveMs() / 2)
+						? "the pool is not what is slow: the objective needs a faster service or database, more replicas, or a looser objective."
+						: "the database's connection budget is what limits: more connections than it allows per replica, an external pooler, or more replicas.");
 	}
 
 }

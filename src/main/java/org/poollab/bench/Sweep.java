@@ -171,7 +171,7 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 			}
 			finally {
 				if (results != null) {
-					results = results.withTiming(time.timing(startedAt, points));
+					results = results.withTiming(time.timing(startedAt, results.measuredWindows()));
 					if (ceiling.rps().isPresent()) {
 						results = results.withHost(results.host().withGeneratorCeiling(ceiling.rps().getAsInt()));
 					}

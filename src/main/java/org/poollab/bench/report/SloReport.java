@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleUnaryOperator;
+import java.util.stream.IntStream;
 
 import org.poollab.bench.model.QueueModel;
 import org.poollab.bench.model.Usl;
@@ -21,6 +22,9 @@ import org.poollab.bench.results.SweepResults;
  * the page needs no script) and recommended-hikari.yml ({@link SloYaml}).
  */
 final class SloReport {
+
+	/** The model's table lists every pool size up to this one, and every measured one. */
+	static final int TABLE_POOLS = 10;
 
 	/** The pool sizes the model's curve is drawn over: up to the search's largest. */
 	static final int CURVE_POINTS = 40;
@@ -171,19 +175,25 @@ final class SloReport {
 			return rows;
 		}
 		QueueModel queue = search.model().queue();
-		search.path().stream().mapToInt(SloSearch.Probe::poolSize).distinct().sorted().forEach((pool) -> {
-			QueueModel.Prediction predicted = queue.predict(pool);
-			double measured = search.path()
-				.stream()
-				.filter((probe) -> probe.poolSize() == pool)
-				.mapToDouble(SloSearch.Probe::p99Ms)
-				.findFirst()
-				.orElse(Double.NaN);
-			rows.add(new String[] { String.valueOf(pool), String.format(Locale.ROOT, "%.3f", predicted.utilisation()),
-					String.format(Locale.ROOT, "%.4f", predicted.probabilityOfWaiting()),
-					Recommender.ms(predicted.waitP99Ms()), Recommender.ms(predicted.latencyP99Ms()),
-					Recommender.ms(measured) });
-		});
+		IntStream
+			.concat(IntStream.rangeClosed(1, Math.min(TABLE_POOLS, search.highestPool())),
+					search.path().stream().mapToInt(SloSearch.Probe::poolSize))
+			.distinct()
+			.sorted()
+			.forEach((pool) -> {
+				QueueModel.Prediction predicted = queue.predict(pool);
+				double measured = search.path()
+					.stream()
+					.filter((probe) -> probe.poolSize() == pool)
+					.mapToDouble(SloSearch.Probe::p99Ms)
+					.findFirst()
+					.orElse(Double.NaN);
+				rows.add(new String[] { String.valueOf(pool),
+						String.format(Locale.ROOT, "%.3f", predicted.utilisation()),
+						String.format(Locale.ROOT, "%.4f", predicted.probabilityOfWaiting()),
+						Recommender.ms(predicted.waitP99Ms()), Recommender.ms(predicted.latencyP99Ms()),
+						Double.isNaN(measured) ? "-" : Recommender.ms(measured) });
+			});
 		return rows;
 	}
 
@@ -227,6 +237,13 @@ final class SloReport {
 					.toList(),
 				scaling.usl().lambda(), scaling.usl().alpha(), scaling.usl().beta(),
 				SloText.peak(scaling.usl().peakConnections()), scaling.holdMeanMs(), scaling.holdCv2()));
+		List<Usl.Sample> samples = scaling.samples();
+		if (samples.size() >= 2 && samples.get(0).connections() == 1 && samples.get(1).connections() == 2
+				&& samples.get(1).perSecond() > 2 * samples.get(0).perSecond()) {
+			text.append(String.format(Locale.ROOT,
+					" Two connections did more than twice one's work (%.0f against %.0f/s): one connection alone waits for idle cores to wake at every round trip, which the law (alpha and beta at least 0) cannot describe, so its fit is rough below that.",
+					samples.get(1).perSecond(), samples.get(0).perSecond()));
+		}
 		return text.toString();
 	}
 

@@ -2,6 +2,7 @@ package org.poollab.bench.results;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -94,6 +95,19 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	public SweepResults withSlo(SloSearch search) {
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
 				this.workload, this.points, this.timing, this.confirmations, search);
+	}
+
+	/**
+	 * Every measured window: the grid's points, an SLO search's probes and every
+	 * confirmation's window.
+	 */
+	public List<Point> measuredWindows() {
+		List<Point> windows = new ArrayList<>(this.points);
+		if (this.slo != null) {
+			this.slo.path().forEach((probe) -> windows.addAll(probe.repeats()));
+		}
+		this.confirmations.forEach((run) -> windows.add(run.point()));
+		return windows;
 	}
 
 	public static String poolLabel(int poolSize) {

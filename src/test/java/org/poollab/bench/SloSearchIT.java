@@ -1,0 +1,82 @@
+package org.poollab.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.poollab.bench.model.Fleet;
+import org.poollab.bench.model.Usl;
+import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.SloSearch;
+import org.poollab.bench.results.SweepResults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A small SLO search through the real parts: the database's scaling measured over JDBC,
+ * one instance searched from the budget's largest pool down, the answer confirmed as
+ * pasted, the report written, nothing left running. What it asserts is the search's
+ * logic, never a speed.
+ */
+class SloSearchIT {
+
+	@TempDir
+	Path output;
+
+	@Test
+	void searchWalksDownFromTheBudgetsLargestPoolAndConfirmsItsAnswer() throws Exception {
+		Sweep.Outcome outcome = BenchApplication.run("--bench.targetRps=200", "--bench.replicas=2",
+				"--bench.maxReplicas=3", "--bench.p99Objective=500ms", "--bench.duration=2s", "--bench.warmup=1s",
+				"--bench.topologyWarmup=3s", "--bench.confirmation=2s", "--bench.outputDirectory=" + this.output,
+				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
+
+		SweepResults results = outcome.results();
+		SloSearch search = results.slo();
+		assertThat(search).isNotNull();
+		assertThat(results.points()).as("a search has no grid").isEmpty();
+		// Two replicas, one down: one instance carries the whole 200 rps.
+		assertThat(search.rateRps()).isEqualTo(200);
+		Fleet fleet = new Fleet(results.database().maxConnections(), results.database().reservedConnections(), 5,
+				Fleet.Surge.percent(25));
+		assertThat(search.highestPool()).isEqualTo(Math.min(100, fleet.budgetShare(2)));
+		assertThat(search.path().get(0).poolSize()).as("the search starts at the largest pool")
+			.isEqualTo(search.highestPool());
+		for (SloSearch.Probe probe : search.path()) {
+			assertThat(probe.repeats()).as("pool %d's windows", probe.poolSize())
+				.hasSize(2)
+				.allSatisfy((window) -> assertThat(window.pool().observedMax()).containsOnly(probe.poolSize()));
+		}
+		if (search.chosenPool() != null) {
+			int chosen = search.chosenPool();
+			assertThat(search.path()).as("the answer met the objective in the search")
+				.anySatisfy((probe) -> assertThat(probe.poolSize() == chosen && probe.meets()).isTrue());
+			if (search.exact()) {
+				assertThat(search.path().stream().filter((probe) -> probe.poolSize() < chosen))
+					.as("every smaller pool measured failed")
+					.noneMatch(SloSearch.Probe::meets);
+			}
+			assertThat(results.confirmations()).as("the answer was started as pasted").isNotEmpty();
+			assertThat(results.confirmations().get(0).mismatches()).isEmpty();
+		}
+		assertThat(search.model()).isNotNull();
+		assertThat(search.model().queue().arrivalsPerSecond()).isEqualTo(200);
+		assertThat(search.scaling()).isNotNull();
+		assertThat(search.scaling().samples()).extracting(Usl.Sample::connections)
+			.containsExactly(1, 2, 4, 8, 16, 32, 64);
+		assertThat(search.scaling().samples()).allSatisfy((sample) -> assertThat(sample.perSecond()).isPositive());
+
+		SweepResults read = ResultsStore.read(outcome.directory().resolve(ResultsStore.RESULTS_JSON));
+		assertThat(read.slo()).isEqualTo(search);
+		String yaml = Files.readString(outcome.directory().resolve("recommended-application.yml"));
+		assertThat(yaml).contains("# Question: 200 rps at the peak over 2 replica(s)");
+		assertThat(outcome.directory().resolve("report.html")).content().contains("id=\"model-curve\"");
+		assertThat(outcome.processIds()).as("processes the search started").isNotEmpty();
+		for (long pid : outcome.processIds()) {
+			assertThat(LabProcesses.alive(pid)).as("process %d alive", pid).isFalse();
+		}
+		assertThat(outcome.recommendations()).as("no grid recommendation beside the search's answer").isEmpty();
+	}
+
+}
