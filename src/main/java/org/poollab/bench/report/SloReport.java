@@ -207,21 +207,34 @@ final class SloReport {
 			return "";
 		}
 		QueueModel queue = search.model().queue();
-		List<String> apart = new ArrayList<>();
+		List<String> above = new ArrayList<>();
+		List<String> below = new ArrayList<>();
 		for (SloSearch.Probe probe : search.path()) {
 			double predicted = queue.predict(probe.poolSize()).latencyP99Ms();
 			double measured = probe.p99Ms();
 			boolean close = Math.abs(measured - predicted) <= 3
 					|| (measured <= 1.5 * predicted && predicted <= 1.5 * measured);
 			if (!close) {
-				apart.add(String.format(Locale.ROOT, "pool %d (predicted %s ms, measured %s ms)", probe.poolSize(),
-						Recommender.ms(predicted), Recommender.ms(measured)));
+				(measured > predicted ? above : below)
+					.add(String.format(Locale.ROOT, "pool %d (predicted %s ms, measured %s ms%s)", probe.poolSize(),
+							Recommender.ms(predicted), Recommender.ms(measured),
+							probe.verdict().startsWith(SloJudge.REFUTED) ? " on a fresh instance" : ""));
 			}
 		}
-		return apart.isEmpty()
-				? "The model agrees with every measured pool size (within 1.5x or 3 ms of the measured p99)."
-				: "The model and the measurements disagree at " + String.join(", ", apart)
-						+ ": the model's hold time or variability is not this service's under load (the service shares the cores with the load generator and the database here, which stretches holds), so trust the measurements there.";
+		if (above.isEmpty() && below.isEmpty()) {
+			return "The model agrees with every measured pool size (within 1.5x or 3 ms of the measured p99).";
+		}
+		List<String> sentences = new ArrayList<>();
+		if (!above.isEmpty()) {
+			sentences.add("Slower than the model at " + String.join(", ", above)
+					+ ": holds stretched beyond the model's (the service shares the cores with the load generator and the database here; a fresh instance compiles and grows its heap while it serves).");
+		}
+		if (!below.isEmpty()) {
+			sentences.add("Faster than the model at " + String.join(", ", below)
+					+ ": its base p99 (the largest pool's window) or its hold time, an upper one of two lower bounds, overstates this window's.");
+		}
+		sentences.add("Where they disagree, the measurements decide.");
+		return String.join(" ", sentences);
 	}
 
 	private static String scaling(SloSearch search) {
