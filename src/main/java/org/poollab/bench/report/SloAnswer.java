@@ -9,7 +9,6 @@ import org.poollab.bench.model.Fleet;
 import org.poollab.bench.model.FleetPlan;
 import org.poollab.bench.model.QueueModel;
 import org.poollab.bench.results.Confirmation;
-import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.results.SweepResults;

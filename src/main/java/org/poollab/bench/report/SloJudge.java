@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SloSearch;

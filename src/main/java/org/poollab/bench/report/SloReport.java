@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.DoubleUnaryOperator;
 import java.util.stream.IntStream;
 
 import org.poollab.bench.model.QueueModel;
@@ -25,9 +24,6 @@ final class SloReport {
 
 	/** The model's table lists every pool size up to this one, and every measured one. */
 	static final int TABLE_POOLS = 10;
-
-	/** The pool sizes the model's curve is drawn over: up to the search's largest. */
-	static final int CURVE_POINTS = 40;
 
 	private SloReport() {
 	}
@@ -125,7 +121,7 @@ final class SloReport {
 		if (search.model() != null) {
 			QueueModel queue = search.model().queue();
 			int largest = Math.max(2, search.highestPool());
-			html.append(svg("model-curve", "pool size", "p99 ms", largest,
+			html.append(SloChart.svg("model-curve", "pool size", "p99 ms", largest,
 					(pool) -> queue.predict((int) Math.max(1, Math.round(pool))).latencyP99Ms(),
 					search.path().stream().map((probe) -> new double[] { probe.poolSize(), probe.p99Ms() }).toList(),
 					search.asked().p99ObjectiveMs()));
@@ -136,7 +132,7 @@ final class SloReport {
 			.append("</p>\n");
 		if (search.scaling() != null) {
 			Usl usl = search.scaling().usl();
-			html.append(svg("usl", "connections", "transactions/s",
+			html.append(SloChart.svg("usl", "connections", "transactions/s",
 					search.scaling().samples().stream().mapToInt(Usl.Sample::connections).max().orElse(1),
 					usl::throughput,
 					search.scaling()
@@ -258,68 +254,6 @@ final class SloReport {
 					samples.get(1).perSecond(), samples.get(0).perSecond()));
 		}
 		return text.toString();
-	}
-
-	/**
-	 * A line chart of a curve over 1..{@code largestX} with measured points on it and an
-	 * optional horizontal objective line; written out because it is a polyline and
-	 * circles, and a static page needs no charting script.
-	 */
-	private static String svg(String id, String xLabel, String yLabel, int largestX, DoubleUnaryOperator curve,
-			List<double[]> measured, double objective) {
-		int width = 640;
-		int height = 300;
-		int left = 60;
-		int bottom = 40;
-		List<double[]> line = new ArrayList<>();
-		for (int i = 0; i <= CURVE_POINTS; i++) {
-			double x = 1 + (largestX - 1) * i / (double) CURVE_POINTS;
-			double y = curve.applyAsDouble(x);
-			if (Double.isFinite(y)) {
-				line.add(new double[] { x, y });
-			}
-		}
-		double top = 0;
-		for (double[] point : line) {
-			top = Math.max(top, point[1]);
-		}
-		for (double[] point : measured) {
-			top = Math.max(top, point[1]);
-		}
-		if (Double.isFinite(objective)) {
-			top = Math.max(top, objective);
-		}
-		top = (top > 0) ? top * 1.1 : 1;
-		double yTop = top;
-		DoubleUnaryOperator px = (x) -> left + (width - left - 10) * (x - 1) / Math.max(1, largestX - 1);
-		DoubleUnaryOperator py = (y) -> height - bottom - (height - bottom - 10) * Math.min(y, yTop) / yTop;
-		StringBuilder svg = new StringBuilder(String.format(Locale.ROOT,
-				"<svg id=\"%s\" role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">%n", id, width, height,
-				width, height));
-		svg.append(String.format(Locale.ROOT,
-				"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/><line x1=\"%d\" y1=\"10\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n",
-				left, height - bottom, width - 10, height - bottom, left, left, height - bottom));
-		svg.append(String.format(Locale.ROOT,
-				"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s (1 to %d)</text><text x=\"12\" y=\"20\">%s (0 to %s)</text>%n",
-				width / 2, height - 8, xLabel, largestX, yLabel, Recommender.ms(Math.round(top))));
-		if (Double.isFinite(objective)) {
-			svg.append(String.format(Locale.ROOT,
-					"<line class=\"objective\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#c33\" stroke-dasharray=\"6 4\"/>%n",
-					left, py.applyAsDouble(objective), width - 10, py.applyAsDouble(objective)));
-		}
-		svg.append("<polyline class=\"model\" fill=\"none\" stroke=\"#27a\" stroke-width=\"2\" points=\"");
-		for (double[] point : line) {
-			svg.append(
-					String.format(Locale.ROOT, "%.1f,%.1f ", px.applyAsDouble(point[0]), py.applyAsDouble(point[1])));
-		}
-		svg.append("\"/>\n");
-		for (double[] point : measured) {
-			svg.append(String.format(Locale.ROOT,
-					"<circle class=\"measured\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#e80\"><title>%s %s: %s</title></circle>%n",
-					px.applyAsDouble(point[0]), py.applyAsDouble(point[1]), xLabel, Recommender.ms(point[0]),
-					Recommender.ms(point[1])));
-		}
-		return svg.append("</svg>\n").toString();
 	}
 
 }

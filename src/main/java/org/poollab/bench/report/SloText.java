@@ -97,6 +97,22 @@ final class SloText {
 		return rows;
 	}
 
+	/** Why the yml holds no block. */
+	static String noPool(SloAnswer answer) {
+		SloSearch.Asked asked = answer.search().asked();
+		if (answer.theirs().isPresent() && SloYaml.holdP99Ms(asked) >= asked.p99ObjectiveMs()) {
+			return String.format(Locale.ROOT,
+					"your hold time's p99 (%s ms) is not below the p99 objective (%s ms): a request that holds its connection that long cannot answer faster, whatever the pool, so no pool is recommended for your workload; the objective needs shorter transactions or a looser objective. The toy endpoint measured %s.",
+					Recommender.ms(SloYaml.holdP99Ms(asked)), Recommender.ms(asked.p99ObjectiveMs()),
+					(answer.search().chosenPool() != null) ? "pool " + answer.search().chosenPool()
+							: "no pool that meets it either");
+		}
+		if (answer.theirs().isPresent()) {
+			return "no pool within the database's budget per replica meets the objective for your hold time in the model, so none is recommended.";
+		}
+		return "no pool size met the objective, so none is recommended.";
+	}
+
 	static String range(FleetPlan.Row row) {
 		return row.feasible() ? row.modelMinimum() + "-" + row.highest()
 				: "EMPTY: " + ((row.modelMinimum() == null) ? "no pool within the budget meets the objective"

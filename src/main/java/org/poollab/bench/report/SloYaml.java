@@ -45,7 +45,7 @@ final class SloYaml {
 		OptionalInt pool = (answer.theirs().isPresent()) ? answer.theirPool()
 				: (search.chosenPool() != null) ? OptionalInt.of(search.chosenPool()) : OptionalInt.empty();
 		if (pool.isEmpty()) {
-			comment(yaml, "No block: no pool size met the objective, so none is recommended.");
+			comment(yaml, "No block: " + SloText.noPool(answer));
 			return yaml.toString();
 		}
 		yaml.append(settings(answer, pool.getAsInt(), answer.theirs().isPresent()));

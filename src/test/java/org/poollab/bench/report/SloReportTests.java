@@ -124,6 +124,19 @@ class SloReportTests {
 	}
 
 	@Test
+	void theirHoldLongerThanTheObjectiveSaysSoInsteadOfABlock() throws Exception {
+		SloSearch.Asked theirs = new SloSearch.Asked(1500, 3, 3, "25 %", 5, 1, 50, 12.0, 80.0);
+		SloSearch search = search(2);
+		Report.write(results(new SloSearch(theirs, search.rateRps(), search.lowestPool(), search.highestPool(),
+				search.path(), search.chosenPool(), true, search.conclusion(), search.model(), search.scaling())),
+				this.runDir);
+		String yaml = Files.readString(this.runDir.resolve(Report.RECOMMENDED_YAML)).replace("\n# ", " ");
+		assertThat(yaml).contains("No block: your hold time's p99 (80 ms) is not below the p99 objective (50 ms)")
+			.contains("The toy endpoint measured pool 2.")
+			.doesNotContain("spring:");
+	}
+
+	@Test
 	void reportDrawsTheModelAgainstEveryMeasuredPoolInABrowser() throws Exception {
 		SweepResults results = results(search(2));
 		Report.write(results, this.runDir);
