@@ -262,13 +262,15 @@ final class SloRun {
 	}
 
 	/**
-	 * The queue model at this rate. Its hold time is the larger of two lower bounds: the
-	 * database's own timing of the service's transaction on one connection (nanoseconds,
-	 * but no service around it and no load on the cores) and the instance's HikariCP
-	 * usage timer under the load (each hold rounded down to whole milliseconds, so its
-	 * mean is at most the true one); the variability is the database's timing's
-	 * (exponential without it). The base p99 is the largest pool's, where no request
-	 * waited for a connection.
+	 * The queue model at this rate. Its hold time is Little's law on the largest pool's
+	 * windows, where no request waited: the connections busy on average (the mean of the
+	 * instance's active gauge over the window's scrapes, a sample of the time average
+	 * that nothing biases) over the requests per second it answered. Beside it, two lower
+	 * bounds are recorded: the database's own nanosecond timing of the service's
+	 * transaction on one connection (no service around it, no load on the cores) and
+	 * HikariCP's usage timer (each hold rounded down to whole milliseconds); when the
+	 * gauge gave nothing, the larger of those. The variability is the database's timing's
+	 * (exponential without it); the base p99 is the largest pool's.
 	 */
 	private SloSearch.@Nullable Model model(SloSearch.Probe largest, SloSearch.@Nullable Scaling scaling, int rate) {
 		double arrivalCv2 = (this.sweep.grid().arrivals() == Arrivals.RANDOM) ? 1 : 0;
@@ -278,16 +280,26 @@ final class SloRun {
 			.max()
 			.orElse(0);
 		double aloneMs = (scaling != null) ? scaling.holdMeanMs() : 0;
-		if (Math.max(usageMs, aloneMs) <= 0) {
+		double busy = largest.repeats()
+			.stream()
+			.filter((point) -> point.pool().meanActive() != null)
+			.mapToDouble((point) -> point.pool().meanActive())
+			.average()
+			.orElse(0);
+		double answeredRps = largest.repeats().stream().mapToDouble(Point::throughputRps).average().orElse(0);
+		double littleMs = (busy > 0 && answeredRps > 0) ? 1000 * busy / answeredRps : 0;
+		double holdMs = (littleMs > 0) ? littleMs : Math.max(usageMs, aloneMs);
+		if (holdMs <= 0) {
 			return null;
 		}
 		double cv2 = (scaling != null) ? scaling.holdCv2() : 1;
 		String source = String.format(Locale.ROOT,
-				"the larger of the database's own timing on one connection (%s) and HikariCP's usage timer under load (%s, whole milliseconds rounded down)",
-				(scaling != null) ? String.format(Locale.ROOT, "%.3f ms", aloneMs) : "not measured",
-				String.format(Locale.ROOT, "%.3f ms", usageMs));
-		return new SloSearch.Model(new QueueModel(rate, Math.max(usageMs, aloneMs), cv2, arrivalCv2, largest.p99Ms()),
-				source);
+				"%s; beside it the database's own timing on one connection (%s) and HikariCP's usage timer under load (%.3f ms, whole milliseconds rounded down)",
+				(littleMs > 0) ? String.format(Locale.ROOT,
+						"Little's law on the largest pool's windows: %.3f connections busy on average / %.0f requests/s",
+						busy, answeredRps) : "the larger of two lower bounds (the active gauge gave nothing)",
+				(scaling != null) ? String.format(Locale.ROOT, "%.3f ms", aloneMs) : "not measured", usageMs);
+		return new SloSearch.Model(new QueueModel(rate, holdMs, cv2, arrivalCv2, largest.p99Ms()), source);
 	}
 
 	/** The search's answer, or whose ceiling stood in its way. */

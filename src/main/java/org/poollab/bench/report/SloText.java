@@ -76,8 +76,10 @@ final class SloText {
 				answer.fleet().otherConnections(), answer.fleet().budget(), answer.fleet().surge(),
 				answer.search().lowestPool())
 				+ ((answer.search().scaling() != null) ? String.format(Locale.ROOT,
-						"; the database's peak concurrency N* = %s active connections (USL fit)",
-						peak(answer.search().scaling().usl().peakConnections())) : "");
+						"; the database's peak concurrency N* = %s active connections (USL fit%s)",
+						peak(answer.search().scaling().usl().peakConnections()),
+						answer.theirs().isPresent() ? ", measured with the lab's statement, not your transactions" : "")
+						: "");
 	}
 
 	static String peak(double peakConnections) {

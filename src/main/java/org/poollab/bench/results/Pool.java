@@ -2,6 +2,8 @@ package org.poollab.bench.results;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * HikariCP telemetry scraped from every instance's {@code /actuator/prometheus} during
  * the measured window.
@@ -17,9 +19,19 @@ import java.util.List;
  * @param usageMeanMs mean time a connection was held ({@code hikaricp.connections.usage})
  * @param timeouts connection-acquire timeouts ({@code hikaricp.connections.timeout})
  * @param telemetrySamples scrapes per instance that the figures rest on
+ * @param meanActive the mean of {@code hikaricp.connections.active} over the window's
+ * scrapes, summed over the instances: connections busy on average, which by Little's law
+ * and the throughput give the mean hold without HikariCP's whole-millisecond rounding;
+ * null in results written before it was recorded
  */
 public record Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,
-		long timeouts, int telemetrySamples) {
+		long timeouts, int telemetrySamples, @Nullable Double meanActive) {
+
+	/** Figures without the mean active connections (results written before it). */
+	public Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,
+			long timeouts, int telemetrySamples) {
+		this(observedMax, peakActive, peakPending, acquireP99Ms, usageMeanMs, timeouts, telemetrySamples, null);
+	}
 
 	/**
 	 * Every instance reported {@code poolSize} as its HikariCP maximum; for

@@ -54,6 +54,7 @@ public final class PoolWindow {
 		double usageSeconds = 0;
 		double usageCount = 0;
 		int fewestSamples = Integer.MAX_VALUE;
+		double meanActive = 0;
 		Map<Double, Double> acquireBuckets = new TreeMap<>();
 		for (int i = 0; i < instances; i++) {
 			List<Scrape> mine = Telemetry.of(scrapes, i);
@@ -69,6 +70,7 @@ public final class PoolWindow {
 				peakActive = Math.max(peakActive, (int) scrape.pool().active());
 				peakPending = Math.max(peakPending, (int) scrape.pool().pending());
 			}
+			meanActive += inside.stream().mapToDouble((scrape) -> scrape.pool().active()).average().orElse(0);
 			PoolSnapshot before = before(mine, startMs);
 			PoolSnapshot after = after(mine, endMs);
 			timeouts += after.timeouts() - before.timeouts();
@@ -81,7 +83,7 @@ public final class PoolWindow {
 		return new Pool(observedMax, peakActive, peakPending,
 				Histogram.percentileMs(acquireBuckets, acquireCount, 0.99),
 				(usageCount > 0) ? 1000 * usageSeconds / usageCount : 0, Math.round(timeouts),
-				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples);
+				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples, meanActive);
 	}
 
 	/**
