@@ -30,10 +30,29 @@ class ErlangCTests {
 		// and two 1 Mbit/s lines with 150 packets/s of 10 kbit each (a = 1.5): 0.6429.
 		assertThat(ErlangC.probabilityOfWaiting(3, 2)).isCloseTo(4.0 / 9, within(1e-12));
 		assertThat(ErlangC.probabilityOfWaiting(2, 1.5)).isCloseTo(0.6429, within(5e-5));
-		// Erlang C tables for call centres, 10 erlangs: 12 agents 0.4494, 14 agents
-		// 0.1741.
-		assertThat(ErlangC.probabilityOfWaiting(12, 10)).isCloseTo(0.4494, within(5e-5));
-		assertThat(ErlangC.probabilityOfWaiting(14, 10)).isCloseTo(0.1741, within(5e-5));
+	}
+
+	@Test
+	void recursionAgreesWithTheTextbookSumWherePowersStillFit() {
+		// C(c, a) = (a^c / c!) (c / (c - a)) / (sum_{k<c} a^k / k! + (a^c / c!) (c / (c -
+		// a))),
+		// computed here directly: a different formula from the recursion the class uses.
+		for (int servers : new int[] { 3, 8, 12, 14, 20 }) {
+			for (double offered : new double[] { 0.5, 2, 7.5, 10 }) {
+				if (offered >= servers) {
+					continue;
+				}
+				double sum = 0;
+				double term = 1;
+				for (int k = 0; k < servers; k++) {
+					sum += term;
+					term *= offered / (k + 1);
+				}
+				double waiting = term * servers / (servers - offered);
+				assertThat(ErlangC.probabilityOfWaiting(servers, offered)).as("C(%d, %s)", servers, offered)
+					.isCloseTo(waiting / (sum + waiting), within(1e-12));
+			}
+		}
 	}
 
 	@Test
