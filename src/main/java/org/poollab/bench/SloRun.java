@@ -2,7 +2,6 @@ package org.poollab.bench;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,7 +12,6 @@ import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.deploy.Deployment;
-import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Question;
 import org.poollab.bench.grid.Topology;
@@ -29,6 +27,7 @@ import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.Database;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SloSearch;
+import org.poollab.bench.results.SweepResults;
 
 /**
  * The team's own question ({@link Question}) answered by measurement: the database driven
@@ -51,9 +50,6 @@ final class SloRun {
 	/** The most pool sizes measured again after a confirmation refuted the answer. */
 	static final int MAX_PROBES_AFTER_REFUTATION = 3;
 
-	/** The most connections the scaling measurement opens at once. */
-	static final int MOST_SCALING_CONNECTIONS = 64;
-
 	private final SweepContext sweep;
 
 	private final Question question;
@@ -61,6 +57,37 @@ final class SloRun {
 	SloRun(SweepContext sweep, Question question) {
 		this.sweep = sweep;
 		this.question = question;
+	}
+
+	/**
+	 * The search, then its answer started as pasted; a refuted answer moves the search
+	 * on, up to {@link Report#MAX_CONFIRMATIONS} confirmations. Results are written after
+	 * each step, so a failure keeps what finished.
+	 * @param results the sweep's results so far
+	 * @return them with the search and its confirmations
+	 */
+	SweepResults answer(SweepResults results, HostCeiling ceiling) throws IOException, InterruptedException {
+		SweepResults answered = results.withSlo(run(ceiling));
+		this.sweep.store().write(answered);
+		List<Confirmation> confirmations = new ArrayList<>();
+		for (int run = 0; run < Report.MAX_CONFIRMATIONS; run++) {
+			Optional<String> block = Report.sloBlock(answered);
+			Optional<Confirmation> confirmed = block.isPresent() ? confirm(answered.slo(), block.get())
+					: Optional.empty();
+			if (confirmed.isEmpty()) {
+				break;
+			}
+			confirmations.add(confirmed.get());
+			answered = answered.withConfirmations(confirmations);
+			this.sweep.store().write(answered);
+			if (SloJudge.confirms(confirmed.get().point(), this.question.p99ObjectiveMs())
+					|| run + 1 == Report.MAX_CONFIRMATIONS) {
+				break;
+			}
+			answered = answered.withSlo(resume(answered.slo(), confirmed.get()));
+			this.sweep.store().write(answered);
+		}
+		return answered;
 	}
 
 	SloSearch run(HostCeiling ceiling) throws IOException, InterruptedException {
@@ -87,7 +114,7 @@ final class SloRun {
 		Deployment[] deployment = { deployer.deploy(top, highest) };
 		// After the first start: the instance's Flyway made the schema. The instance is
 		// idle meanwhile.
-		SloSearch.Scaling scaling = measureScaling(fleet);
+		SloSearch.Scaling scaling = SloModel.measureScaling(this.sweep, fleet);
 		List<SloSearch.Probe> path = new ArrayList<>();
 		@Nullable SloSearch.Model[] model = { null };
 		try {
@@ -99,7 +126,7 @@ final class SloRun {
 						ceiling.rps().getAsInt(), rate), null, scaling);
 			}
 			PoolSearch.Outcome outcome = PoolSearch.search(lowest, highest, () -> {
-				model[0] = model(path.get(0), scaling, rate);
+				model[0] = SloModel.fit(path.get(0), scaling, rate, this.sweep.grid().arrivals());
 				if (model[0] == null) {
 					return highest;
 				}
@@ -113,7 +140,7 @@ final class SloRun {
 				return seed;
 			}, MAX_PROBES, prober(deployment, deployer, top, loadDirectory, path));
 			if (model[0] == null && !path.isEmpty()) {
-				model[0] = model(path.get(0), scaling, rate);
+				model[0] = SloModel.fit(path.get(0), scaling, rate, this.sweep.grid().arrivals());
 			}
 			OptionalInt chosen = outcome.smallest();
 			return new SloSearch(asked, rate, lowest, highest, List.copyOf(path),
@@ -228,86 +255,6 @@ final class SloRun {
 				this.question.surge().toString(), this.question.otherConnections(),
 				this.question.connectionsPerRequest(), this.question.p99ObjectiveMs(), this.question.holdMeanMs(),
 				this.question.holdP99Ms());
-	}
-
-	/**
-	 * The database alone, before any instance starts: its scalability and the hold time
-	 * of the service's transaction with nothing around it. A failure costs the model, not
-	 * the search.
-	 */
-	private SloSearch.@Nullable Scaling measureScaling(Fleet fleet) {
-		int most = Math.min(MOST_SCALING_CONNECTIONS, fleet.budget());
-		this.sweep.out()
-			.printf("Measuring how the database scales: the service's transaction back to back on 1 to %d connections...%n",
-					most);
-		try {
-			SloSearch.Scaling scaling = DatabaseScaling.measure(this.sweep.database(), most, this.sweep.out());
-			this.sweep.out()
-				.printf(Locale.ROOT,
-						"  USL fit: alpha %.4f, beta %.6f, peak concurrency N* %s; hold %.3f ms (cv² %.2f)%n",
-						scaling.usl().alpha(), scaling.usl().beta(),
-						Double.isInfinite(scaling.usl().peakConnections()) ? "none within the range"
-								: String.format(Locale.ROOT, "%.0f", scaling.usl().peakConnections()),
-						scaling.holdMeanMs(), scaling.holdCv2());
-			return scaling;
-		}
-		catch (SQLException | RuntimeException ex) {
-			this.sweep.out().println("  not measured, the report will have no USL fit: " + ex.getMessage());
-			return null;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return null;
-		}
-	}
-
-	/**
-	 * The queue model at this rate. Its hold time is Little's law on the largest pool's
-	 * windows, where no request waited: the connections busy on average (the mean of the
-	 * instance's active gauge over the window's scrapes) over the requests per second it
-	 * answered; no whole-millisecond rounding. It is held between two bounds: at least
-	 * the database's own nanosecond timing of the service's transaction on one connection
-	 * and HikariCP's usage timer (each hold rounded down to whole milliseconds, so its
-	 * mean is a lower bound), at most that timer's mean plus 1 ms (what rounding down can
-	 * hide). The gauge broke the upper bound in a run here (1.27 ms against 0.185 + 1): a
-	 * scrape is read while it makes the instance busy, so it may catch more connections
-	 * in use than the window's average. The variability is the database's timing's
-	 * (exponential without it); the base p99 is the largest pool's.
-	 */
-	private SloSearch.@Nullable Model model(SloSearch.Probe largest, SloSearch.@Nullable Scaling scaling, int rate) {
-		double arrivalCv2 = (this.sweep.grid().arrivals() == Arrivals.RANDOM) ? 1 : 0;
-		double usageMs = largest.repeats()
-			.stream()
-			.mapToDouble((Point point) -> point.pool().usageMeanMs())
-			.max()
-			.orElse(0);
-		double aloneMs = (scaling != null) ? scaling.holdMeanMs() : 0;
-		double busy = largest.repeats()
-			.stream()
-			.filter((point) -> point.pool().meanActive() != null)
-			.mapToDouble((point) -> point.pool().meanActive())
-			.average()
-			.orElse(0);
-		double answeredRps = largest.repeats().stream().mapToDouble(Point::throughputRps).average().orElse(0);
-		double littleMs = (busy > 0 && answeredRps > 0) ? 1000 * busy / answeredRps : 0;
-		double lowerMs = Math.max(usageMs, aloneMs);
-		double upperMs = (usageMs > 0 || littleMs > 0) ? usageMs + 1 : Double.POSITIVE_INFINITY;
-		double holdMs = (littleMs > 0) ? Math.min(upperMs, Math.max(lowerMs, littleMs)) : lowerMs;
-		if (holdMs <= 0) {
-			return null;
-		}
-		double cv2 = (scaling != null) ? scaling.holdCv2() : 1;
-		String little = (littleMs <= 0) ? "the larger of two lower bounds (the active gauge gave nothing)" : String
-			.format(Locale.ROOT,
-					"Little's law on the largest pool's windows (%.3f connections busy on average / %.0f requests/s = %.3f ms)%s",
-					busy, answeredRps, littleMs,
-					(holdMs != littleMs)
-							? String.format(Locale.ROOT, ", held to the bounds [%.3f, %.3f] ms", lowerMs, upperMs)
-							: "");
-		String source = String.format(Locale.ROOT,
-				"%s; the bounds: the database's own timing on one connection (%s) and HikariCP's usage timer under load (%.3f ms, whole milliseconds rounded down, so at most 1 ms short)",
-				little, (scaling != null) ? String.format(Locale.ROOT, "%.3f ms", aloneMs) : "not measured", usageMs);
-		return new SloSearch.Model(new QueueModel(rate, holdMs, cv2, arrivalCv2, largest.p99Ms()), source);
 	}
 
 	/** The search's answer, or whose ceiling stood in its way. */

@@ -28,10 +28,8 @@ import org.poollab.bench.report.Durations;
 import org.poollab.bench.report.Recommendation;
 import org.poollab.bench.report.Report;
 import org.poollab.bench.report.ReportMain;
-import org.poollab.bench.report.SloJudge;
 import org.poollab.bench.results.Host;
 import org.poollab.bench.results.Point;
-import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SweepResults;
 
@@ -120,30 +118,9 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 							Progress.of(this.grid, this.properties.crossCheck(), planned, this.out), processes, time);
 					Optional<Question> question = this.properties.question();
 					if (question.isPresent()) {
-						// 3. and 4. for the team's own question: the search, then its
-						// answer
+						// 3. and 4. for the team's own question: the search, its answer
 						// as pasted.
-						SloRun slo = new SloRun(sweep, question.get());
-						results = results.withSlo(slo.run(ceiling));
-						store.write(results);
-						List<Confirmation> confirmations = new ArrayList<>();
-						for (int run = 0; run < Report.MAX_CONFIRMATIONS; run++) {
-							Optional<String> block = Report.sloBlock(results);
-							Optional<Confirmation> confirmed = block.isPresent()
-									? slo.confirm(results.slo(), block.get()) : Optional.empty();
-							if (confirmed.isEmpty()) {
-								break;
-							}
-							confirmations.add(confirmed.get());
-							results = results.withConfirmations(confirmations);
-							store.write(results);
-							if (SloJudge.confirms(confirmed.get().point(), question.get().p99ObjectiveMs())
-									|| run + 1 == Report.MAX_CONFIRMATIONS) {
-								break;
-							}
-							results = results.withSlo(slo.resume(results.slo(), confirmed.get()));
-							store.write(results);
-						}
+						results = new SloRun(sweep, question.get()).answer(results, ceiling);
 					}
 					// 3. and 4. Load and collect, deployment by deployment.
 					for (List<Planned> mine : deployments(question.isPresent() ? List.of() : planned)) {
