@@ -168,24 +168,26 @@ record BenchProperties(
 			}
 			return Optional.empty();
 		}
-		for (String gridOnly : new String[] { "topologies", "poolSizes", "rates", "serve", "remoteEngines" }) {
-			Object value = switch (gridOnly) {
-				case "topologies" -> this.topologies;
-				case "poolSizes" -> this.poolSizes;
-				case "rates" -> this.rates;
-				case "serve" -> this.serve;
-				default -> this.remoteEngines;
-			};
-			if (value != null) {
-				throw new BenchSettingException(
-						"bench.%s=%s is not allowed with bench.targetRps: the SLO search chooses the pool sizes and measures one instance at the rate a replica carries with one replica down; leave bench.%s unset. Nothing was started."
-							.formatted(gridOnly, value, gridOnly));
-			}
-		}
+		refuseBesideTargetRps("topologies", this.topologies);
+		refuseBesideTargetRps("poolSizes", this.poolSizes);
+		refuseBesideTargetRps("rates", this.rates);
+		refuseBesideTargetRps("serve", this.serve);
+		refuseBesideTargetRps("remoteEngines", this.remoteEngines);
 		int fleet = Objects.requireNonNullElse(this.replicas,
 				Objects.requireNonNullElse(this.instances, Preset.INSTANCES));
 		return Optional.of(Question.of(this.targetRps, fleet, this.maxReplicas, this.surge, this.otherConnections,
 				this.connectionsPerRequest, this.p99Objective, this.holdTime));
+	}
+
+	/**
+	 * A setting that only shapes a grid, refused when it is set beside the SLO search's.
+	 */
+	private static void refuseBesideTargetRps(String setting, @Nullable Object value) {
+		if (value != null) {
+			throw new BenchSettingException(
+					"bench.%s=%s is not allowed with bench.targetRps: the SLO search chooses the pool sizes and measures one instance at the rate a replica carries with one replica down; leave bench.%s unset. Nothing was started."
+						.formatted(setting, value, setting));
+		}
 	}
 
 	/**

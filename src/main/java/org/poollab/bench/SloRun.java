@@ -98,10 +98,10 @@ final class SloRun {
 				this.question.connectionsPerRequest());
 		int highest = Math.min(Question.LARGEST_SEARCHED_POOL, fleet.budgetShare(this.question.replicas()));
 		int rate = this.question.ratePerReplicaRps();
-		SloSearch.Asked asked = asked();
+		SloSearch.Asked asked = this.question.asked();
 		this.sweep.out()
-			.printf("SLO search: %s.%n  One instance at %d rps, pool sizes %d to %d.%n", this.question.describe(), rate,
-					lowest, highest);
+			.printf("SLO search: %s.%n  One instance at %d rps, pool sizes %d to %d.%n", Report.sloQuestion(asked),
+					rate, lowest, highest);
 
 		if (highest < lowest) {
 			return new SloSearch(asked, rate, lowest, highest, List.of(), null, true, String.format(Locale.ROOT,
@@ -116,7 +116,6 @@ final class SloRun {
 		// idle meanwhile.
 		SloSearch.Scaling scaling = SloModel.measureScaling(this.sweep, fleet);
 		List<SloSearch.Probe> path = new ArrayList<>();
-		@Nullable SloSearch.Model[] model = { null };
 		try {
 			Path loadDirectory = this.sweep.loadDirectory();
 			ceiling.measureOnce(this.sweep, this.sweep.jmeter(), deployment[0], loadDirectory);
@@ -125,31 +124,38 @@ final class SloRun {
 						"cannot be measured here, because of the load generator's ceiling: JMeter on this machine holds %d rps, below the %d rps one instance must carry; run the load from another machine (bench.remoteEngines) or ask for a lower bench.targetRps or more bench.replicas",
 						ceiling.rps().getAsInt(), rate), null, scaling);
 			}
-			PoolSearch.Outcome outcome = PoolSearch.search(lowest, highest, () -> {
-				model[0] = SloModel.fit(path.get(0), scaling, rate, this.sweep.grid().arrivals());
-				if (model[0] == null) {
-					return highest;
-				}
-				QueueModel queue = model[0].queue();
-				int seed = queue.smallestPoolMeeting(this.question.p99ObjectiveMs(), highest).orElse(highest);
-				this.sweep.out()
-					.printf(Locale.ROOT,
-							"  Queue model: %.2f connections busy on average (hold %.3f ms, %s); its smallest pool for %s ms: %d.%n",
-							queue.busyConnections(), queue.holdMeanMs(), model[0].holdSource(),
-							Report.ms(this.question.p99ObjectiveMs()), seed);
-				return seed;
-			}, MAX_PROBES, prober(deployment, deployer, top, loadDirectory, path));
-			if (model[0] == null && !path.isEmpty()) {
-				model[0] = SloModel.fit(path.get(0), scaling, rate, this.sweep.grid().arrivals());
-			}
+			PoolSearch.Outcome outcome = PoolSearch.search(lowest, highest, () -> seed(path.get(0), scaling, highest),
+					MAX_PROBES, prober(deployment, deployer, top, loadDirectory, path));
+			// A pure fit of what was measured: the same the seed came from.
+			SloSearch.Model model = SloModel.fit(path.get(0), scaling, rate, this.sweep.grid().arrivals());
 			OptionalInt chosen = outcome.smallest();
 			return new SloSearch(asked, rate, lowest, highest, List.copyOf(path),
 					chosen.isPresent() ? chosen.getAsInt() : null, outcome.exact(),
-					conclusion(outcome, path, highest, rate), model[0], scaling);
+					conclusion(outcome, path, highest, rate), model, scaling);
 		}
 		finally {
 			deployment[0].close();
 		}
+	}
+
+	/**
+	 * The queue model's smallest pool, fitted once the largest pool was measured; the
+	 * largest when there is no model.
+	 */
+	private int seed(SloSearch.Probe largest, SloSearch.@Nullable Scaling scaling, int highest) {
+		SloSearch.Model model = SloModel.fit(largest, scaling, this.question.ratePerReplicaRps(),
+				this.sweep.grid().arrivals());
+		if (model == null) {
+			return highest;
+		}
+		QueueModel queue = model.queue();
+		int seed = queue.smallestPoolMeeting(this.question.p99ObjectiveMs(), highest).orElse(highest);
+		this.sweep.out()
+			.printf(Locale.ROOT,
+					"  Queue model: %.2f connections busy on average (hold %.3f ms, %s); its smallest pool for %s ms: %d.%n",
+					queue.busyConnections(), queue.holdMeanMs(), model.holdSource(),
+					Report.ms(this.question.p99ObjectiveMs()), seed);
+		return seed;
 	}
 
 	/**
@@ -248,13 +254,6 @@ final class SloRun {
 	private Planned planned(int pool, int repeat) {
 		return new Planned(Topology.SINGLE, 1, this.sweep.grid().tomcatThreads().get(0), pool,
 				this.question.ratePerReplicaRps(), repeat);
-	}
-
-	private SloSearch.Asked asked() {
-		return new SloSearch.Asked(this.question.targetRps(), this.question.replicas(), this.question.maxReplicas(),
-				this.question.surge().toString(), this.question.otherConnections(),
-				this.question.connectionsPerRequest(), this.question.p99ObjectiveMs(), this.question.holdMeanMs(),
-				this.question.holdP99Ms());
 	}
 
 	/** The search's answer, or whose ceiling stood in its way. */

@@ -2,13 +2,13 @@ package org.poollab.bench.grid;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.model.Fleet;
 import org.poollab.bench.model.Fleet.Surge;
+import org.poollab.bench.results.SloSearch;
 
 /**
  * A team's own question, from {@code bench.targetRps} and the settings beside it: their
@@ -99,14 +99,10 @@ public record Question(int targetRps, int replicas, int maxReplicas, Surge surge
 		return new Fleet(maxConnections, reservedConnections, this.otherConnections, this.surge);
 	}
 
-	/** The question in one line, as the console and the yml say it. */
-	public String describe() {
-		return String.format(Locale.ROOT,
-				"%d rps at the peak over %d replica(s) (up to %d), surge %s, %d connection(s) held by other clients, %d connection(s) per request, p99 objective %s ms%s",
-				this.targetRps, this.replicas, this.maxReplicas, this.surge, this.otherConnections,
-				this.connectionsPerRequest, trim(this.p99ObjectiveMs),
-				(this.holdMeanMs != null) ? ", your hold time " + trim(this.holdMeanMs) + " ms mean"
-						+ ((this.holdP99Ms != null) ? ", " + trim(this.holdP99Ms) + " ms p99" : "") : "");
+	/** The question as the results record it. */
+	public SloSearch.Asked asked() {
+		return new SloSearch.Asked(this.targetRps, this.replicas, this.maxReplicas, this.surge, this.otherConnections,
+				this.connectionsPerRequest, this.p99ObjectiveMs, this.holdMeanMs, this.holdP99Ms);
 	}
 
 	private static String trim(double value) {

@@ -176,8 +176,7 @@ public final class RecommendedYaml {
 			// A blank line: the comments below belong to the next setting.
 			yaml.append(prefix.isEmpty() ? "\n" : prefix.strip() + "\n");
 		}
-		long connectionTimeoutMs = slowestMs.isPresent()
-				? Math.max(MIN_CONNECTION_TIMEOUT_MS, roundUp(4 * slowestMs.getAsDouble(), 250))
+		long connectionTimeoutMs = slowestMs.isPresent() ? connectionTimeoutMs(slowestMs.getAsDouble())
 				: DEFAULT_CONNECTION_TIMEOUT_MS;
 		line(yaml, prefix, "connection-timeout", connectionTimeoutMs, slowestMs.isPresent() ? String.format(Locale.ROOT,
 				"ms; 4x the slowest successful request at any sustained point (%s ms), rounded up to 250 ms, at "
@@ -199,8 +198,7 @@ public final class RecommendedYaml {
 				"ms (2 min), HikariCP's default; not measured by the sweep. A fixed-size pool keeps idle "
 						+ "connections, and this pings them before a firewall or NAT drops them silently (HikariCP: "
 						+ ">= 30 s and < max-lifetime)");
-		long leakMs = slowestMs.isPresent()
-				? Math.max(MIN_LEAK_DETECTION_THRESHOLD_MS, roundUp(10 * slowestMs.getAsDouble(), 1000)) : 60_000;
+		long leakMs = slowestMs.isPresent() ? leakDetectionThresholdMs(slowestMs.getAsDouble()) : 60_000;
 		line(yaml, prefix, "leak-detection-threshold", leakMs, slowestMs.isPresent()
 				? String.format(Locale.ROOT,
 						"ms; a connection is held within one request, so no healthy hold outlasts the slowest request "
@@ -286,6 +284,22 @@ public final class RecommendedYaml {
 		return grid.cells().stream().filter(Cell::sustained).mapToDouble(Cell::maxMs).max();
 	}
 
+	/**
+	 * connection-timeout from the slowest healthy request: 4x it, rounded up to 250 ms,
+	 * at least {@link #MIN_CONNECTION_TIMEOUT_MS}.
+	 */
+	static long connectionTimeoutMs(double slowestMs) {
+		return Math.max(MIN_CONNECTION_TIMEOUT_MS, roundUp(4 * slowestMs, 250));
+	}
+
+	/**
+	 * leak-detection-threshold from the longest healthy hold: 10x it, rounded up to whole
+	 * seconds, at least HikariCP's 2 s.
+	 */
+	static long leakDetectionThresholdMs(double longestHoldMs) {
+		return Math.max(MIN_LEAK_DETECTION_THRESHOLD_MS, roundUp(10 * longestHoldMs, 1000));
+	}
+
 	private static long roundUp(double valueMs, long stepMs) {
 		return (long) Math.ceil(valueMs / stepMs) * stepMs;
 	}
@@ -345,7 +359,7 @@ public final class RecommendedYaml {
 	}
 
 	/** A setting with the reason for it wrapped in comment lines above it. */
-	private static void line(StringBuilder yaml, String prefix, String key, long value, String why) {
+	static void line(StringBuilder yaml, String prefix, String key, long value, String why) {
 		String indent = prefix + "      ";
 		for (String comment : wrap(why, COMMENT_WIDTH - indent.length() - 2)) {
 			yaml.append(indent).append("# ").append(comment).append('\n');

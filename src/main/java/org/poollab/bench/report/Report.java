@@ -14,6 +14,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -87,6 +88,11 @@ public final class Report {
 	 */
 	public static void printSlo(SweepResults results, PrintStream out) {
 		SloReport.print(results, out);
+	}
+
+	/** The SLO search's question in one line, as the report and the yml say it. */
+	public static String sloQuestion(SloSearch.Asked asked) {
+		return SloText.question(asked);
 	}
 
 	/** Milliseconds as the report writes them. */

@@ -36,7 +36,7 @@ record SloAnswer(SweepResults results, SloSearch search, Fleet fleet, Optional<F
 		SloSearch search = results.slo();
 		SloSearch.Asked asked = search.asked();
 		Fleet fleet = new Fleet(results.database().maxConnections(), results.database().reservedConnections(),
-				asked.otherConnections(), surge(asked.surge()));
+				asked.otherConnections(), asked.surge());
 		Optional<QueueModel> toy = Optional.ofNullable(search.model()).map(SloSearch.Model::queue);
 		double peak = (search.scaling() != null) ? search.scaling().usl().peakConnections() : Double.POSITIVE_INFINITY;
 		OptionalInt chosen = (search.chosenPool() != null) ? OptionalInt.of(search.chosenPool()) : OptionalInt.empty();
@@ -47,15 +47,6 @@ record SloAnswer(SweepResults results, SloSearch search, Fleet fleet, Optional<F
 			.map((model) -> FleetPlan.of(fleet, model, asked.targetRps(), asked.maxReplicas(), asked.p99ObjectiveMs(),
 					peak, search.lowestPool(), theirs.isPresent() ? OptionalInt.empty() : chosen));
 		return new SloAnswer(results, search, fleet, plan, theirs);
-	}
-
-	/**
-	 * {@code 25 %} or {@code 2 replica(s)}, as {@link Fleet.Surge#toString()} writes it.
-	 */
-	static Fleet.Surge surge(String written) {
-		String number = written.replaceAll("[^0-9]", "");
-		return written.contains("%") ? Fleet.Surge.percent(Integer.parseInt(number))
-				: Fleet.Surge.replicas(Integer.parseInt(number));
 	}
 
 	/**

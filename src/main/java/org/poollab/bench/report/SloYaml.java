@@ -63,7 +63,7 @@ final class SloYaml {
 	static String settings(SloAnswer answer, int poolSize, boolean theirs) {
 		StringBuilder yaml = new StringBuilder("spring:\n  datasource:\n    hikari:\n");
 		SloSearch search = answer.search();
-		line(yaml, "maximum-pool-size", poolSize, theirs ? String.format(Locale.ROOT,
+		RecommendedYaml.line(yaml, "", "maximum-pool-size", poolSize, theirs ? String.format(Locale.ROOT,
 				"per replica; FROM YOUR bench.holdTime (the model, not measured): the smallest pool whose predicted p99 "
 						+ "at %d rps meets %s ms, at least the deadlock floor %d; the toy endpoint measured %s",
 				search.rateRps(), Recommender.ms(search.asked().p99ObjectiveMs()), search.lowestPool(),
@@ -74,19 +74,22 @@ final class SloYaml {
 				: answer.slowestMetMs();
 		String source = theirs ? "FROM YOUR bench.holdTime: the model's p99 at this pool"
 				: "MEASURED: the slowest successful request in the windows that met the objective";
-		long connectionTimeoutMs = basisMs.isPresent()
-				? Math.max(RecommendedYaml.MIN_CONNECTION_TIMEOUT_MS, roundUp(4 * basisMs.getAsDouble(), 250))
+		long connectionTimeoutMs = basisMs.isPresent() ? RecommendedYaml.connectionTimeoutMs(basisMs.getAsDouble())
 				: RecommendedYaml.DEFAULT_CONNECTION_TIMEOUT_MS;
-		line(yaml, "connection-timeout", connectionTimeoutMs, basisMs.isPresent() ? String.format(Locale.ROOT,
+		RecommendedYaml.line(yaml, "", "connection-timeout", connectionTimeoutMs, basisMs.isPresent() ? String.format(
+				Locale.ROOT,
 				"ms; 4x %s (%s ms), rounded up to 250 ms, at least 500 ms: a longer wait means the pool is saturated, so fail fast",
 				source, Recommender.ms(basisMs.getAsDouble())) : "ms; HikariCP's default");
 		long validationTimeoutMs = RecommendedYaml.validationTimeoutMs(connectionTimeoutMs);
-		line(yaml, "validation-timeout", validationTimeoutMs, "ms; below connection-timeout, as HikariCP requires");
-		line(yaml, "max-lifetime", RecommendedYaml.MAX_LIFETIME_MS, "ms (30 min), HikariCP's default; not measured");
-		line(yaml, "keepalive-time", RecommendedYaml.KEEPALIVE_TIME_MS, "ms (2 min), HikariCP's default; not measured");
+		RecommendedYaml.line(yaml, "", "validation-timeout", validationTimeoutMs,
+				"ms; below connection-timeout, as HikariCP requires");
+		RecommendedYaml.line(yaml, "", "max-lifetime", RecommendedYaml.MAX_LIFETIME_MS,
+				"ms (30 min), HikariCP's default; not measured");
+		RecommendedYaml.line(yaml, "", "keepalive-time", RecommendedYaml.KEEPALIVE_TIME_MS,
+				"ms (2 min), HikariCP's default; not measured");
 		double holdBasisMs = theirs ? holdP99Ms(search.asked()) : answer.slowestMetMs().orElse(6_000);
-		long leakMs = Math.max(RecommendedYaml.MIN_LEAK_DETECTION_THRESHOLD_MS, roundUp(10 * holdBasisMs, 1000));
-		line(yaml, "leak-detection-threshold", leakMs, String.format(Locale.ROOT,
+		long leakMs = RecommendedYaml.leakDetectionThresholdMs(holdBasisMs);
+		RecommendedYaml.line(yaml, "", "leak-detection-threshold", leakMs, String.format(Locale.ROOT,
 				"ms; 10x %s (%s ms), rounded up to whole seconds, at least 2 s: flags only real leaks",
 				theirs ? "FROM YOUR bench.holdTime: your hold's p99" : "MEASURED: the slowest successful request",
 				Recommender.ms(holdBasisMs)));
@@ -106,21 +109,10 @@ final class SloYaml {
 		return (asked.holdP99Ms() != null) ? asked.holdP99Ms() : asked.holdMeanMs() * Math.log(100);
 	}
 
-	private static long roundUp(double valueMs, long stepMs) {
-		return (long) Math.ceil(valueMs / stepMs) * stepMs;
-	}
-
 	private static void comment(StringBuilder yaml, String text) {
 		for (String line : RecommendedYaml.wrap(text, RecommendedYaml.COMMENT_WIDTH - 2)) {
 			yaml.append("# ").append(line).append('\n');
 		}
-	}
-
-	private static void line(StringBuilder yaml, String key, long value, String why) {
-		for (String comment : RecommendedYaml.wrap(why, RecommendedYaml.COMMENT_WIDTH - 8)) {
-			yaml.append("      # ").append(comment).append('\n');
-		}
-		yaml.append("      ").append(key).append(": ").append(value).append('\n');
 	}
 
 }

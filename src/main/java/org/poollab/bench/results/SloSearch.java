@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import org.poollab.bench.model.Fleet;
 import org.poollab.bench.model.QueueModel;
 import org.poollab.bench.model.Usl;
 
@@ -35,11 +36,11 @@ public record SloSearch(Asked asked, int rateRps, int lowestPool, int highestPoo
 	/**
 	 * The question as the user asked it.
 	 *
-	 * @param surge as written, e.g. {@code 25 %}
+	 * @param surge extra replicas during a rolling deploy
 	 * @param holdMeanMs their own hold time, if given
 	 * @param holdP99Ms its p99, if given
 	 */
-	public record Asked(int targetRps, int replicas, int maxReplicas, String surge, int otherConnections,
+	public record Asked(int targetRps, int replicas, int maxReplicas, Fleet.Surge surge, int otherConnections,
 			int connectionsPerRequest, double p99ObjectiveMs, @Nullable Double holdMeanMs, @Nullable Double holdP99Ms) {
 	}
 

@@ -34,7 +34,8 @@ class SloReportTests {
 	private static final Database DATABASE = new Database("embedded", "jdbc:postgresql://127.0.0.1:5432/roles", "17.11",
 			300, 3);
 
-	private static final SloSearch.Asked ASKED = new SloSearch.Asked(1500, 3, 3, "25 %", 5, 1, 50, null, null);
+	private static final SloSearch.Asked ASKED = new SloSearch.Asked(1500, 3, 3, Fleet.Surge.percent(25), 5, 1, 50,
+			null, null);
 
 	private static final QueueModel MODEL = new QueueModel(750, 1.0, 1, 1, 12);
 
@@ -107,7 +108,7 @@ class SloReportTests {
 
 	@Test
 	void theirHoldTimeRederivesThePoolAndTimeoutsAndSaysSo() throws Exception {
-		SloSearch.Asked theirs = new SloSearch.Asked(1500, 3, 3, "25 %", 5, 1, 50, 20.0, 40.0);
+		SloSearch.Asked theirs = new SloSearch.Asked(1500, 3, 3, Fleet.Surge.percent(25), 5, 1, 50, 20.0, 40.0);
 		SloSearch search = search(2);
 		SweepResults results = results(
 				new SloSearch(theirs, search.rateRps(), search.lowestPool(), search.highestPool(), search.path(),
@@ -125,7 +126,7 @@ class SloReportTests {
 
 	@Test
 	void theirHoldLongerThanTheObjectiveSaysSoInsteadOfABlock() throws Exception {
-		SloSearch.Asked theirs = new SloSearch.Asked(1500, 3, 3, "25 %", 5, 1, 50, 12.0, 80.0);
+		SloSearch.Asked theirs = new SloSearch.Asked(1500, 3, 3, Fleet.Surge.percent(25), 5, 1, 50, 12.0, 80.0);
 		SloSearch search = search(2);
 		Report.write(results(new SloSearch(theirs, search.rateRps(), search.lowestPool(), search.highestPool(),
 				search.path(), search.chosenPool(), true, search.conclusion(), search.model(), search.scaling())),
