@@ -192,12 +192,15 @@ record BenchProperties(
 
 	/**
 	 * What the SLO search measures: one instance at the rate a replica carries, Poisson
-	 * arrivals, two repeats per pool size (a size must sustain the rate in every one);
-	 * its pool sizes are chosen as it goes, the largest it may try stands in for them.
+	 * arrivals, two repeats per pool size (a size must sustain the rate in every one).
+	 * Its pool sizes are chosen as it goes, capped by the database's budget once it is
+	 * read; 1 stands in for them, so the pre-flight's budget check refuses only a
+	 * database that cannot hold even one connection for the instance (the search says why
+	 * when its budget share falls below the deadlock floor).
 	 */
 	private Grid searchGrid(Preset preset, Question question) {
-		return new Grid(preset, List.of(Topology.SINGLE), 1, List.of(Question.LARGEST_SEARCHED_POOL),
-				List.of(question.ratePerReplicaRps()), Objects.requireNonNullElse(this.duration, preset.duration()),
+		return new Grid(preset, List.of(Topology.SINGLE), 1, List.of(1), List.of(question.ratePerReplicaRps()),
+				Objects.requireNonNullElse(this.duration, preset.duration()),
 				Objects.requireNonNullElse(this.warmup, preset.warmup()),
 				Objects.requireNonNullElse(this.topologyWarmup, preset.topologyWarmup()),
 				Objects.requireNonNullElse(this.repeats, 2), Objects.requireNonNullElse(this.arrivals, Arrivals.RANDOM),
