@@ -20,7 +20,7 @@ import org.poollab.bench.results.SloSearch;
 public final class SloJudge {
 
 	/** How a refutation's verdict starts. */
-	static final String REFUTED = "refuted by its confirmation";
+	public static final String REFUTED = "refuted by its confirmation";
 
 	private SloJudge() {
 	}
