@@ -5,8 +5,10 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -26,9 +28,11 @@ import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.grid.Question;
+import org.poollab.bench.grid.ThreadModel;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -73,6 +77,12 @@ import org.poollab.bench.results.SweepResults;
  * (after Vlad Mihalcea, "The anatomy of Connection Pooling"); unset: the preset's
  * @param tomcatThreads {@code server.tomcat.threads.max} values to sweep, a dimension
  * between topology and pool size; unset: Tomcat's default (200), not a dimension
+ * @param threads what runs the service's requests, {@code platform} (Tomcat's threads)
+ * and/or {@code virtual} (a virtual thread per request, Java 21 or later): a dimension
+ * beside {@code tomcatThreads}, which sizes the platform ones; unset: the preset's
+ * @param serviceJavaHome the JDK the service instances run on; unset: the lab's own, or
+ * with virtual threads on a lab JVM older than Java 21, the newest Java 21+ JDK installed
+ * in the usual places (the console and the report say which)
  * @param crossCheck measure every point a second time, right after JMeter, with the lab's
  * independent open-loop generator, and record both (read workload only)
  * @param confirmation the measured window of the confirmation run: after the grid, each
@@ -116,8 +126,8 @@ record BenchProperties(
 				regexp = "[A-Za-z0-9.\\-]+:[0-9]{1,5}") String> remoteEngines,
 		@Min(1) @Max(1024) @Nullable Integer instanceCpus,
 		@jakarta.validation.constraints.Pattern(regexp = BenchProperties.HEAP_SIZE) @Nullable String instanceHeap,
-		@Nullable List<@NotNull @Min(1) @Max(10_000) Integer> tomcatThreads, @Nullable Boolean acquireCost,
-		@DefaultValue("false") boolean crossCheck,
+		@Nullable List<@NotNull @Min(1) @Max(10_000) Integer> tomcatThreads, @Nullable List<ThreadModel> threads,
+		@Nullable Path serviceJavaHome, @Nullable Boolean acquireCost, @DefaultValue("false") boolean crossCheck,
 		@DefaultValue("20s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
 				minutes = 10) Duration confirmation,
 		@DefaultValue("90s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
@@ -149,8 +159,7 @@ record BenchProperties(
 				Objects.requireNonNullElse(this.repeats, 1),
 				Objects.requireNonNullElse(this.arrivals, preset.arrivals()),
 				Objects.requireNonNullElse(this.instanceCpus, preset.instanceCpus()),
-				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()),
-				distinct(orDefault(this.tomcatThreads, preset.tomcatThreads())),
+				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()), requestThreads(preset),
 				Objects.requireNonNullElse(this.workload, preset.workload()),
 				Objects.requireNonNullElse(this.acquireCost, preset.acquireCost()));
 	}
@@ -173,6 +182,7 @@ record BenchProperties(
 		refuseBesideTargetRps("rates", this.rates);
 		refuseBesideTargetRps("serve", this.serve);
 		refuseBesideTargetRps("remoteEngines", this.remoteEngines);
+		refuseBesideTargetRps("threads", this.threads);
 		int fleet = Objects.requireNonNullElse(this.replicas,
 				Objects.requireNonNullElse(this.instances, Preset.INSTANCES));
 		return Optional.of(Question.of(this.targetRps, fleet, this.maxReplicas, this.surge, this.otherConnections,
@@ -206,8 +216,28 @@ record BenchProperties(
 				Objects.requireNonNullElse(this.repeats, 2), Objects.requireNonNullElse(this.arrivals, Arrivals.RANDOM),
 				Objects.requireNonNullElse(this.instanceCpus, preset.instanceCpus()),
 				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()),
-				distinct(orDefault(this.tomcatThreads, preset.tomcatThreads())).subList(0, 1),
+				List.of(RequestThreads
+					.platform(distinct(orDefault(this.tomcatThreads, preset.tomcatThreads())).get(0))),
 				Objects.requireNonNullElse(this.workload, preset.workload()), false);
+	}
+
+	/**
+	 * {@code bench.threads} by {@code bench.tomcatThreads}, each from the preset when
+	 * unset.
+	 * @throws BenchSettingException when {@code bench.tomcatThreads} is set but no
+	 * platform threads are swept
+	 */
+	private List<RequestThreads> requestThreads(Preset preset) {
+		List<ThreadModel> models = distinct(orDefault(this.threads, preset.threads()));
+		if (this.tomcatThreads != null && !this.tomcatThreads.isEmpty() && !models.contains(ThreadModel.PLATFORM)) {
+			throw new BenchSettingException(
+					"bench.tomcatThreads=%s sizes Tomcat's platform threads, but bench.threads=%s sweeps none: with virtual threads Tomcat has no thread maximum. Add platform to bench.threads (allowed: platform, virtual) or leave bench.tomcatThreads unset. Nothing was started."
+						.formatted(this.tomcatThreads.stream().map(String::valueOf).collect(Collectors.joining(",")),
+								models.stream()
+									.map((m) -> m.name().toLowerCase(Locale.ROOT))
+									.collect(Collectors.joining(","))));
+		}
+		return ThreadModel.requestThreads(models, distinct(orDefault(this.tomcatThreads, preset.tomcatThreads())));
 	}
 
 	/** {@code none} or a whole number, already validated by {@link #POOL_SIZE}. */

@@ -47,7 +47,7 @@ final class Deployer {
 		Topology topology = point.topology();
 		String label = (hikariBlock.isPresent() ? "confirm-" : "") + point.deploymentLabel()
 				+ (point.pooled() ? "" : "-nopool");
-		Limits limits = grid.limits(point.tomcatThreads());
+		Limits limits = grid.limits(point.threads());
 		String pool = (topology == Topology.PGBOUNCER)
 				? "pgbouncer pool %d, HikariCP pools of %d".formatted(largestPoolSize, grid.pgbouncerClientPoolSize())
 				: hikariBlock.isPresent()
@@ -60,7 +60,7 @@ final class Deployer {
 		PreFlight found = this.sweep.preFlight();
 		// The confirmation runs the pasted block on HikariCP alone.
 		Deployment.Plan plan = new Deployment.Plan(topology, label, point.instances(), largestPoolSize,
-				grid.pgbouncerClientPoolSize(), limits, found.pinning(),
+				grid.pgbouncerClientPoolSize(), limits, found.serviceJvm(), found.pinning(),
 				new Ports(this.sweep.properties().basePort(), point.instances()), found.nginx(),
 				hikariBlock.isPresent() ? Optional.empty() : found.pgbouncer(), hikariBlock);
 		Deployment deployment = start(plan);

@@ -13,6 +13,7 @@ import org.poollab.bench.deploy.Database;
 import org.poollab.bench.deploy.Nginx;
 import org.poollab.bench.deploy.PgBouncer;
 import org.poollab.bench.deploy.Ports;
+import org.poollab.bench.deploy.ServiceJvm;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.lab.BenchSettingException;
@@ -32,9 +33,10 @@ import static org.poollab.bench.results.PgBouncer.poolsAtTheDatabase;
  * @param pgbouncer pgbouncer, when a topology needs it and it is installed
  * @param pinning how instances are pinned to CPUs, {@code null} when they are not
  * @param remoteEngines JMeter servers to load from, empty for JMeter here
+ * @param serviceJvm the JDK the instances run on
  */
 record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPinning pinning,
-		List<String> remoteEngines) {
+		List<String> remoteEngines, ServiceJvm serviceJvm) {
 
 	/**
 	 * @param topologies the topologies that will run
@@ -42,6 +44,7 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 	 */
 	static PreFlight check(Grid grid, BenchProperties properties, Programs programs, List<Topology> topologies,
 			int largestPoolSize, PrintStream out) throws SQLException {
+		ServiceJvm serviceJvm = ServiceJvm.choose(properties.serviceJavaHome(), grid.virtualThreads());
 		Optional<Path> pgbouncer = pgbouncerFor(topologies, programs, out);
 		int mostInstances = topologies.stream().mapToInt(grid::instancesOf).max().orElse(1);
 		new Ports(properties.basePort(), mostInstances).requireFree();
@@ -52,7 +55,9 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 		List<String> engines = (properties.remoteEngines() != null) ? properties.remoteEngines() : List.of();
 		JMeter.requireEvenSplit(grid.rates(), engines);
 		JMeter.requireLoopback(engines);
-		return new PreFlight(nginx, pgbouncer, pinning(grid.instanceCpus(), programs), engines);
+		PreFlight found = new PreFlight(nginx, pgbouncer, pinning(grid.instanceCpus(), programs), engines, serviceJvm);
+		out.println("Service instances run on " + serviceJvm.describe() + ".");
+		return found;
 	}
 
 	/**

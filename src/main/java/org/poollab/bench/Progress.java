@@ -68,8 +68,8 @@ final class Progress {
 		Duration check = crossCheck ? grid.warmup().plus(LoadRun.SETTLE).plus(grid.duration()).plusSeconds(1)
 				: Duration.ZERO;
 		Collection<List<Planned>> deployments = planned.stream()
-			.collect(Collectors.groupingBy((p) -> List.of(p.topology(), p.tomcatThreads(), p.pooled()),
-					LinkedHashMap::new, Collectors.toList()))
+			.collect(Collectors.groupingBy((p) -> List.of(p.topology(), p.threads(), p.pooled()), LinkedHashMap::new,
+					Collectors.toList()))
 			.values();
 		List<Long> runs = deployments.stream()
 			.flatMap((mine) -> LoadRun.rounds(mine)

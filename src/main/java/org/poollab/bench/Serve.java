@@ -51,13 +51,13 @@ record Serve(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 				: RecommendedYaml.HIKARI_DEFAULT_POOL_SIZE;
 		PreFlight preFlight = PreFlight.check(this.grid, this.properties, this.programs, List.of(topology), poolSize,
 				this.out);
-		Limits limits = this.grid.limits(this.grid.tomcatThreads().get(0));
+		Limits limits = this.grid.limits(this.grid.threads().get(0));
 		Path directory = Files.createDirectories(this.properties.outputDirectory().toAbsolutePath().resolve("serve"));
 		ChildProcesses processes = new ChildProcesses();
 		Database database = Sweep.startDatabase(this.properties, directory, processes);
 		Deployment deployment = Deployment.start(
 				new Deployment.Plan(topology, topology.label(), instances, poolSize,
-						this.grid.pgbouncerClientPoolSize(), limits, preFlight.pinning(),
+						this.grid.pgbouncerClientPoolSize(), limits, preFlight.serviceJvm(), preFlight.pinning(),
 						new Ports(this.properties.basePort(), instances), preFlight.nginx(), preFlight.pgbouncer()),
 				this.paths, database, directory, processes, this.out);
 		this.out.printf(Locale.ROOT,

@@ -93,8 +93,8 @@ final class SloRun {
 	SloSearch run(HostCeiling ceiling) throws IOException, InterruptedException {
 		Database database = this.sweep.results().database();
 		Fleet fleet = this.question.fleet(database.maxConnections(), database.reservedConnections());
-		int tomcatThreads = this.sweep.grid().tomcatThreads().get(0);
-		int lowest = Fleet.deadlockFloor((tomcatThreads > 0) ? tomcatThreads : Fleet.TOMCAT_DEFAULT_THREADS,
+		// The search runs platform threads only (bench.threads is refused beside it).
+		int lowest = Fleet.deadlockFloor(this.sweep.grid().threads().get(0).cap().orElseThrow(),
 				this.question.connectionsPerRequest());
 		int highest = Math.min(Question.LARGEST_SEARCHED_POOL, fleet.budgetShare(this.question.replicas()));
 		int rate = this.question.ratePerReplicaRps();
@@ -252,7 +252,7 @@ final class SloRun {
 	}
 
 	private Planned planned(int pool, int repeat) {
-		return new Planned(Topology.SINGLE, 1, this.sweep.grid().tomcatThreads().get(0), pool,
+		return new Planned(Topology.SINGLE, 1, this.sweep.grid().threads().get(0), pool,
 				this.question.ratePerReplicaRps(), repeat);
 	}
 

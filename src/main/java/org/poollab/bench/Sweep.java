@@ -12,8 +12,8 @@ import java.util.Optional;
 
 import org.poollab.bench.acquire.AcquireCostBenchmark;
 import org.poollab.bench.deploy.Database;
-import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Question;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
@@ -30,6 +30,7 @@ import org.poollab.bench.report.Report;
 import org.poollab.bench.report.ReportMain;
 import org.poollab.bench.results.Host;
 import org.poollab.bench.results.Point;
+import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SweepResults;
 
@@ -84,17 +85,18 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 					"SLO search ('%s' windows): %s arrivals, %d x %s per pool size + %s warm-up, workload %s.%nInstance: %s.%nResults: %s%n",
 					this.grid.preset().label(), this.grid.arrivals().label(), this.grid.repeats(),
 					Durations.human(this.grid.duration()), Durations.human(this.grid.warmup()),
-					this.grid.workload().label(), this.grid.limits(0).describe(), store.directory());
+					this.grid.workload().label(), this.grid.limits(RequestThreads.TOMCAT_DEFAULT).describe(),
+					store.directory());
 		}
 		else {
 			this.out.printf(Locale.ROOT,
 					"Sweep '%s': %d points (%s x %spools %s x rates %s rps x %d repeat(s)), workload %s, %s arrivals, %s load each + %s warm-up.%nInstances: %s.%nResults: %s%n",
 					this.grid.preset().label(), planned.size(),
-					planned.stream().map((point) -> point.topology().label()).distinct().toList(),
-					tomcatThreadsDimension(), this.grid.poolSizes().stream().map(SweepResults::poolLabel).toList(),
-					this.grid.rates(), this.grid.repeats(), this.grid.workload().label(), this.grid.arrivals().label(),
+					planned.stream().map((point) -> point.topology().label()).distinct().toList(), threadsDimension(),
+					this.grid.poolSizes().stream().map(SweepResults::poolLabel).toList(), this.grid.rates(),
+					this.grid.repeats(), this.grid.workload().label(), this.grid.arrivals().label(),
 					Durations.human(this.grid.duration()), Durations.human(this.grid.warmup()),
-					this.grid.limits(0).describe(), store.directory());
+					this.grid.limits(RequestThreads.TOMCAT_DEFAULT).describe(), store.directory());
 		}
 
 		List<Point> points = new ArrayList<>();
@@ -191,11 +193,10 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 	private List<List<Planned>> deployments(List<Planned> planned) {
 		List<List<Planned>> deployments = new ArrayList<>();
 		for (Topology topology : this.grid.topologies()) {
-			for (int tomcatThreads : this.grid.tomcatThreads()) {
+			for (RequestThreads threads : this.grid.threads()) {
 				for (boolean pooled : List.of(false, true)) {
 					List<Planned> mine = planned.stream()
-						.filter((p) -> p.topology() == topology && p.tomcatThreads() == tomcatThreads
-								&& p.pooled() == pooled)
+						.filter((p) -> p.topology() == topology && p.threads().equals(threads) && p.pooled() == pooled)
 						.toList();
 					if (!mine.isEmpty()) {
 						deployments.add(mine);
@@ -245,9 +246,11 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 		}
 	}
 
-	private String tomcatThreadsDimension() {
-		List<Integer> threads = this.grid.tomcatThreads();
-		return threads.equals(List.of(0)) ? "" : "Tomcat threads " + threads + " x ";
+	private String threadsDimension() {
+		List<RequestThreads> threads = this.grid.threads();
+		return threads.equals(List.of(RequestThreads.TOMCAT_DEFAULT)) ? "" : "threads "
+				+ threads.stream().map((t) -> t.describe().isEmpty() ? "200 Tomcat threads" : t.describe()).toList()
+				+ " x ";
 	}
 
 	/**

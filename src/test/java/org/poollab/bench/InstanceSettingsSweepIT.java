@@ -13,6 +13,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.poollab.bench.deploy.CpuPinning;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Point;
+import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.ResultsStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,7 +39,8 @@ class InstanceSettingsSweepIT {
 
 		List<Point> points = outcome.results().points();
 		assertThat(points).extracting(Point::limits)
-			.containsExactly(new Limits(1, "192m", 20), new Limits(1, "192m", 200));
+			.containsExactly(new Limits(1, "192m", RequestThreads.platform(20)),
+					new Limits(1, "192m", RequestThreads.platform(200)));
 		assertThat(points).allSatisfy((point) -> assertThat(point.outcome()).isEqualTo("ok"));
 		assertThat(ResultsStore.read(outcome.directory().resolve(ResultsStore.RESULTS_JSON)))
 			.isEqualTo(outcome.results());

@@ -7,12 +7,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import org.poollab.bench.grid.Arrivals;
-import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.load.GeneratorCeiling;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.load.LoadRun;
+import org.poollab.bench.results.RequestThreads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -81,7 +82,7 @@ class LoadScheduleTests {
 	}
 
 	private static Planned planned(int poolSize, int rateRps, int repeat) {
-		return new Planned(Topology.SINGLE, 1, 0, poolSize, rateRps, repeat);
+		return new Planned(Topology.SINGLE, 1, RequestThreads.TOMCAT_DEFAULT, poolSize, rateRps, repeat);
 	}
 
 }

@@ -15,6 +15,7 @@ import org.poollab.bench.grid.Preset;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.SweepResults;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,7 +44,8 @@ class PresetTests {
 		assertThat(grid.poolSizes()).containsExactly(1, 5, 10);
 		assertThat(grid.rates()).containsExactly(500, 1000, 2000);
 		assertThat(grid.duration()).isEqualTo(Duration.ofSeconds(5));
-		assertThat(grid.limits(0)).isEqualTo(new Limits(1, "128m", 0));
+		assertThat(grid.limits(RequestThreads.TOMCAT_DEFAULT))
+			.isEqualTo(new Limits(1, "128m", RequestThreads.TOMCAT_DEFAULT));
 		assertThat(grid.workload()).isEqualTo(Workload.READ);
 		assertThat(grid.points()).hasSize(2 * 3 * 3);
 	}
@@ -53,8 +55,8 @@ class PresetTests {
 		Grid grid = grid(Map.of("bench.preset", "blog"));
 		assertThat(grid.topologies()).containsExactly(Topology.SINGLE);
 		assertThat(grid.poolSizes()).containsExactly(5, 10, 12, 16, 32, 200);
-		assertThat(grid.tomcatThreads()).containsExactly(200);
-		assertThat(grid.points()).extracting(Grid.Planned::tomcatThreads).containsOnly(200);
+		assertThat(grid.threads()).containsExactly(RequestThreads.platform(200));
+		assertThat(grid.points()).extracting(Grid.Planned::threads).containsOnly(RequestThreads.platform(200));
 	}
 
 	@Test
@@ -77,14 +79,15 @@ class PresetTests {
 		assertThat(grid.poolSizes()).containsExactly(1, 2, 5, 10, 50);
 		assertThat(grid.rates()).containsExactly(250, 500);
 		assertThat(grid.arrivals()).isEqualTo(Arrivals.RANDOM);
-		assertThat(grid.limits(0)).isEqualTo(Limits.DEFAULTS);
+		assertThat(grid.limits(RequestThreads.TOMCAT_DEFAULT)).isEqualTo(Limits.DEFAULTS);
 	}
 
 	@Test
 	void anExplicitSettingReplacesOneValueOfThePreset() {
 		Grid grid = grid(Map.of("bench.preset", "paper", "bench.rates", "250", "bench.instanceHeap", "256m"));
 		assertThat(grid.rates()).containsExactly(250);
-		assertThat(grid.limits(0)).isEqualTo(new Limits(1, "256m", 0));
+		assertThat(grid.limits(RequestThreads.TOMCAT_DEFAULT))
+			.isEqualTo(new Limits(1, "256m", RequestThreads.TOMCAT_DEFAULT));
 		assertThat(grid.poolSizes()).containsExactly(1, 5, 10);
 		assertThat(grid.duration()).isEqualTo(Duration.ofSeconds(5));
 	}

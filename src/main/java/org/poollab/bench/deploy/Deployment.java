@@ -77,7 +77,8 @@ public final class Deployment implements AutoCloseable {
 	 * ({@link SweepResults#NO_POOL} for none), or pgbouncer's pool in the pgbouncer
 	 * topology
 	 * @param clientPoolSize every instance's HikariCP pool in the pgbouncer topology
-	 * @param limits every instance's CPUs, heap and Tomcat threads
+	 * @param limits every instance's CPUs, heap and request threads
+	 * @param jvm the JDK every instance runs on
 	 * @param pinning how instances are pinned to CPUs, {@code null} when they are not
 	 * @param ports where everything listens
 	 * @param nginx the nginx binary, when nginx spreads the load
@@ -89,13 +90,14 @@ public final class Deployment implements AutoCloseable {
 	 * {@code application.yml}
 	 */
 	public record Plan(Topology topology, String label, int instances, int poolSize, int clientPoolSize, Limits limits,
-			@Nullable CpuPinning pinning, Ports ports, Optional<Path> nginx, Optional<Path> pgbouncer,
+			ServiceJvm jvm, @Nullable CpuPinning pinning, Ports ports, Optional<Path> nginx, Optional<Path> pgbouncer,
 			Optional<Path> hikariBlock) {
 
 		/** A deployment whose pool size the lab sets on the command line. */
 		public Plan(Topology topology, String label, int instances, int poolSize, int clientPoolSize, Limits limits,
-				@Nullable CpuPinning pinning, Ports ports, Optional<Path> nginx, Optional<Path> pgbouncer) {
-			this(topology, label, instances, poolSize, clientPoolSize, limits, pinning, ports, nginx, pgbouncer,
+				ServiceJvm jvm, @Nullable CpuPinning pinning, Ports ports, Optional<Path> nginx,
+				Optional<Path> pgbouncer) {
+			this(topology, label, instances, poolSize, clientPoolSize, limits, jvm, pinning, ports, nginx, pgbouncer,
 					Optional.empty());
 		}
 
@@ -130,8 +132,8 @@ public final class Deployment implements AutoCloseable {
 		for (int i = 0; i < plan.instances(); i++) {
 			int port = ports.instance(i);
 			List<Integer> cpus = (plan.pinning() != null) ? plan.pinning().cpusOf(i, limits.cpus()) : List.of();
-			instances.add(Instance.start(paths, database, pgbouncer, port, ports.management(i), plan.instancePoolSize(),
-					plan.hikariBlock().orElse(null), limits, plan.pinning(), cpus,
+			instances.add(Instance.start(paths, plan.jvm(), database, pgbouncer, port, ports.management(i),
+					plan.instancePoolSize(), plan.hikariBlock().orElse(null), limits, plan.pinning(), cpus,
 					directory.resolve("instance-" + port + ".log"), processes));
 		}
 		for (Instance instance : instances) {

@@ -27,6 +27,7 @@ import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.service.system.ThreadTelemetry;
 
 /**
  * One service instance: a JVM running the service on the shared database, started from
@@ -80,13 +81,13 @@ public final class Instance {
 	 * the service's {@code application.yml}), or {@code null}; {@code poolSize} must then
 	 * be the file's {@code maximum-pool-size}
 	 */
-	static Instance start(LabPaths paths, Database database, @Nullable PgBouncer pgbouncer, int port,
+	static Instance start(LabPaths paths, ServiceJvm jvm, Database database, @Nullable PgBouncer pgbouncer, int port,
 			int managementPort, int poolSize, @Nullable Path hikariBlock, Limits limits, @Nullable CpuPinning pinning,
 			List<Integer> cpus, Path log, ChildProcesses processes) throws IOException {
 		// taskset execs the JVM: the process (and its id) is the JVM's.
 		List<String> command = new ArrayList<>((pinning != null) ? pinning.command(cpus) : List.of());
 		// The port comes first: process listings cut long command lines in the classpath.
-		command.addAll(List.of(paths.java(), "-Dpoollab.instance=" + port, "-Xmx" + limits.heap(),
+		command.addAll(List.of(jvm.java(), "-Dpoollab.instance=" + port, "-Xmx" + limits.heap(),
 				"-XX:+ExitOnOutOfMemoryError"));
 		if (limits.cpus() > 0) {
 			command.add("-XX:ActiveProcessorCount=" + limits.cpus());
@@ -115,6 +116,10 @@ public final class Instance {
 			// migrations go to PostgreSQL directly.
 			command.addAll(
 					List.of("--spring.flyway.url=" + database.url(), "--spring.flyway.user=" + database.username()));
+		}
+		if (limits.virtualThreads()) {
+			// ThreadTelemetry's gauge is the proof that Boot took it (Java 21+ only).
+			command.add("--spring.threads.virtual.enabled=true");
 		}
 		if (limits.tomcatThreads() > 0) {
 			// The MBean registry exposes tomcat.threads.config.max:
@@ -213,6 +218,15 @@ public final class Instance {
 			}
 			seen.add("Tomcat threads max %.0f".formatted(threads));
 		}
+		// Boot runs requests on virtual threads only when asked and on Java 21 or later;
+		// the service's gauge is Boot's own decision.
+		boolean virtual = metric(ThreadTelemetry.VIRTUAL_METRIC, "") == 1;
+		if (virtual != this.limits.virtualThreads()) {
+			throw new LabFailureException(
+					"Instance on port %d should run its requests on %s threads, but runs them on %s"
+						.formatted(this.port, this.limits.threads().model(), virtual ? "virtual" : "platform"));
+		}
+		seen.add("requests on %s threads".formatted(virtual ? "virtual" : "platform"));
 		return String.join(", ", seen);
 	}
 

@@ -5,23 +5,26 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.SweepResults;
 
 /**
  * The points a sweep will measure: the preset with any explicit setting laid over it.
- * Points run topology by topology, then Tomcat thread count by thread count (instances
- * start once per topology and thread count and are resized between pool sizes); within a
- * deployment the sweep runs them in rounds, one per repeat, each round one JMeter run
- * through every pool size at every rate ({@code LoadRun.rounds}).
+ * Points run topology by topology, then request threads by request threads (Tomcat's
+ * thread counts, then virtual threads; instances start once per topology and request
+ * threads and are resized between pool sizes); within a deployment the sweep runs them in
+ * rounds, one per repeat, each round one JMeter run through every pool size at every rate
+ * ({@code LoadRun.rounds}).
  *
  * @param instanceCpus CPUs each instance is pinned to, 0 for no pinning
  * @param instanceHeap each instance's {@code -Xmx}
- * @param tomcatThreads {@code server.tomcat.threads.max} values; {@code [0]} when not set
- * (Tomcat's default)
+ * @param threads what runs the requests: Tomcat's platform threads per
+ * {@code server.tomcat.threads.max} value, virtual threads; {@code [Tomcat's default]}
+ * when neither is set
  */
 public record Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes,
 		List<Integer> rates, Duration duration, Duration warmup, Duration topologyWarmup, int repeats,
-		Arrivals arrivals, int instanceCpus, String instanceHeap, List<Integer> tomcatThreads, Workload workload,
+		Arrivals arrivals, int instanceCpus, String instanceHeap, List<RequestThreads> threads, Workload workload,
 		boolean acquireCost) {
 
 	/**
@@ -31,7 +34,7 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	 */
 	public Grid forConfirmation(Duration window) {
 		return new Grid(this.preset, this.topologies, this.instances, this.poolSizes, this.rates, window, this.warmup,
-				this.topologyWarmup, 1, Arrivals.RANDOM, this.instanceCpus, this.instanceHeap, this.tomcatThreads,
+				this.topologyWarmup, 1, Arrivals.RANDOM, this.instanceCpus, this.instanceHeap, this.threads,
 				this.workload, false);
 	}
 
@@ -52,9 +55,17 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 				? this.poolSizes.stream().filter((size) -> size != SweepResults.NO_POOL).toList() : this.poolSizes;
 	}
 
-	/** What every instance started for points with that Tomcat thread count runs with. */
-	public Limits limits(int tomcatThreads) {
-		return new Limits(this.instanceCpus, this.instanceHeap, tomcatThreads);
+	/** What every instance started for points with these request threads runs with. */
+	public Limits limits(RequestThreads threads) {
+		return new Limits(this.instanceCpus, this.instanceHeap, threads);
+	}
+
+	/**
+	 * Whether any point runs on virtual threads: the instances then need a JVM of Java 21
+	 * or later.
+	 */
+	public boolean virtualThreads() {
+		return this.threads.stream().anyMatch(RequestThreads::virtual);
 	}
 
 	public int instancesOf(Topology topology) {
@@ -68,12 +79,11 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	public List<Planned> points() {
 		List<Planned> points = new ArrayList<>();
 		for (Topology topology : this.topologies) {
-			for (int tomcatThreads : this.tomcatThreads) {
+			for (RequestThreads threads : this.threads) {
 				for (int poolSize : poolSizesOf(topology)) {
 					for (int rate : this.rates) {
 						for (int repeat = 1; repeat <= this.repeats; repeat++) {
-							points.add(new Planned(topology, instancesOf(topology), tomcatThreads, poolSize, rate,
-									repeat));
+							points.add(new Planned(topology, instancesOf(topology), threads, poolSize, rate, repeat));
 						}
 					}
 				}
@@ -85,9 +95,10 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	/**
 	 * One point to measure.
 	 *
-	 * @param tomcatThreads {@code server.tomcat.threads.max}, 0 for Tomcat's default
+	 * @param threads what runs the requests
 	 */
-	public record Planned(Topology topology, int instances, int tomcatThreads, int poolSize, int rateRps, int repeat) {
+	public record Planned(Topology topology, int instances, RequestThreads threads, int poolSize, int rateRps,
+			int repeat) {
 
 		public String id() {
 			return "%s-pool%s-rate%d-rep%d".formatted(deploymentLabel(), SweepResults.poolLabel(this.poolSize),
@@ -99,10 +110,11 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 		}
 
 		/**
-		 * The instances this point runs on: {@code single}, or {@code single-tomcat50}.
+		 * The instances this point runs on: {@code single}, {@code single-tomcat50} or
+		 * {@code single-virtual}.
 		 */
 		public String deploymentLabel() {
-			return this.topology.label() + ((this.tomcatThreads > 0) ? "-tomcat" + this.tomcatThreads : "");
+			return this.topology.label() + this.threads.labelSuffix();
 		}
 
 	}

@@ -23,6 +23,7 @@ import org.poollab.bench.results.SweepResults;
  * @param instanceHeap each instance's {@code -Xmx}
  * @param tomcatThreads {@code server.tomcat.threads.max} values, {@code [0]} for Tomcat's
  * default without making it a dimension
+ * @param threads what runs the requests: platform threads, virtual threads or both
  * @param acquireCost whether the sweep also runs the pooled vs unpooled acquire-cost
  * benchmark (after Vlad Mihalcea, "The anatomy of Connection Pooling") and reports it
  * @param arrivals how the load's requests are spaced: {@code even} as in the source
@@ -30,7 +31,8 @@ import org.poollab.bench.results.SweepResults;
  */
 public record Preset(String name, List<Topology> topologies, List<Integer> poolSizes, List<Integer> rates,
 		Duration duration, Duration warmup, Duration topologyWarmup, Workload workload, int instanceCpus,
-		String instanceHeap, List<Integer> tomcatThreads, boolean acquireCost, Arrivals arrivals) {
+		String instanceHeap, List<Integer> tomcatThreads, List<ThreadModel> threads, boolean acquireCost,
+		Arrivals arrivals) {
 
 	static final List<Topology> TOPOLOGIES = List.of(Topology.SINGLE, Topology.MULTI);
 
@@ -42,6 +44,8 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	static final String DEFAULT_HEAP = "512m";
 
 	private static final List<Integer> TOMCAT_DEFAULT = List.of(0);
+
+	private static final List<ThreadModel> PLATFORM = List.of(ThreadModel.PLATFORM);
 
 	/**
 	 * Load before a round's first window where rates reach 2000 rps: a fresh JMeter JVM
@@ -57,8 +61,8 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 
 	/** A minute or two: both topologies, two pool sizes, one modest rate. */
 	static final Preset QUICK = new Preset("quick", TOPOLOGIES, List.of(1, 5), List.of(200), Duration.ofSeconds(3),
-			WARMUP_BELOW_2000_RPS, Duration.ofSeconds(5), Workload.READ, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, false,
-			Arrivals.EVEN);
+			WARMUP_BELOW_2000_RPS, Duration.ofSeconds(5), Workload.READ, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, PLATFORM,
+			false, Arrivals.EVEN);
 
 	/**
 	 * The JOIV paper "A Study of Database Connection Pool in Microservice Architecture"
@@ -67,7 +71,7 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 */
 	static final Preset PAPER = new Preset("paper", TOPOLOGIES, List.of(1, 5, 10), List.of(500, 1000, 2000),
 			Duration.ofSeconds(5), WARMUP_AT_2000_RPS, Duration.ofSeconds(45), Workload.READ, 1, "128m", TOMCAT_DEFAULT,
-			false, Arrivals.EVEN);
+			PLATFORM, false, Arrivals.EVEN);
 
 	/**
 	 * The default: a wider pool range than the paper's, 1, 2, 5, 10 and 50 (from "too
@@ -86,7 +90,7 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 */
 	public static final Preset FULL = new Preset("full", TOPOLOGIES, List.of(1, 2, 5, 10, 50), List.of(250, 500),
 			Duration.ofSeconds(8), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(45), Workload.READ, 0, DEFAULT_HEAP,
-			TOMCAT_DEFAULT, false, Arrivals.RANDOM);
+			TOMCAT_DEFAULT, PLATFORM, false, Arrivals.RANDOM);
 
 	/**
 	 * The blog post "Sizing connection pool" (limvik, 2023): one instance with Tomcat's
@@ -97,7 +101,7 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 */
 	static final Preset BLOG = new Preset("blog", List.of(Topology.SINGLE), List.of(5, 10, 12, 16, 32, 200),
 			List.of(1000, 2000, 3000), Duration.ofSeconds(5), WARMUP_AT_2000_RPS, Duration.ofSeconds(45), Workload.READ,
-			0, DEFAULT_HEAP, List.of(200), false, Arrivals.EVEN);
+			0, DEFAULT_HEAP, List.of(200), PLATFORM, false, Arrivals.EVEN);
 
 	/**
 	 * No pool vs a pool: the write-heavy request of Kamal, "Configuring Connection
@@ -109,7 +113,20 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 */
 	static final Preset POOLING = new Preset("pooling", List.of(Topology.SINGLE, Topology.PGBOUNCER),
 			List.of(SweepResults.NO_POOL, 5, 10), List.of(100, 200, 400), Duration.ofSeconds(5), WARMUP_BELOW_2000_RPS,
-			Duration.ofSeconds(30), Workload.WRITE, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, true, Arrivals.EVEN);
+			Duration.ofSeconds(30), Workload.WRITE, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, PLATFORM, true, Arrivals.EVEN);
+
+	/**
+	 * Platform vs virtual threads ({@code spring.threads.virtual.enabled}): one instance
+	 * on Tomcat's 200 platform threads and on virtual threads, pools 1, 2, 5 and 20, at a
+	 * rate the instance carries (300 rps) and one beyond it on this 2-core box (1200 rps;
+	 * FACTS: JMeter's sending stays on time here), with Poisson arrivals. Beyond
+	 * capacity, platform threads queue in Tomcat (at most 200 requests reach the pool)
+	 * while with virtual threads every request waits inside HikariCP, where
+	 * {@code connection-timeout} decides who gets a 503.
+	 */
+	static final Preset THREADS = new Preset("threads", List.of(Topology.SINGLE), List.of(1, 2, 5, 20),
+			List.of(300, 1200), Duration.ofSeconds(6), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(30), Workload.READ, 0,
+			DEFAULT_HEAP, TOMCAT_DEFAULT, List.of(ThreadModel.PLATFORM, ThreadModel.VIRTUAL), false, Arrivals.RANDOM);
 
 	/**
 	 * The SLO search, asked by {@code bench.targetRps} (any preset with it set searches;
@@ -120,15 +137,15 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 */
 	public static final Preset SLO = new Preset("slo", List.of(Topology.SINGLE), List.of(), List.of(),
 			Duration.ofSeconds(10), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(45), Workload.READ, 0, DEFAULT_HEAP,
-			TOMCAT_DEFAULT, false, Arrivals.RANDOM);
+			TOMCAT_DEFAULT, PLATFORM, false, Arrivals.RANDOM);
 
-	public static final List<Preset> ALL = List.of(QUICK, PAPER, FULL, BLOG, POOLING, SLO);
+	public static final List<Preset> ALL = List.of(QUICK, PAPER, FULL, BLOG, POOLING, THREADS, SLO);
 
 	/**
 	 * What {@code bench.preset} accepts: the names of {@link #ALL}, any case. A
 	 * constraint needs a constant; PresetTests checks it against {@link #ALL}.
 	 */
-	public static final String NAMES_PATTERN = "(?i)quick|paper|full|blog|pooling|slo";
+	public static final String NAMES_PATTERN = "(?i)quick|paper|full|blog|pooling|threads|slo";
 
 	/**
 	 * The preset of that name, for {@code bench.preset}.

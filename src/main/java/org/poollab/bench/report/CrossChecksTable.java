@@ -48,14 +48,23 @@ final class CrossChecksTable {
 							+ "on " + checks.databaseHost() + ", whose cores the lab cannot see (this machine's "
 							+ checks.cpuCores() + " say nothing about it)."));
 		}
-		rows.add(row("Deadlock floor",
-				checks.deadlockFloor() + " (Tn = " + checks.requestThreads() + ", Cm = "
-						+ Recommender.CONNECTIONS_PER_REQUEST + ")",
-				"Tn × (Cm − 1) + 1 = " + checks.requestThreads() + " × (" + Recommender.CONNECTIONS_PER_REQUEST
-						+ " − 1) + 1, with Tn the request threads of an instance (Tomcat's "
-						+ ((checks.requestThreads() == Recommender.DEFAULT_REQUEST_THREADS) ? "default" : "setting")
-						+ ") and Cm the connections one request holds at once: with Cm = 1 any pool of at least "
-						+ "1 cannot deadlock on itself."));
+		if (checks.requestThreads() == CrossChecks.NO_THREAD_CAP) {
+			rows.add(row("Deadlock floor",
+					checks.deadlockFloor() + " (Tn unbounded, Cm = " + Recommender.CONNECTIONS_PER_REQUEST + ")",
+					"With virtual threads nothing caps an instance's concurrent requests (Tn), so no pool size keeps "
+							+ "requests that hold more than one connection at once (Cm > 1) from deadlocking on the "
+							+ "pool; with Cm = 1 any pool of at least 1 cannot deadlock on itself."));
+		}
+		else {
+			rows.add(row("Deadlock floor",
+					checks.deadlockFloor() + " (Tn = " + checks.requestThreads() + ", Cm = "
+							+ Recommender.CONNECTIONS_PER_REQUEST + ")",
+					"Tn × (Cm − 1) + 1 = " + checks.requestThreads() + " × (" + Recommender.CONNECTIONS_PER_REQUEST
+							+ " − 1) + 1, with Tn the request threads of an instance (Tomcat's "
+							+ ((checks.requestThreads() == Recommender.DEFAULT_REQUEST_THREADS) ? "default" : "setting")
+							+ ") and Cm the connections one request holds at once: with Cm = 1 any pool of at least "
+							+ "1 cannot deadlock on itself."));
+		}
 		if (behindPgBouncer) {
 			rows.add(row("Fleet budget", "≤ " + checks.fleetBudgetPerInstance() + " for pgbouncer's pool",
 					"pgbouncer's one pool ≤ max_connections " + checks.maxConnections() + " − reserved "

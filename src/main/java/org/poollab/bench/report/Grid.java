@@ -83,17 +83,21 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 	}
 
 	/**
-	 * The topology, with the Tomcat thread count when the sweep varied it, e.g.
-	 * {@code single} or {@code single (20 Tomcat threads)}.
+	 * The topology, with the request threads when the sweep varied them, e.g.
+	 * {@code single}, {@code single (20 Tomcat threads)} or
+	 * {@code single (virtual threads)}.
 	 */
 	public String name() {
-		return this.topology
-				+ ((this.limits.tomcatThreads() > 0) ? " (" + this.limits.tomcatThreads() + " Tomcat threads)" : "");
+		String threads = this.limits.threads().describe();
+		return this.topology + (threads.isEmpty() ? "" : " (" + threads + ")");
 	}
 
-	/** {@link #name()} for element ids and file names, e.g. {@code single-tomcat20}. */
+	/**
+	 * {@link #name()} for element ids and file names, e.g. {@code single-tomcat20} or
+	 * {@code single-virtual}.
+	 */
 	String key() {
-		return this.topology + ((this.limits.tomcatThreads() > 0) ? "-tomcat" + this.limits.tomcatThreads() : "");
+		return this.topology + this.limits.threads().labelSuffix();
 	}
 
 	/**

@@ -138,7 +138,8 @@ public record Recommendation(String topology, Verdict verdict, OptionalInt poolS
 	 * @param hikariStartingPoolSize {@code core_count × 2 + effective_spindle_count} with
 	 * the database host's cores and spindles 0; empty when the database ran on another
 	 * host, whose cores the lab cannot see
-	 * @param requestThreads Tn, the request threads of each instance (Tomcat's)
+	 * @param requestThreads Tn, the request threads of each instance (Tomcat's);
+	 * {@link #NO_THREAD_CAP} with virtual threads
 	 * @param deadlockFloor {@code Tn × (Cm − 1) + 1} with Cm = 1 connection per request
 	 * @param instances service instances sharing the database
 	 * @param maxConnections the database's {@code max_connections}
@@ -150,6 +151,9 @@ public record Recommendation(String topology, Verdict verdict, OptionalInt poolS
 			double littleBusyPerInstance, int cpuCores, String databaseHost, OptionalInt hikariStartingPoolSize,
 			int requestThreads, int deadlockFloor, int instances, int maxConnections, int reservedConnections,
 			int fleetBudgetPerInstance) {
+
+		/** {@link #requestThreads()} when nothing caps them (virtual threads). */
+		public static final int NO_THREAD_CAP = 0;
 
 	}
 

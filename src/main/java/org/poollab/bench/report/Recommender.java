@@ -246,8 +246,7 @@ final class Recommender {
 		int poolsReachingTheDatabase = PgBouncer.poolsAtTheDatabase(grid.behindPgBouncer(), instances);
 		int budgetPerInstance = Math.max(0, database.maxConnections() - database.reservedConnections())
 				/ poolsReachingTheDatabase;
-		int requestThreads = (grid.limits().tomcatThreads() > 0) ? grid.limits().tomcatThreads()
-				: DEFAULT_REQUEST_THREADS;
+		int requestThreads = grid.limits().threads().cap().orElse(CrossChecks.NO_THREAD_CAP);
 		int deadlockFloor = Fleet.deadlockFloor(requestThreads, CONNECTIONS_PER_REQUEST);
 		DatabaseHost databaseHost = DatabaseHost.of(database);
 		// HikariCP's formula counts the database host's cores; this machine's say nothing

@@ -8,12 +8,32 @@ package org.poollab.bench.results;
  * {@code -XX:ActiveProcessorCount}); 0: not pinned, all of the host's
  * @param heap the instance's {@code -Xmx}, e.g. {@code 512m}
  * @param tomcatThreads {@code server.tomcat.threads.max}; 0: not set, Tomcat's default
- * (200)
+ * (200), and with virtual threads
+ * @param virtualThreads requests ran on virtual threads
+ * ({@code spring.threads.virtual.enabled}); false in results written before the lab
+ * measured them (a {@code Boolean} only so that those read: JSON without it gives null,
+ * which becomes false here)
  */
-public record Limits(int cpus, String heap, int tomcatThreads) {
+public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads) {
 
-	/** Without {@code bench.instance*} and {@code bench.tomcatThreads}. */
-	public static final Limits DEFAULTS = new Limits(0, "512m", 0);
+	public Limits {
+		virtualThreads = Boolean.TRUE.equals(virtualThreads);
+	}
+
+	/**
+	 * Without {@code bench.instance*}, {@code bench.tomcatThreads} and
+	 * {@code bench.threads}.
+	 */
+	public static final Limits DEFAULTS = new Limits(0, "512m", RequestThreads.TOMCAT_DEFAULT);
+
+	public Limits(int cpus, String heap, RequestThreads threads) {
+		this(cpus, heap, threads.tomcatMax(), threads.virtual());
+	}
+
+	/** What ran the requests. */
+	public RequestThreads threads() {
+		return new RequestThreads(this.virtualThreads, this.tomcatThreads);
+	}
 
 	/** Short form for the console and the report, e.g. {@code 1 CPU, heap 128m}. */
 	public String describe() {
@@ -22,8 +42,8 @@ public record Limits(int cpus, String heap, int tomcatThreads) {
 			case 1 -> "1 CPU";
 			default -> this.cpus + " CPUs";
 		};
-		return cpus + ", heap " + this.heap
-				+ ((this.tomcatThreads > 0) ? ", " + this.tomcatThreads + " Tomcat threads" : "");
+		String threads = threads().describe();
+		return cpus + ", heap " + this.heap + (threads.isEmpty() ? "" : ", " + threads);
 	}
 
 }

@@ -23,9 +23,22 @@ import org.jspecify.annotations.Nullable;
  * scrapes, summed over the instances: connections busy on average, which by Little's law
  * and the throughput give the mean hold without HikariCP's whole-millisecond rounding;
  * null in results written before it was recorded
+ * @param pinnedEvents times a virtual thread blocked while pinned to its carrier in the
+ * window (JFR {@code jdk.VirtualThreadPinned}), all instances together; null where the
+ * service's JVM has no virtual threads (before Java 21) or in results written before it
+ * was recorded
  */
 public record Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,
-		long timeouts, int telemetrySamples, @Nullable Double meanActive) {
+		long timeouts, int telemetrySamples, @Nullable Double meanActive, @Nullable Long pinnedEvents) {
+
+	/**
+	 * Figures without pinned virtual threads (no virtual threads, or earlier results).
+	 */
+	public Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,
+			long timeouts, int telemetrySamples, @Nullable Double meanActive) {
+		this(observedMax, peakActive, peakPending, acquireP99Ms, usageMeanMs, timeouts, telemetrySamples, meanActive,
+				null);
+	}
 
 	/** Figures without the mean active connections (results written before it). */
 	public Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,

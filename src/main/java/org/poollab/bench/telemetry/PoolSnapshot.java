@@ -9,8 +9,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.bench.grid.Workload;
 import org.poollab.service.system.Refusals;
+import org.poollab.service.system.ThreadTelemetry;
 
 /**
  * The HikariCP figures of one scrape, with the instance's refusals and its own request
@@ -20,10 +23,12 @@ import org.poollab.service.system.Refusals;
  * successful (2xx) requests to the load's URIs ({@link Workload#uri}), summed over
  * method, status and exception: the requests the load generator's latency covers (its own
  * file: {@link Telemetry} takes the scrapes, this reads one)
+ * @param pinned {@link ThreadTelemetry#PINNED_METRIC}, null where the instance does not
+ * expose it (a JVM without virtual threads)
  */
 record PoolSnapshot(double max, double active, double pending, double timeouts, double acquireCount,
 		TreeMap<Double, Double> acquireBuckets, double usageSumSeconds, double usageCount, Map<String, Double> refused,
-		TreeMap<Double, Double> requestBuckets) {
+		TreeMap<Double, Double> requestBuckets, @Nullable Double pinned) {
 
 	/**
 	 * The Prometheus text format is one sample per line, {@code name{labels} value}.
@@ -32,7 +37,7 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 	 * ({@code uri="/roles/{id}/audit"}).
 	 */
 	private static final Pattern SAMPLE = Pattern.compile(
-			"^(hikaricp_[a-z_]+|" + Refusals.PROMETHEUS_NAME
+			"^(hikaricp_[a-z_]+|" + Refusals.PROMETHEUS_NAME + "|" + ThreadTelemetry.PINNED_PROMETHEUS_NAME
 					+ "|http_server_requests_seconds_bucket)(\\{(?:[^\"}]|\"(?:[^\"\\\\]|\\\\.)*\")*\\})? (\\S+)$",
 			Pattern.MULTILINE);
 
@@ -84,7 +89,8 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 				values.getOrDefault("hikaricp_connections_timeout_total", 0.0),
 				values.getOrDefault("hikaricp_connections_acquire_seconds_count", 0.0), buckets,
 				values.getOrDefault("hikaricp_connections_usage_seconds_sum", 0.0),
-				values.getOrDefault("hikaricp_connections_usage_seconds_count", 0.0), refused, requests);
+				values.getOrDefault("hikaricp_connections_usage_seconds_count", 0.0), refused, requests,
+				values.get(ThreadTelemetry.PINNED_PROMETHEUS_NAME));
 	}
 
 	/** A pool with no connection in use and none awaited. */

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.bench.results.Pool;
 import org.poollab.bench.telemetry.Telemetry.CpuSample;
 import org.poollab.bench.telemetry.Telemetry.Scrape;
@@ -54,6 +56,7 @@ public final class PoolWindow {
 		double usageSeconds = 0;
 		double usageCount = 0;
 		int fewestSamples = Integer.MAX_VALUE;
+		@Nullable Long pinned = null;
 		double meanActive = 0;
 		Map<Double, Double> acquireBuckets = new TreeMap<>();
 		for (int i = 0; i < instances; i++) {
@@ -74,6 +77,10 @@ public final class PoolWindow {
 			PoolSnapshot before = before(mine, startMs);
 			PoolSnapshot after = after(mine, endMs);
 			timeouts += after.timeouts() - before.timeouts();
+			if (after.pinned() != null) {
+				long instancePinned = Math.round(after.pinned() - ((before.pinned() != null) ? before.pinned() : 0));
+				pinned = (pinned != null) ? pinned + instancePinned : instancePinned;
+			}
 			acquireCount += after.acquireCount() - before.acquireCount();
 			usageSeconds += after.usageSumSeconds() - before.usageSumSeconds();
 			usageCount += after.usageCount() - before.usageCount();
@@ -83,7 +90,7 @@ public final class PoolWindow {
 		return new Pool(observedMax, peakActive, peakPending,
 				Histogram.percentileMs(acquireBuckets, acquireCount, 0.99),
 				(usageCount > 0) ? 1000 * usageSeconds / usageCount : 0, Math.round(timeouts),
-				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples, meanActive);
+				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples, meanActive, pinned);
 	}
 
 	/**

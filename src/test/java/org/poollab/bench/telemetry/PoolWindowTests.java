@@ -31,7 +31,7 @@ class PoolWindowTests {
 
 	private static Scrape scrape(long atMs, int instance, double active) {
 		return new Scrape(atMs, instance,
-				new PoolSnapshot(5, active, 0, 0, 0, new TreeMap<>(), 0, 0, Map.of(), new TreeMap<>()));
+				new PoolSnapshot(5, active, 0, 0, 0, new TreeMap<>(), 0, 0, Map.of(), new TreeMap<>(), null));
 	}
 
 }
