@@ -182,7 +182,10 @@ record BenchProperties(
 		refuseBesideTargetRps("rates", this.rates);
 		refuseBesideTargetRps("serve", this.serve);
 		refuseBesideTargetRps("remoteEngines", this.remoteEngines);
-		refuseBesideTargetRps("threads", this.threads);
+		refuseBesideTargetRps("threads",
+				(this.threads != null) ? this.threads.stream()
+					.map((model) -> model.name().toLowerCase(Locale.ROOT))
+					.collect(Collectors.joining(",")) : null);
 		int fleet = Objects.requireNonNullElse(this.replicas,
 				Objects.requireNonNullElse(this.instances, Preset.INSTANCES));
 		return Optional.of(Question.of(this.targetRps, fleet, this.maxReplicas, this.surge, this.otherConnections,

@@ -74,6 +74,8 @@ class BenchSettingsTests {
 					bench.otherConnections=-1 | bench.otherConnections=-1 is not allowed: use a whole number from 0 to 100000
 					bench.connectionsPerRequest=0 | bench.connectionsPerRequest=0 is not allowed: use a whole number from 1 to 100
 					bench.holdTime=0ms       | bench.holdTime=0ms is not allowed
+					bench.threads=green      | bench.threads=green is not allowed: use platform, virtual or both, comma-separated
+					bench.threads=virtual,x  | bench.threads=virtual,x is not allowed
 					""")
 	void badSettingIsRefusedBeforeAnythingStarts(String setting, String message, CapturedOutput output) {
 		long childrenBefore = ProcessHandle.current().children().count();
@@ -95,6 +97,7 @@ class BenchSettingsTests {
 					--bench.targetRps=1500 --bench.replicas=3 --bench.maxReplicas=2 | bench.maxReplicas=2 is not allowed: use a whole number of at least bench.replicas (3)
 					--bench.preset=slo                                               | bench.preset=slo needs bench.targetRps
 					--bench.targetRps=1500 --bench.poolSizes=5                       | bench.poolSizes=[5] is not allowed with bench.targetRps
+					--bench.targetRps=1500 --bench.threads=virtual                   | bench.threads=virtual is not allowed with bench.targetRps
 					--bench.targetRps=1500 --bench.holdTime=12ms,80ms,90ms           | bench.holdTime=12ms,80ms,90ms is not allowed: use a mean hold, or a mean and a p99
 					--bench.targetRps=1500 --bench.holdTime=80ms,12ms                | bench.holdTime=80ms,12ms is not allowed: use a mean and optionally a p99 at least as long
 					""")
@@ -105,6 +108,27 @@ class BenchSettingsTests {
 			.withMessageStartingWith(message)
 			.withMessageNotContaining(System.lineSeparator());
 		assertThat(output).as("nothing printed besides the refusal").isEmpty();
+		assertNothingStarted(childrenBefore);
+	}
+
+	@Test
+	void tomcatThreadsWithoutPlatformThreadsAreRefusedBeforeAnythingStarts() {
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException().isThrownBy(() -> run("--bench.threads=virtual", "--bench.tomcatThreads=50"))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageStartingWith(
+					"bench.tomcatThreads=50 sizes Tomcat's platform threads, but bench.threads=virtual sweeps none");
+		assertNothingStarted(childrenBefore);
+	}
+
+	@Test
+	void aServiceJavaHomeThatIsNoJdkIsRefusedBeforeAnythingStarts() throws Exception {
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException()
+			.isThrownBy(() -> run("--bench.threads=virtual", "--bench.serviceJavaHome=" + this.output,
+					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4)))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageStartingWith("bench.serviceJavaHome=" + this.output + " is not a JDK");
 		assertNothingStarted(childrenBefore);
 	}
 

@@ -49,8 +49,8 @@ class InstanceSettingsSweepIT {
 		// kernel lets it run on, the processors the JVM sees, its heap and Tomcat's
 		// maximum threads. The first instance is pinned to the first CPU of the host.
 		String pinned = "runs with CPU(s) %d, 1 processor(s), heap max ".formatted(CpuPinning.allowedCpus().get(0));
-		assertThat(console).contains(pinned, "(-Xmx192m), Tomcat threads max 20\n",
-				"(-Xmx192m), Tomcat threads max 200\n");
+		assertThat(console).contains(pinned, "(-Xmx192m), Tomcat threads max 20, requests on platform threads\n",
+				"(-Xmx192m), Tomcat threads max 200, requests on platform threads\n");
 		assertThat(outcome.directory().resolve("deploy/single-tomcat20")).isDirectory();
 		assertThat(outcome.directory().resolve("deploy/single-tomcat200")).isDirectory();
 		assertThat(outcome.directory().resolve("report.md")).content()

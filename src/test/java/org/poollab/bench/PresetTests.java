@@ -60,6 +60,34 @@ class PresetTests {
 	}
 
 	@Test
+	void threadsSweepsPlatformThenVirtualThreadsEachOnItsOwnDeployment() {
+		Grid grid = grid(Map.of("bench.preset", "threads"));
+		assertThat(grid.threads()).containsExactly(RequestThreads.TOMCAT_DEFAULT, RequestThreads.VIRTUAL);
+		assertThat(grid.virtualThreads()).isTrue();
+		assertThat(grid.points()).hasSize(2 * grid.poolSizes().size() * grid.rates().size());
+		assertThat(grid.points()).extracting(Grid.Planned::deploymentLabel).containsOnly("single", "single-virtual");
+	}
+
+	@Test
+	void tomcatThreadCountsAreSweptForPlatformThreadsOnlyBesideVirtualThreads() {
+		Grid grid = grid(
+				Map.of("bench.preset", "quick", "bench.threads", "virtual,platform", "bench.tomcatThreads", "50,200"));
+		assertThat(grid.threads()).containsExactly(RequestThreads.VIRTUAL, RequestThreads.platform(50),
+				RequestThreads.platform(200));
+		assertThat(grid.limits(RequestThreads.VIRTUAL).describe()).isEqualTo("all CPUs, heap 512m, virtual threads");
+		assertThat(RequestThreads.VIRTUAL.cap()).isEmpty();
+		assertThat(RequestThreads.platform(50).cap()).hasValue(50);
+		assertThat(RequestThreads.TOMCAT_DEFAULT.cap()).hasValue(200);
+	}
+
+	@Test
+	void withoutBenchThreadsOnlyPlatformThreadsRun() {
+		Grid grid = grid(Map.of());
+		assertThat(grid.threads()).containsExactly(RequestThreads.TOMCAT_DEFAULT);
+		assertThat(grid.virtualThreads()).isFalse();
+	}
+
+	@Test
 	void poolingComparesNoPoolWithPoolsOnTheWriteWorkloadAndMeasuresTheAcquireCost() {
 		Grid grid = grid(Map.of("bench.preset", "pooling"));
 		assertThat(grid.poolSizes()).containsExactly(SweepResults.NO_POOL, 5, 10);

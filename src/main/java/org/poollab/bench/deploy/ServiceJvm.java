@@ -87,7 +87,7 @@ public record ServiceJvm(Path home, String version, String vendor) {
 	}
 
 	/** The JDKs in {@link #INSTALL_DIRECTORIES}. */
-	static List<ServiceJvm> installed() {
+	public static List<ServiceJvm> installed() {
 		List<ServiceJvm> found = new ArrayList<>();
 		for (String directory : INSTALL_DIRECTORIES) {
 			Path root = Path.of(directory);

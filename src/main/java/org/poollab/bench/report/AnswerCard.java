@@ -29,7 +29,7 @@ record AnswerCard(String title, List<Line> lines) {
 		String title;
 		if (recommendation.poolSize().isPresent() && recommendation.verdict().conclusive()) {
 			int pool = recommendation.poolSize().getAsInt();
-			title = grid.topology() + ": maximum-pool-size " + pool
+			title = grid.name() + ": maximum-pool-size " + pool
 					+ (grid.behindPgBouncer() ? " (pgbouncer's pool for the fleet)" : " per instance");
 			recommendation.decidingRateRps()
 				.ifPresent((rate) -> lines.add(new Line("chosen at",
@@ -65,7 +65,7 @@ record AnswerCard(String title, List<Line> lines) {
 			}
 		}
 		else {
-			title = grid.topology() + ": no pool size (" + Header.headline(recommendation) + ")";
+			title = grid.name() + ": no pool size (" + Header.headline(recommendation) + ")";
 		}
 		if (section.confirmed().isEmpty()) {
 			lines.add(new Line("confirmation", "not run"));

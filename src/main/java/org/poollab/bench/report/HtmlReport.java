@@ -100,6 +100,11 @@ final class HtmlReport {
 			}
 			html.append("</section>\n");
 		}
+		for (ThreadComparison comparison : ThreadComparison.of(sections)) {
+			html.append("<section class=\"threads\">\n<h2>Platform vs virtual threads</h2>\n");
+			table(html, comparison.table(), "detail");
+			html.append("</section>\n");
+		}
 		acquireCost.ifPresent((cost) -> cost.html(html, results.preset()));
 		published.atEnd().forEach((block) -> PublishedFigures.html(html, block));
 		html.append("</main>\n");

@@ -55,6 +55,10 @@ final class MarkdownReport {
 				table(md, section.excluded());
 			}
 		}
+		for (ThreadComparison comparison : ThreadComparison.of(sections)) {
+			md.append("\n## Platform vs virtual threads\n\n");
+			table(md, comparison.table());
+		}
 		acquireCost.ifPresent((cost) -> cost.markdown(md, results.preset()));
 		published.atEnd().forEach((block) -> PublishedFigures.markdown(md, block));
 		return md.toString();

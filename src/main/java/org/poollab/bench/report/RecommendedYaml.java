@@ -176,8 +176,7 @@ public final class RecommendedYaml {
 			// A blank line: the comments below belong to the next setting.
 			yaml.append(prefix.isEmpty() ? "\n" : prefix.strip() + "\n");
 		}
-		long connectionTimeoutMs = slowestMs.isPresent() ? connectionTimeoutMs(slowestMs.getAsDouble())
-				: DEFAULT_CONNECTION_TIMEOUT_MS;
+		long connectionTimeoutMs = connectionTimeoutMs(section);
 		line(yaml, prefix, "connection-timeout", connectionTimeoutMs, slowestMs.isPresent() ? String.format(Locale.ROOT,
 				"ms; 4x the slowest successful request at any sustained point (%s ms), rounded up to 250 ms, at "
 						+ "least 500 ms (validation-timeout must fit below it): a longer wait means the pool is "
@@ -226,7 +225,7 @@ public final class RecommendedYaml {
 	 * pgbouncer pool of 4 beside a measured 5 that failed): no value is supported then,
 	 * and none is written.
 	 */
-	private static OptionalLong poolSize(Section section) {
+	static OptionalLong poolSize(Section section) {
 		Recommendation recommendation = section.recommendation();
 		if (recommendation.poolSize().isPresent()) {
 			return OptionalLong.of(recommendation.poolSize().getAsInt());
@@ -277,6 +276,15 @@ public final class RecommendedYaml {
 		}
 		return "per instance; NOT MEASURED (" + Header.headline(recommendation) + "): " + source
 				+ ", capped by the fleet budget; verify with a new sweep";
+	}
+
+	/**
+	 * The section's written connection-timeout: from its slowest sustained request, else
+	 * HikariCP's default.
+	 */
+	static long connectionTimeoutMs(Section section) {
+		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
+		return slowestMs.isPresent() ? connectionTimeoutMs(slowestMs.getAsDouble()) : DEFAULT_CONNECTION_TIMEOUT_MS;
 	}
 
 	/** The slowest successful request at any point that sustained its rate. */
