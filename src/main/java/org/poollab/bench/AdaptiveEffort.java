@@ -42,7 +42,9 @@ final class AdaptiveEffort {
 	void settle(Planned first, Deployment deployment, Path loadDirectory) throws IOException, InterruptedException {
 		SweepResults results = this.sweep.results();
 		Duration cap = this.sweep.properties().adaptiveCap();
-		String topology = first.topology().label();
+		// The grid's key: the topology, with its request threads when the sweep varied
+		// them.
+		String topology = first.deploymentLabel();
 		Optional<Report.Unsettled> unsettled = Report.unsettled(results, topology);
 		if (cap.isZero() || unsettled.isEmpty() || !first.pooled()) {
 			return;
@@ -68,7 +70,7 @@ final class AdaptiveEffort {
 			}
 			int repeat = results.points()
 				.stream()
-				.filter((point) -> point.topology().equals(topology))
+				.filter((point) -> point.deployment().equals(topology))
 				.mapToInt(Point::repeat)
 				.max()
 				.orElse(0) + 1;

@@ -34,12 +34,12 @@ final class Confirmations {
 		List<Confirmation> confirmations = new ArrayList<>();
 		List<String> topologies = Report.toConfirm(results, sweep.store().directory())
 			.stream()
-			.map(Report.Block::topology)
+			.map(Report.Block::deployment)
 			.distinct()
 			.toList();
 		for (String topology : topologies) {
 			Optional<Planned> like = planned.stream()
-				.filter((point) -> point.pooled() && point.topology().label().equals(topology))
+				.filter((point) -> point.pooled() && point.deploymentLabel().equals(topology))
 				.findFirst();
 			if (like.isEmpty()) {
 				continue;
@@ -48,7 +48,7 @@ final class Confirmations {
 				SweepResults sofar = results.withConfirmations(confirmations);
 				Optional<Report.Block> next = Report.toConfirm(sofar, sweep.store().directory())
 					.stream()
-					.filter((block) -> block.topology().equals(topology))
+					.filter((block) -> block.deployment().equals(topology))
 					.findFirst();
 				if (next.isEmpty() || confirmations.stream()
 					.anyMatch((done) -> done.topology().equals(topology)

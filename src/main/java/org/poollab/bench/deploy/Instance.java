@@ -227,6 +227,12 @@ public final class Instance {
 						.formatted(this.port, this.limits.threads().model(), virtual ? "virtual" : "platform"));
 		}
 		seen.add("requests on %s threads".formatted(virtual ? "virtual" : "platform"));
+		// Scrapes must not queue behind the request threads (ManagementThreads).
+		if (metric(ThreadTelemetry.SCRAPE_THREAD_VIRTUAL_METRIC, "") != 0) {
+			throw new LabFailureException(
+					"Instance on port %d answers its actuator on virtual threads: its telemetry would queue behind the requests"
+						.formatted(this.port));
+		}
 		return String.join(", ", seen);
 	}
 

@@ -64,12 +64,12 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 	 */
 	public Confirmation run(Report.Block block, Planned point, Deployer deployer, Path directory,
 			ChildProcesses processes) throws IOException, InterruptedException {
-		Path file = Files.createDirectories(directory.resolve("confirm").resolve(block.topology()))
+		Path file = Files.createDirectories(directory.resolve("confirm").resolve(block.deployment()))
 			.resolve("application.yml");
 		Files.writeString(file, block.yaml(), StandardCharsets.UTF_8);
 		Map<String, String> settings = settings(file);
 		this.out.printf("Confirming %s: pool %d as pasted from %s, Poisson arrivals at %d rps for %s...%n",
-				block.topology(), block.poolSize(), file, block.rateRps(), Durations.human(this.duration));
+				block.deployment(), block.poolSize(), file, block.rateRps(), Durations.human(this.duration));
 		// Warmed as the grid's deployments were: up through the grid's rates to the rate
 		// under test, held there until the instances' own p99 settles, so that the window
 		// compares the block with the grid's cell and not with a JIT still at work.
@@ -85,9 +85,9 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 			}
 			Grid poisson = this.grid.forConfirmation(this.duration);
 			LoadRun.Result result = new LoadRun(poisson, this.jmeter, this.out).measure(List.of(point), deployment,
-					Files.createDirectories(directory.resolve("load")), "confirm-" + block.topology(), processes);
+					Files.createDirectories(directory.resolve("load")), "confirm-" + block.deployment(), processes);
 			Point measured = result.measured().get(0);
-			return new Confirmation(block.topology(), block.yaml(), settings, mismatches, measured);
+			return new Confirmation(block.deployment(), block.yaml(), settings, mismatches, measured);
 		}
 	}
 

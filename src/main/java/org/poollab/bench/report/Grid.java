@@ -96,7 +96,7 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 	 * {@link #name()} for element ids and file names, e.g. {@code single-tomcat20} or
 	 * {@code single-virtual}.
 	 */
-	String key() {
+	public String key() {
 		return this.topology + this.limits.threads().labelSuffix();
 	}
 

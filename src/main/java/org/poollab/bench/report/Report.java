@@ -101,15 +101,16 @@ public final class Report {
 	}
 
 	/**
-	 * A topology's recommended block, for the confirmation run.
+	 * A deployment's recommended block, for the confirmation run.
 	 *
-	 * @param topology the topology, e.g. {@code multi}
+	 * @param deployment the topology with its request threads when the sweep varied them,
+	 * e.g. {@code multi} or {@code single-virtual} ({@code Planned.deploymentLabel})
 	 * @param poolSize the block's {@code maximum-pool-size}
 	 * @param rateRps the rate the pool size was chosen at
 	 * @param yaml the block as {@code recommended-application.yml} will hold it, byte for
 	 * byte
 	 */
-	public record Block(String topology, int poolSize, int rateRps, String yaml) {
+	public record Block(String deployment, int poolSize, int rateRps, String yaml) {
 	}
 
 	/**
@@ -128,7 +129,7 @@ public final class Report {
 			.filter((section) -> section.recommendation().verdict().conclusive()
 					&& section.recommendation().poolSize().isPresent()
 					&& section.recommendation().decidingRateRps().isPresent())
-			.map((section) -> new Block(section.grid().topology(), section.recommendation().poolSize().getAsInt(),
+			.map((section) -> new Block(section.grid().key(), section.recommendation().poolSize().getAsInt(),
 					section.recommendation().decidingRateRps().getAsInt(), RecommendedYaml.settings(section, "")))
 			.toList();
 	}
@@ -156,7 +157,7 @@ public final class Report {
 	public static OptionalDouble probability(SweepResults results, String topology) {
 		return Grid.of(results)
 			.stream()
-			.filter((grid) -> grid.topology().equals(topology))
+			.filter((grid) -> grid.key().equals(topology))
 			.findFirst()
 			.map((grid) -> recommend(results, grid).probability())
 			.orElse(OptionalDouble.empty());
@@ -171,7 +172,7 @@ public final class Report {
 	 * from intervals
 	 */
 	public static Optional<Unsettled> unsettled(SweepResults results, String topology) {
-		Optional<Grid> grid = Grid.of(results).stream().filter((one) -> one.topology().equals(topology)).findFirst();
+		Optional<Grid> grid = Grid.of(results).stream().filter((one) -> one.key().equals(topology)).findFirst();
 		if (grid.isEmpty()) {
 			return Optional.empty();
 		}
@@ -241,8 +242,7 @@ public final class Report {
 	 * runs refuted.
 	 */
 	private static Recommendation recommend(SweepResults results, Grid grid) {
-		return Recommender.recommend(grid, results.host(), results.database(),
-				Confirmed.refuted(results, grid.topology()));
+		return Recommender.recommend(grid, results.host(), results.database(), Confirmed.refuted(results, grid.key()));
 	}
 
 	/**

@@ -76,7 +76,7 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 		AcquireBuckets buckets = AcquireBuckets.ofService();
 		return IntStream.range(0, grids.size())
 			.mapToObj((i) -> of(grids.get(i), recommendations.get(i), runDir, buckets,
-					Confirmed.all(results, grids.get(i).topology()), settling(results, grids.get(i).topology())))
+					Confirmed.all(results, grids.get(i).key()), settling(results, grids.get(i).key())))
 			.toList();
 	}
 

@@ -60,7 +60,7 @@ record ThreadComparison(Section platform, Section virtual) {
 			}
 			Cell before = platformCell.get();
 			rows.add(new Row(List.of(Entry.of(virtualCell.poolLabel()), Entry.of(String.valueOf(virtualCell.rateRps())),
-					Entry.of(change(Recommender.ms(before.p99Ms()), Recommender.ms(virtualCell.p99Ms()))),
+					Entry.of(change(p99(before), p99(virtualCell))),
 					Entry.of(change(refusals(before), refusals(virtualCell))),
 					Entry.of(change(String.valueOf(before.peakPending()), String.valueOf(virtualCell.peakPending()))),
 					Entry.of(change(Recommender.ms(before.acquireP99Ms()), Recommender.ms(virtualCell.acquireP99Ms()))),
@@ -98,14 +98,16 @@ record ThreadComparison(Section platform, Section virtual) {
 	private String pinnedNote() {
 		List<Point> points = this.virtual.grid().cells().stream().flatMap((cell) -> cell.points().stream()).toList();
 		List<Long> counts = points.stream().map((point) -> point.pool().pinnedEvents()).toList();
-		if (counts.stream().anyMatch(Objects::isNull)) {
-			return "Pinned virtual threads: not recorded for every point (results written before the lab counted "
-					+ "them).";
+		long missing = counts.stream().filter(Objects::isNull).count();
+		long total = counts.stream().filter(Objects::nonNull).mapToLong(Long::longValue).sum();
+		if (missing == points.size()) {
+			return "Pinned virtual threads: not recorded (no scrape reached an instance, or the results were "
+					+ "written before the lab counted them).";
 		}
-		long total = counts.stream().mapToLong(Long::longValue).sum();
-		return "Pinned virtual threads in the measured windows: " + total + " over " + points.size()
-				+ " window(s) (JFR jdk.VirtualThreadPinned, no threshold; each instance's log shows the stack of "
-				+ "the first pin of each kind)."
+		return "Pinned virtual threads in the measured windows: " + total + " over " + (points.size() - missing)
+				+ " window(s)" + ((missing > 0) ? " (" + missing + " more had no scrape to count them: –)" : "")
+				+ " (JFR jdk.VirtualThreadPinned, no threshold; each instance's log shows the stack of the first "
+				+ "pin of each kind)."
 				+ ((total == 0) ? " Nothing on the request path held a carrier thread while it waited."
 						: " A pinned request holds one of the carrier threads (as many as cores) while it waits: "
 								+ "the virtual-thread figures above are of the pinning as much as of the pool.");
@@ -123,6 +125,17 @@ record ThreadComparison(Section platform, Section virtual) {
 		OptionalLong written = RecommendedYaml.poolSize(section);
 		return "none measured" + (written.isPresent()
 				? " (the block's " + written.getAsLong() + " is HikariCP's starting formula, not measured)" : "");
+	}
+
+	/**
+	 * The cell's p99, {@code died} when an instance died in it, {@code –} with no
+	 * success.
+	 */
+	private static String p99(Cell cell) {
+		if (cell.died()) {
+			return "died";
+		}
+		return (cell.throughputRps() > 0) ? Recommender.ms(cell.p99Ms()) : "–";
 	}
 
 	private static String change(String before, String after) {

@@ -10,7 +10,8 @@ import java.util.Map;
  * {@code spring.datasource.hikari.*} block (read from a file, as a user pastes it), then
  * loaded with Poisson arrivals at the rate the pool size was chosen at.
  *
- * @param topology the topology, e.g. {@code multi}
+ * @param topology the topology, with its request threads when the sweep varied them, e.g.
+ * {@code multi} or {@code single-virtual} ({@link Point#deployment()})
  * @param block the YAML the instances were started with, byte for byte
  * @param settings the block's {@code spring.datasource.hikari.*} settings as parsed from
  * it, by key (e.g. {@code connection-timeout} to {@code 500})

@@ -43,6 +43,15 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 		ServerSide server, Limits limits, @Nullable PgBouncer pgbouncer, @Nullable CrossCheck crossCheck,
 		List<Second> seconds, String outcome) {
 
+	/**
+	 * The topology with the request threads when they are not Tomcat's default, e.g.
+	 * {@code single}, {@code single-tomcat50} or {@code single-virtual}: the deployment
+	 * the point ran on, as the sweep labels it.
+	 */
+	public String deployment() {
+		return this.topology + this.limits.threads().labelSuffix();
+	}
+
 	/** The load balancer of a point whose load went to its instances directly. */
 	public static final String NO_LOAD_BALANCER = "none";
 

@@ -7,7 +7,8 @@ import java.util.List;
  * drawn p99s picked the choice less often than 80 %), so the cells that decide it were
  * measured again, a round at a time.
  *
- * @param topology the topology
+ * @param topology the topology, with its request threads when the sweep varied them
+ * ({@link Point#deployment()})
  * @param rateRps the deciding rate
  * @param pools the pool sizes measured again
  * @param rounds extra rounds run

@@ -1,5 +1,8 @@
 package org.poollab.service.system;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,6 +51,13 @@ public class ThreadTelemetry implements DisposableBean {
 	/** JFR {@code jdk.VirtualThreadPinned} events since start. */
 	public static final String PINNED_METRIC = "lab.virtual.threads.pinned";
 
+	/**
+	 * 1 when the thread reading the metrics (the actuator's, at each scrape) is a virtual
+	 * one: telemetry then queues with the requests ({@code ManagementThreads} keeps it
+	 * 0).
+	 */
+	public static final String SCRAPE_THREAD_VIRTUAL_METRIC = "lab.scrape.thread.virtual";
+
 	/** {@link #PINNED_METRIC} as Prometheus exposes it. */
 	public static final String PINNED_PROMETHEUS_NAME = "lab_virtual_threads_pinned_total";
 
@@ -68,7 +78,38 @@ public class ThreadTelemetry implements DisposableBean {
 		Gauge.builder(VIRTUAL_METRIC, () -> virtual ? 1 : 0)
 			.description("1 when requests run on virtual threads, 0 on platform threads")
 			.register(registry);
+		Gauge.builder(SCRAPE_THREAD_VIRTUAL_METRIC, () -> isVirtual(Thread.currentThread()) ? 1 : 0)
+			.description("1 when the thread reading this metric is a virtual thread")
+			.register(registry);
 		this.pins = (Runtime.version().feature() >= FIRST_VIRTUAL_THREADS_RELEASE) ? recordPins(registry) : null;
+	}
+
+	/**
+	 * {@code Thread.isVirtual()}, which the service cannot call directly: it is built for
+	 * Java 17, where the method does not exist (and no thread is virtual).
+	 */
+	private static boolean isVirtual(Thread thread) {
+		if (IS_VIRTUAL == null) {
+			return false;
+		}
+		try {
+			return (boolean) IS_VIRTUAL.invokeExact(thread);
+		}
+		catch (Throwable ex) {
+			throw new IllegalStateException("Thread.isVirtual failed", ex);
+		}
+	}
+
+	private static final @Nullable MethodHandle IS_VIRTUAL = isVirtualHandle();
+
+	private static @Nullable MethodHandle isVirtualHandle() {
+		try {
+			return MethodHandles.publicLookup()
+				.findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+		}
+		catch (NoSuchMethodException | IllegalAccessException ex) {
+			return null;
+		}
 	}
 
 	private static RecordingStream recordPins(MeterRegistry registry) {
