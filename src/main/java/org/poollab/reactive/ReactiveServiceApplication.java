@@ -9,8 +9,9 @@ import org.springframework.boot.tomcat.autoconfigure.actuate.web.server.TomcatRe
 import org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration;
 
 /**
- * The reactive twin of the service under test: {@code GET /roles} on WebFlux (Reactor
- * Netty) over an r2dbc-pool on PostgreSQL, for comparing with the JDBC service
+ * The reactive twin of the service under test: {@code GET /roles} (and the write
+ * workload, {@code POST /roles/{id}/audit}) on WebFlux (Reactor Netty) over an r2dbc-pool
+ * on PostgreSQL, for comparing with the JDBC service
  * ({@code org.poollab.service.ServiceApplication}) at the same pool size.
  * <p>
  * How the lab starts an instance, on the classpath the sweep starts JDBC instances with

@@ -10,6 +10,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +49,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
  * The JDBC service and its reactive twin side by side on one PostgreSQL, each given the
  * database by URL as the lab gives it: the same {@code /roles} body, the twin's pool
  * sized and reported by {@code spring.r2dbc.pool.max-size}, its refusals counted as the
- * JDBC service's.
+ * JDBC service's, the same write workload.
  */
 class ReactiveTwinIT {
 
@@ -164,6 +168,25 @@ class ReactiveTwinIT {
 	}
 
 	@Test
+	void auditInsertsAHundredRowsPerRequestAsTheJdbcServiceDoes() throws Exception {
+		long before = auditRows(3);
+		for (ConfigurableApplicationContext service : List.of(jdbc, reactive)) {
+			HttpResponse<String> created = post(port(service), "/roles/3/audit");
+			assertThat(created.statusCode()).isEqualTo(201);
+			assertThat((Integer) JsonPath.read(created.body(), "$.inserted")).isEqualTo(100);
+			assertThat((Integer) JsonPath.read(created.body(), "$.roleId")).isEqualTo(3);
+		}
+		assertThat(auditRows(3) - before).isEqualTo(200);
+		HttpResponse<String> fromJdbc = post(port(jdbc), "/roles/999/audit");
+		HttpResponse<String> fromReactive = post(port(reactive), "/roles/999/audit");
+		assertThat(fromReactive.statusCode()).isEqualTo(fromJdbc.statusCode()).isEqualTo(404);
+		assertThat(fromReactive.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat((String) JsonPath.read(fromReactive.body(), "$.detail"))
+			.isEqualTo(JsonPath.read(fromJdbc.body(), "$.detail"));
+		assertThat(auditRows(3) - before).isEqualTo(200);
+	}
+
+	@Test
 	void listensOnLoopbackOnly() throws Exception {
 		assertThat(reactive.getEnvironment().getProperty("server.address")).isEqualTo("127.0.0.1");
 		for (int port : List.of(port(reactive), managementPort(reactive))) {
@@ -171,6 +194,18 @@ class ReactiveTwinIT {
 			Optional<InetAddress> external = nonLoopbackAddress();
 			assumeThat(external).as("a non-loopback address on this host").isPresent();
 			assertThat(accepts(external.get(), port)).as("%s:%d", external.get(), port).isFalse();
+		}
+	}
+
+	private static long auditRows(long roleId) throws SQLException {
+		try (java.sql.Connection connection = DriverManager.getConnection(database.jdbcUrl());
+				PreparedStatement count = connection
+					.prepareStatement("SELECT count(*) FROM role_audit WHERE role_id = ?")) {
+			count.setLong(1, roleId);
+			try (ResultSet rows = count.executeQuery()) {
+				rows.next();
+				return rows.getLong(1);
+			}
 		}
 	}
 
@@ -208,6 +243,13 @@ class ReactiveTwinIT {
 		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
 			.timeout(Duration.ofSeconds(10))
 			.build();
+	}
+
+	private static HttpResponse<String> post(int port, String path) throws Exception {
+		return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+			.timeout(Duration.ofSeconds(10))
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	private static HttpResponse<String> get(int port, String path) throws Exception {
