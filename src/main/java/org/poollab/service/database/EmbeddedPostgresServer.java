@@ -71,6 +71,15 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 		return this.postgres.getJdbcUrl(USER, USER);
 	}
 
+	/**
+	 * The same database for R2DBC (the reactive twin, {@code org.poollab.reactive}), user
+	 * {@value #USER} and no password.
+	 * @return an {@code r2dbc:postgresql:} URL without credentials
+	 */
+	public String r2dbcUrl() {
+		return "r2dbc:postgresql://localhost:%d/%s".formatted(port(), USER);
+	}
+
 	public int port() {
 		return this.postgres.getPort();
 	}

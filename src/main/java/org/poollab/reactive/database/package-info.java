@@ -1,0 +1,8 @@
+/**
+ * The reactive twin's database: the embedded PostgreSQL when no URL is given, Flyway on
+ * its own unpooled JDBC connections, and the one way to a pooled R2DBC connection.
+ */
+@NullMarked
+package org.poollab.reactive.database;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,8 @@
+/**
+ * What the lab needs from the reactive twin: 503 with a reason when no connection comes,
+ * counted like the JDBC service's refusals, and the no-database {@code /ping}.
+ */
+@NullMarked
+package org.poollab.reactive.system;
+
+import org.jspecify.annotations.NullMarked;
