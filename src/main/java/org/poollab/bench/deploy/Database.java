@@ -35,6 +35,19 @@ public final class Database implements AutoCloseable {
 	 */
 	static final int EMBEDDED_RESERVED_CONNECTIONS = 3;
 
+	/** Version, {@code max_connections} and the slots regular users cannot take. */
+	static final String POSTGRESQL_SETTINGS = """
+			SELECT current_setting('server_version'), current_setting('max_connections')::int,
+			       current_setting('superuser_reserved_connections')::int
+			       + coalesce(current_setting('reserved_connections', true)::int, 0)""";
+
+	/**
+	 * The same for MariaDB and MySQL, which reserve none of {@code max_connections}: they
+	 * admit one connection beyond it, for an administrator (SUPER or CONNECTION ADMIN),
+	 * so all of it is the pools'.
+	 */
+	static final String MARIADB_SETTINGS = "SELECT @@version, @@max_connections, 0";
+
 	private final String kind;
 
 	private final String url;
@@ -180,21 +193,36 @@ public final class Database implements AutoCloseable {
 	}
 
 	private Settings readSettings() throws SQLException {
-		try (Connection connection = connect();
-				Statement statement = connection.createStatement();
-				ResultSet rs = statement.executeQuery("""
-						SELECT current_setting('server_version'), current_setting('max_connections')::int,
-						       current_setting('superuser_reserved_connections')::int
-						       + coalesce(current_setting('reserved_connections', true)::int, 0)""")) {
+		try (Connection connection = connect()) {
+			return readSettings(connection);
+		}
+	}
+
+	/**
+	 * The server's version and connection budget, asked the way its vendor answers: the
+	 * one switch between PostgreSQL and MariaDB (or MySQL), by what the driver says the
+	 * server is.
+	 */
+	static Settings readSettings(Connection connection) throws SQLException {
+		String product = connection.getMetaData().getDatabaseProductName();
+		String query = switch (product) {
+			case "PostgreSQL" -> POSTGRESQL_SETTINGS;
+			case "MariaDB", "MySQL" -> MARIADB_SETTINGS;
+			default -> throw new SQLException(
+					"The lab reads max_connections from PostgreSQL, MariaDB or MySQL, not from " + product);
+		};
+		try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(query)) {
 			rs.next();
 			return new Settings(rs.getString(1), rs.getInt(2), rs.getInt(3));
 		}
 	}
 
 	/**
-	 * A connection with short timeouts (pgjdbc, seconds): an unreachable database is a
-	 * quick, clear error, not a long hang. {@code loginTimeout} bounds the whole login,
-	 * which a server that accepts and never answers would otherwise stretch forever;
+	 * A connection with short timeouts (pgjdbc counts seconds, MariaDB Connector/J, for a
+	 * {@code jdbc:mariadb:} or {@code jdbc:mysql:} URL, milliseconds): an unreachable
+	 * database is a quick, clear error, not a long hang. {@code loginTimeout} (pgjdbc;
+	 * Connector/J's {@code connectTimeout} does it too) bounds the whole login, which a
+	 * server that accepts and never answers would otherwise stretch forever;
 	 * {@code socketTimeout} bounds every answer afterwards, which is safe here because
 	 * the lab's own statements (settings, {@code TRUNCATE} between points, pgbouncer's
 	 * admin console) answer in milliseconds. The instances' pools get no socketTimeout:
@@ -206,10 +234,18 @@ public final class Database implements AutoCloseable {
 		if (!password.isEmpty()) {
 			properties.setProperty("password", password);
 		}
-		properties.setProperty("connectTimeout", "3");
-		properties.setProperty("loginTimeout", "3");
-		properties.setProperty("socketTimeout", "30");
-		properties.setProperty("ApplicationName", "pool-sizing-lab");
+		if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+			// The same bounds for MariaDB Connector/J, which counts in milliseconds.
+			properties.setProperty("connectTimeout", "3000");
+			properties.setProperty("socketTimeout", "30000");
+			properties.setProperty("connectionAttributes", "program_name:pool-sizing-lab");
+		}
+		else {
+			properties.setProperty("connectTimeout", "3");
+			properties.setProperty("loginTimeout", "3");
+			properties.setProperty("socketTimeout", "30");
+			properties.setProperty("ApplicationName", "pool-sizing-lab");
+		}
 		return DriverManager.getConnection(url, properties);
 	}
 

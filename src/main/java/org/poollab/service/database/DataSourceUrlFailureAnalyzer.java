@@ -6,14 +6,12 @@ import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.core.env.Environment;
 
 /**
- * A {@code spring.datasource.url} that is no PostgreSQL JDBC URL, said in one line
- * instead of a chain of bean-creation failures ending in HikariCP's "'url' must start
- * with jdbc". The URL is shown without its query string, which is where a password could
- * be.
+ * A {@code spring.datasource.url} that is no JDBC URL of the configured vendor
+ * ({@code lab.database}, PostgreSQL unless told otherwise), said in one line instead of a
+ * chain of bean-creation failures ending in HikariCP's "'url' must start with jdbc". The
+ * URL is shown without its query string, which is where a password could be.
  */
 class DataSourceUrlFailureAnalyzer implements FailureAnalyzer {
-
-	static final String PREFIX = "jdbc:postgresql:";
 
 	private final Environment environment;
 
@@ -24,14 +22,19 @@ class DataSourceUrlFailureAnalyzer implements FailureAnalyzer {
 	@Override
 	public FailureAnalysis analyze(Throwable failure) {
 		String url = this.environment.getProperty("spring.datasource.url");
-		if (url == null || url.isBlank() || url.startsWith(PREFIX) || !dataSourceFailed(failure)) {
+		if (url == null || url.isBlank() || !dataSourceFailed(failure)) {
+			return null;
+		}
+		DatabaseVendor vendor = DatabaseVendor.of(this.environment);
+		if (vendor.accepts(url)) {
 			return null;
 		}
 		return new FailureAnalysis(
-				"spring.datasource.url=%s is not allowed: use a PostgreSQL JDBC URL, %s//host:port/database (e.g. jdbc:postgresql://127.0.0.1:5432/postgres)"
-					.formatted(DatabaseConnectionFailureAnalyzer.withoutQuery(url), PREFIX),
+				"spring.datasource.url=%s is not allowed: use a %s JDBC URL, %s//host:port/database (e.g. %s)"
+					.formatted(DatabaseConnectionFailureAnalyzer.withoutQuery(url), vendor.product,
+							vendor.urlPrefixes.get(0), vendor.exampleUrl),
 				"Fix SPRING_DATASOURCE_URL (or spring.datasource.url), or leave it unset to let the lab start an "
-						+ "embedded PostgreSQL.",
+						+ "embedded %s.".formatted(vendor.product),
 				failure);
 	}
 

@@ -7,9 +7,10 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.env.Environment;
 
 /**
- * A short answer instead of a wall of stack trace when the configured PostgreSQL cannot
- * be reached or refuses the login at start-up. The URL is shown without its query string,
- * which is where a password could be.
+ * A short answer instead of a wall of stack trace when the configured database
+ * (PostgreSQL, or MariaDB with {@code lab.database=mariadb}) cannot be reached or refuses
+ * the login at start-up. The URL is shown without its query string, which is where a
+ * password could be.
  */
 class DatabaseConnectionFailureAnalyzer extends AbstractFailureAnalyzer<SQLException> {
 
@@ -24,14 +25,16 @@ class DatabaseConnectionFailureAnalyzer extends AbstractFailureAnalyzer<SQLExcep
 		if (!isConnectionFailure(cause.getSQLState())) {
 			return null;
 		}
-		String url = this.environment.getProperty("spring.datasource.url", "(embedded PostgreSQL)");
+		String product = DatabaseVendor.of(this.environment).product;
+		String url = this.environment.getProperty("spring.datasource.url", "(embedded %s)".formatted(product));
 		String reason = cause.getMessage();
 		return new FailureAnalysis(
-				"Could not connect to PostgreSQL at %s (spring.datasource.url): %s".formatted(withoutQuery(url),
+				"Could not connect to %s at %s (spring.datasource.url): %s".formatted(product, withoutQuery(url),
 						reason),
-				"Check that PostgreSQL is running and reachable at that address and that the user and password "
+				("Check that %s is running and reachable at that address and that the user and password "
 						+ "(spring.datasource.username / spring.datasource.password) are right, or leave "
-						+ "SPRING_DATASOURCE_URL unset to let the lab start an embedded PostgreSQL.",
+						+ "SPRING_DATASOURCE_URL unset to let the lab start an embedded %s.")
+					.formatted(product, product),
 				cause);
 	}
 

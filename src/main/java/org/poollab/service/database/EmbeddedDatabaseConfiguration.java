@@ -11,26 +11,56 @@ import org.springframework.util.StringUtils;
 
 /**
  * Zero-setup database: when no {@code spring.datasource.url} is configured, start an
- * embedded PostgreSQL for the life of the application and point Boot's own HikariCP
- * auto-configuration at it, so every {@code spring.datasource.hikari.*} setting still
- * applies. With a URL (e.g. {@code SPRING_DATASOURCE_URL}) nothing is started.
+ * embedded PostgreSQL, or with {@code lab.database=mariadb} an embedded MariaDB, for the
+ * life of the application and point Boot's own HikariCP auto-configuration at it, so
+ * every {@code spring.datasource.hikari.*} setting still applies. With a URL (e.g.
+ * {@code SPRING_DATASOURCE_URL}) nothing is started.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(EmbeddedDatabaseConfiguration.NoDatasourceUrl.class)
 class EmbeddedDatabaseConfiguration {
 
-	@Bean(destroyMethod = "close")
-	EmbeddedPostgresServer embeddedPostgresServer() {
-		return EmbeddedPostgresServer.start(EmbeddedPostgresServer.MAX_CONNECTIONS);
+	// Each nested class repeats NoDatasourceUrl: component scanning finds it on its own,
+	// where the enclosing class's condition does not reach.
+	@Configuration(proxyBeanMethods = false)
+	@Conditional({ NoDatasourceUrl.class, OnPostgresql.class })
+	static class Postgresql {
+
+		@Bean(destroyMethod = "close")
+		EmbeddedPostgresServer embeddedPostgresServer() {
+			return EmbeddedPostgresServer.start(EmbeddedPostgresServer.MAX_CONNECTIONS);
+		}
+
+		@Bean
+		JdbcConnectionDetails embeddedPostgresConnectionDetails(EmbeddedPostgresServer server) {
+			return connectionDetails(server.jdbcUrl(), EmbeddedPostgresServer.USER);
+		}
+
 	}
 
-	@Bean
-	JdbcConnectionDetails embeddedPostgresConnectionDetails(EmbeddedPostgresServer server) {
+	@Configuration(proxyBeanMethods = false)
+	@Conditional({ NoDatasourceUrl.class, OnMariadb.class })
+	static class Mariadb {
+
+		@Bean(destroyMethod = "close")
+		EmbeddedMariaDbServer embeddedMariaDbServer() {
+			return EmbeddedMariaDbServer.start(EmbeddedMariaDbServer.MAX_CONNECTIONS);
+		}
+
+		@Bean
+		JdbcConnectionDetails embeddedMariaDbConnectionDetails(EmbeddedMariaDbServer server) {
+			return connectionDetails(server.jdbcUrl(), EmbeddedMariaDbServer.USER);
+		}
+
+	}
+
+	/** The embedded servers trust local connections: no password. */
+	private static JdbcConnectionDetails connectionDetails(String jdbcUrl, String username) {
 		return new JdbcConnectionDetails() {
 
 			@Override
 			public String getUsername() {
-				return EmbeddedPostgresServer.USER;
+				return username;
 			}
 
 			@Override
@@ -40,7 +70,7 @@ class EmbeddedDatabaseConfiguration {
 
 			@Override
 			public String getJdbcUrl() {
-				return server.jdbcUrl();
+				return jdbcUrl;
 			}
 
 		};
@@ -51,6 +81,24 @@ class EmbeddedDatabaseConfiguration {
 		@Override
 		public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
 			return !StringUtils.hasText(context.getEnvironment().getProperty("spring.datasource.url"));
+		}
+
+	}
+
+	static class OnPostgresql implements Condition {
+
+		@Override
+		public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			return DatabaseVendor.of(context.getEnvironment()) == DatabaseVendor.POSTGRESQL;
+		}
+
+	}
+
+	static class OnMariadb implements Condition {
+
+		@Override
+		public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			return DatabaseVendor.of(context.getEnvironment()) == DatabaseVendor.MARIADB;
 		}
 
 	}

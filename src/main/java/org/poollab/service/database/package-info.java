@@ -1,6 +1,7 @@
 /**
- * The service's database: the embedded PostgreSQL when no URL is given, Flyway on its own
- * connection, clear failures for a wrong URL.
+ * The service's database: PostgreSQL, or MariaDB with {@code lab.database=mariadb}; the
+ * embedded server of either when no URL is given, Flyway on its own connection, clear
+ * failures for a wrong URL or a vendor mix-up.
  */
 @NullMarked
 package org.poollab.service.database;

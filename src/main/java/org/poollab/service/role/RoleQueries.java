@@ -3,7 +3,10 @@ package org.poollab.service.role;
 /**
  * The statements behind {@code GET /roles}: the service runs them, and the lab runs the
  * same one against the database alone to measure how the database scales with concurrent
- * connections ({@code DatabaseScaling}), so that both measure one statement.
+ * connections ({@code DatabaseScaling}), so that both measure one statement. Plain SQL
+ * that PostgreSQL and MariaDB read alike, rows in the same order (a role without
+ * permissions has one row, so where a vendor sorts NULL does not matter): one statement
+ * for both vendors.
  */
 public final class RoleQueries {
 

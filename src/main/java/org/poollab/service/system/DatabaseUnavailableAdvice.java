@@ -43,6 +43,17 @@ class DatabaseUnavailableAdvice {
 	/** {@code roles_requests_refused_total{reason="..."}} in Prometheus. */
 	static final String REFUSED_METRIC = Refusals.METRIC;
 
+	/** PostgreSQL's SQLSTATE for "too many clients". */
+	static final String POSTGRESQL_TOO_MANY_CLIENTS = "53300";
+
+	/**
+	 * MariaDB's and MySQL's error code for "Too many connections" (ER_CON_COUNT_ERROR).
+	 * MariaDB Connector/J 3.5 reports it (seen against MariaDB 10.11) as a plain
+	 * {@code SQLException} with SQLSTATE {@code HY000}, not the {@code 08004} the
+	 * server's error list gives it: the code is what tells it apart.
+	 */
+	static final int MARIADB_TOO_MANY_CONNECTIONS = 1040;
+
 	/** HikariCP's message for a call on a connection it has closed (ProxyConnection). */
 	static final String HIKARI_CLOSED_CONNECTION = "Connection is closed";
 
@@ -135,8 +146,9 @@ class DatabaseUnavailableAdvice {
 	}
 
 	/**
-	 * Why no connection: the database at its connection limit is named as such (SQLSTATE
-	 * 53300, "too many clients"), apart from a pool that ran dry and a database that is
+	 * Why no connection: the database at its connection limit is named as such
+	 * (PostgreSQL's SQLSTATE 53300, "too many clients"; MariaDB's and MySQL's error 1040,
+	 * "Too many connections"), apart from a pool that ran dry and a database that is
 	 * down. HikariCP's timeout carries the pool's last failure to connect, so a wait that
 	 * timed out while the database refused or dropped connections is the database's
 	 * doing, not the pool's size.
@@ -167,13 +179,22 @@ class DatabaseUnavailableAdvice {
 			boolean timeout = false;
 			boolean databaseLost = false;
 			for (Throwable t = ex; t != null; t = t.getCause()) {
-				if (t instanceof SQLException sql && "53300".equals(sql.getSQLState())) {
+				if (t instanceof SQLException sql && tooManyClients(sql)) {
 					return TOO_MANY_CLIENTS;
 				}
 				timeout |= t instanceof SQLTransientConnectionException;
 				databaseLost |= t instanceof SQLException sql && lostConnection(sql);
 			}
 			return (timeout && !databaseLost) ? POOL_TIMEOUT : UNAVAILABLE;
+		}
+
+		/**
+		 * pgjdbc's error code is always 0, so the MariaDB code cannot be mistaken for a
+		 * PostgreSQL error.
+		 */
+		private static boolean tooManyClients(SQLException ex) {
+			return POSTGRESQL_TOO_MANY_CLIENTS.equals(ex.getSQLState())
+					|| ex.getErrorCode() == MARIADB_TOO_MANY_CONNECTIONS;
 		}
 
 	}

@@ -22,7 +22,11 @@ public final class Refusals {
 	/** Why a request got no connection, as the counter's {@code reason} tag. */
 	public enum Reason {
 
-		/** PostgreSQL at its connection limit (SQLSTATE 53300, "too many clients"). */
+		/**
+		 * The database at its connection limit: PostgreSQL's SQLSTATE 53300 ("too many
+		 * clients"), MariaDB's and MySQL's error 1040 ("Too many connections"). One
+		 * reason for both, so the results' columns do not depend on the database.
+		 */
 		TOO_MANY_CLIENTS("too-many-clients"),
 
 		/** The pool ran dry: HikariCP's {@code connection-timeout} passed. */
