@@ -12,8 +12,8 @@ import java.util.Optional;
 
 import org.poollab.bench.acquire.AcquireCostBenchmark;
 import org.poollab.bench.deploy.Database;
-import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Question;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;

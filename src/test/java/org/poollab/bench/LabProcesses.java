@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 import org.poollab.bench.lab.ChildProcesses;
 
@@ -30,9 +31,17 @@ final class LabProcesses implements AutoCloseable {
 
 	private volatile boolean watching = true;
 
+	/**
+	 * Processes below the root before the watch began, which the lab did not start: an
+	 * embedded MariaDB of an earlier test's cached Spring context runs as a child of the
+	 * test JVM until the JVM ends.
+	 */
+	private final Set<Long> before;
+
 	private LabProcesses(ProcessHandle root, Path output) {
 		this.root = root;
 		this.output = output;
+		this.before = root.descendants().map(ProcessHandle::pid).collect(Collectors.toUnmodifiableSet());
 		this.watcher = new Thread(this::watch, "lab-process-watch");
 		this.watcher.setDaemon(true);
 		this.watcher.start();
@@ -91,6 +100,7 @@ final class LabProcesses implements AutoCloseable {
 	private void watch() {
 		while (this.watching) {
 			this.root.descendants()
+				.filter((p) -> !this.before.contains(p.pid()))
 				.forEach((p) -> this.seen.putIfAbsent(p.pid(), p.info().commandLine().orElse("(no command line)")));
 			postmasters();
 			try {

@@ -80,7 +80,9 @@ record ThreadComparison(Section platform, Section virtual) {
 		notes.add("Each cell reads platform → virtual. With virtual threads Tomcat no longer caps the requests an "
 				+ "instance serves at once (" + platformName(this.platform) + " did): every request that arrives "
 				+ "waits inside HikariCP, so peak pending is the pool's whole queue, and connection-timeout alone "
-				+ "decides who gets a 503 (pool-timeout).");
+				+ "decides who gets a 503 (pool-timeout). The 503s are the instances' own counts over the window "
+				+ "(to within a scrape): a request that started in the window and was refused connection-timeout "
+				+ "later, after it, is counted by the load generator only (the detail tables' errors).");
 		notes.add(String.format(Locale.ROOT,
 				"Recommended: %s → pool %s, connection-timeout %d ms; virtual threads → pool %s, connection-timeout "
 						+ "%d ms. Both timeouts follow the same rule (4× the slowest successful request at a sustained "
