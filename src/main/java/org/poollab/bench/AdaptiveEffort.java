@@ -42,10 +42,10 @@ final class AdaptiveEffort {
 	void settle(Planned first, Deployment deployment, Path loadDirectory) throws IOException, InterruptedException {
 		SweepResults results = this.sweep.results();
 		Duration cap = this.sweep.properties().adaptiveCap();
-		// The grid's key: the topology, with its request threads when the sweep varied
-		// them.
-		String topology = first.deploymentLabel();
-		Optional<Report.Unsettled> unsettled = Report.unsettled(results, topology);
+		// The deployment: the topology, with its request threads when the sweep
+		// varied them.
+		String label = first.deploymentLabel();
+		Optional<Report.Unsettled> unsettled = Report.unsettled(results, label);
 		if (cap.isZero() || unsettled.isEmpty() || !first.pooled()) {
 			return;
 		}
@@ -70,7 +70,7 @@ final class AdaptiveEffort {
 			}
 			int repeat = results.points()
 				.stream()
-				.filter((point) -> point.deployment().equals(topology))
+				.filter((point) -> point.deployment().equals(label))
 				.mapToInt(Point::repeat)
 				.max()
 				.orElse(0) + 1;
@@ -89,12 +89,12 @@ final class AdaptiveEffort {
 					(measured, nanos) -> this.sweep.progress().again(measured, nanos, deployment.loadBalancer()));
 			results.points().addAll(result.measured());
 			this.sweep.store().write(results);
-			unsettled = Report.unsettled(results, topology);
+			unsettled = Report.unsettled(results, label);
 		}
-		double after = Report.probability(results, topology).orElse(Double.NaN);
+		double after = Report.probability(results, label).orElse(Double.NaN);
 		double seconds = (System.nanoTime() - started) / 1e9;
 		this.sweep.time()
-			.settled(new Settling(topology, start.rateRps(), start.pools(), rounds, seconds, start.probability(), after,
+			.settled(new Settling(label, start.rateRps(), start.pools(), rounds, seconds, start.probability(), after,
 					end));
 		this.sweep.out()
 			.printf(Locale.ROOT,

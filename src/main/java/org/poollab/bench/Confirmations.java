@@ -32,14 +32,14 @@ final class Confirmations {
 				sweep.jmeter(), sweep.out());
 		Deployer deployer = new Deployer(sweep);
 		List<Confirmation> confirmations = new ArrayList<>();
-		List<String> topologies = Report.toConfirm(results, sweep.store().directory())
+		List<String> deployments = Report.toConfirm(results, sweep.store().directory())
 			.stream()
 			.map(Report.Block::deployment)
 			.distinct()
 			.toList();
-		for (String topology : topologies) {
+		for (String deployment : deployments) {
 			Optional<Planned> like = planned.stream()
-				.filter((point) -> point.pooled() && point.deploymentLabel().equals(topology))
+				.filter((point) -> point.pooled() && point.deploymentLabel().equals(deployment))
 				.findFirst();
 			if (like.isEmpty()) {
 				continue;
@@ -48,10 +48,10 @@ final class Confirmations {
 				SweepResults sofar = results.withConfirmations(confirmations);
 				Optional<Report.Block> next = Report.toConfirm(sofar, sweep.store().directory())
 					.stream()
-					.filter((block) -> block.deployment().equals(topology))
+					.filter((block) -> block.deployment().equals(deployment))
 					.findFirst();
 				if (next.isEmpty() || confirmations.stream()
-					.anyMatch((done) -> done.topology().equals(topology)
+					.anyMatch((done) -> done.topology().equals(deployment)
 							&& done.point().poolSize() == next.get().poolSize()
 							&& done.point().rateRps() == next.get().rateRps())) {
 					break; // nothing to confirm, or its answer was confirmed already
@@ -64,7 +64,8 @@ final class Confirmations {
 						sweep.store().directory(), sweep.processes());
 				sweep.emptyWrittenTable();
 				confirmations.add(confirmed);
-				sweep.out().println("  " + Report.confirmationLine(results.withConfirmations(confirmations), topology));
+				sweep.out()
+					.println("  " + Report.confirmationLine(results.withConfirmations(confirmations), deployment));
 			}
 		}
 		return confirmations;

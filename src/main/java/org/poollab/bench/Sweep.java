@@ -248,9 +248,8 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 
 	private String threadsDimension() {
 		List<RequestThreads> threads = this.grid.threads();
-		return threads.equals(List.of(RequestThreads.TOMCAT_DEFAULT)) ? "" : "threads "
-				+ threads.stream().map((t) -> t.describe().isEmpty() ? "200 Tomcat threads" : t.describe()).toList()
-				+ " x ";
+		return threads.equals(List.of(RequestThreads.TOMCAT_DEFAULT)) ? ""
+				: "threads " + threads.stream().map(RequestThreads::name).toList() + " x ";
 	}
 
 	/**

@@ -29,10 +29,10 @@ import org.poollab.bench.results.SweepResults;
 record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 
 	/** The topology's confirmation runs, in the order they ran. */
-	static List<Confirmed> all(SweepResults results, String topology) {
+	static List<Confirmed> all(SweepResults results, String deployment) {
 		return results.confirmations()
 			.stream()
-			.filter((run) -> run.topology().equals(topology))
+			.filter((run) -> run.topology().equals(deployment))
 			.map((run) -> new Confirmed(run, Cell.of(List.of(run.point()), results.p99ObjectiveMs()),
 					results.database().kind() + " PostgreSQL " + results.database().version(),
 					results.startedAt().atOffset(ZoneOffset.UTC).toLocalDate()))
@@ -40,8 +40,8 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 	}
 
 	/** The topology's last confirmation run: the one of its answer. */
-	static Optional<Confirmed> of(SweepResults results, String topology) {
-		List<Confirmed> all = all(results, topology);
+	static Optional<Confirmed> of(SweepResults results, String deployment) {
+		List<Confirmed> all = all(results, deployment);
 		return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
 	}
 
@@ -53,8 +53,8 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 	 * refutes nothing. A pool refuted at one rate may still be the choice at a lower one.
 	 * @return pool sizes by rate (requests per second)
 	 */
-	static Map<Integer, Set<Integer>> refuted(SweepResults results, String topology) {
-		return all(results, topology).stream()
+	static Map<Integer, Set<Integer>> refuted(SweepResults results, String deployment) {
+		return all(results, deployment).stream()
 			.filter(Confirmed::refutes)
 			.collect(Collectors.groupingBy((confirmed) -> confirmed.run().point().rateRps(), TreeMap::new, Collectors
 				.mapping((confirmed) -> confirmed.run().point().poolSize(), Collectors.toUnmodifiableSet())));

@@ -148,31 +148,33 @@ public final class Report {
 	}
 
 	/**
-	 * How settled a topology's decision is (adaptive effort).
+	 * How settled a deployment's decision is (adaptive effort).
 	 * @param results the results so far
-	 * @param topology the topology
+	 * @param deployment the topology, with its request threads when the sweep varied them
+	 * (e.g. {@code single-virtual}: {@link Block#deployment})
 	 * @return how often the redone decision picks the choice; empty when the verdict did
 	 * not come from intervals
 	 */
-	public static OptionalDouble probability(SweepResults results, String topology) {
+	public static OptionalDouble probability(SweepResults results, String deployment) {
 		return Grid.of(results)
 			.stream()
-			.filter((grid) -> grid.key().equals(topology))
+			.filter((grid) -> grid.key().equals(deployment))
 			.findFirst()
 			.map((grid) -> recommend(results, grid).probability())
 			.orElse(OptionalDouble.empty());
 	}
 
 	/**
-	 * The topology's decision when it is not settled (picked less often than 80 % when
+	 * The deployment's decision when it is not settled (picked less often than 80 % when
 	 * redone on drawn p99s).
 	 * @param results the results so far
-	 * @param topology the topology
+	 * @param deployment the topology, with its request threads when the sweep varied them
+	 * (e.g. {@code single-virtual}: {@link Block#deployment})
 	 * @return what to measure again; empty when the decision is settled or did not come
 	 * from intervals
 	 */
-	public static Optional<Unsettled> unsettled(SweepResults results, String topology) {
-		Optional<Grid> grid = Grid.of(results).stream().filter((one) -> one.key().equals(topology)).findFirst();
+	public static Optional<Unsettled> unsettled(SweepResults results, String deployment) {
+		Optional<Grid> grid = Grid.of(results).stream().filter((one) -> one.key().equals(deployment)).findFirst();
 		if (grid.isEmpty()) {
 			return Optional.empty();
 		}
@@ -194,8 +196,8 @@ public final class Report {
 			.max()
 			.ifPresent(pools::add);
 		recommendation.picks().keySet().stream().filter((pool) -> pool != chosen).findFirst().ifPresent(pools::add);
-		return Optional
-			.of(new Unsettled(topology, rate, chosen, recommendation.probability().getAsDouble(), List.copyOf(pools)));
+		return Optional.of(new Unsettled(deployment, rate, chosen, recommendation.probability().getAsDouble(),
+				List.copyOf(pools)));
 	}
 
 	/**
@@ -228,13 +230,14 @@ public final class Report {
 	}
 
 	/**
-	 * What a topology's confirmation run showed, in a sentence (the console's line).
+	 * What a deployment's confirmation run showed, in a sentence (the console's line).
 	 * @param results the results, with their confirmations
-	 * @param topology the topology
-	 * @return the sentence; empty when the topology had no confirmation run
+	 * @param deployment the topology, with its request threads when the sweep varied them
+	 * (e.g. {@code single-virtual}: {@link Block#deployment})
+	 * @return the sentence; empty when the deployment had no confirmation run
 	 */
-	public static String confirmationLine(SweepResults results, String topology) {
-		return Confirmed.of(results, topology).map(Confirmed::sentence).orElse("");
+	public static String confirmationLine(SweepResults results, String deployment) {
+		return Confirmed.of(results, deployment).map(Confirmed::sentence).orElse("");
 	}
 
 	/**

@@ -7,10 +7,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 import org.poollab.bench.results.Point;
-import org.poollab.bench.results.RequestThreads;
 import org.poollab.service.system.Refusals;
 
 /**
@@ -99,7 +100,7 @@ record ThreadComparison(Section platform, Section virtual) {
 	/** What JFR saw of pinned virtual threads over the measured windows. */
 	private String pinnedNote() {
 		List<Point> points = this.virtual.grid().cells().stream().flatMap((cell) -> cell.points().stream()).toList();
-		List<Long> counts = points.stream().map((point) -> point.pool().pinnedEvents()).toList();
+		List<@Nullable Long> counts = pinnedEvents(points);
 		long missing = counts.stream().filter(Objects::isNull).count();
 		long total = counts.stream().filter(Objects::nonNull).mapToLong(Long::longValue).sum();
 		if (missing == points.size()) {
@@ -116,8 +117,7 @@ record ThreadComparison(Section platform, Section virtual) {
 	}
 
 	private static String platformName(Section section) {
-		String threads = section.grid().limits().threads().describe();
-		return threads.isEmpty() ? RequestThreads.TOMCAT_DEFAULT.cap().getAsInt() + " Tomcat threads" : threads;
+		return section.grid().limits().threads().name();
 	}
 
 	private static String poolText(Section section) {
@@ -159,9 +159,14 @@ record ThreadComparison(Section platform, Section virtual) {
 	}
 
 	private static String pinned(Cell cell) {
-		List<Long> counts = cell.points().stream().map((point) -> point.pool().pinnedEvents()).toList();
+		List<@Nullable Long> counts = pinnedEvents(cell.points());
 		return counts.stream().anyMatch(Objects::isNull) ? "–"
 				: String.valueOf(counts.stream().mapToLong(Long::longValue).sum());
+	}
+
+	/** Each point's pinned virtual threads, null where no scrape counted them. */
+	private static List<@Nullable Long> pinnedEvents(List<Point> points) {
+		return points.stream().map((point) -> point.pool().pinnedEvents()).toList();
 	}
 
 }

@@ -54,7 +54,15 @@ public record RequestThreads(boolean virtual, int tomcatMax) {
 	 * or empty for Tomcat's default.
 	 */
 	public String describe() {
-		return this.virtual ? "virtual threads" : (this.tomcatMax > 0) ? this.tomcatMax + " Tomcat threads" : "";
+		return (this.virtual || this.tomcatMax > 0) ? name() : "";
+	}
+
+	/**
+	 * Named always, Tomcat's default too: {@code virtual threads}, {@code 50 Tomcat
+	 * threads}, {@code 200 Tomcat threads}.
+	 */
+	public String name() {
+		return this.virtual ? "virtual threads" : cap().getAsInt() + " Tomcat threads";
 	}
 
 	/** {@code virtual} or {@code platform}, as the results' CSV writes it. */

@@ -1,6 +1,5 @@
 package org.poollab.reactive.system;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -59,8 +58,8 @@ class DatabaseUnavailableAdvice {
 		Refusals.Reason reason = ex.reason();
 		this.refused.get(reason).increment();
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
-		problem.setTitle(title(reason));
-		problem.setType(URI.create("urn:poollab:" + reason.tag()));
+		problem.setTitle(reason.title());
+		problem.setType(reason.problemType());
 		// The JDBC service's names for HikariCP's numbers, from r2dbc-pool's.
 		PoolMetrics pool = this.connections.state();
 		problem.setProperty("total", pool.allocatedSize());
@@ -71,15 +70,6 @@ class DatabaseUnavailableAdvice {
 		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
 			.header(HttpHeaders.RETRY_AFTER, String.valueOf(RETRY_AFTER.toSeconds()))
 			.body(problem);
-	}
-
-	/** The JDBC service's titles ({@code org.poollab.service.system}'s advice). */
-	private static String title(Refusals.Reason reason) {
-		return switch (reason) {
-			case TOO_MANY_CLIENTS -> "Database at its connection limit (too many clients)";
-			case POOL_TIMEOUT -> "No database connection available in time";
-			case DATABASE_UNAVAILABLE -> "Database unavailable";
-		};
 	}
 
 }

@@ -1,6 +1,5 @@
 package org.poollab.service.system;
 
-import java.net.URI;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
@@ -72,7 +71,7 @@ class DatabaseUnavailableAdvice {
 			this.refused.put(kind,
 					Counter.builder(REFUSED_METRIC)
 						.description("Requests answered 503 because no database connection could be had")
-						.tag("reason", kind.tag)
+						.tag("reason", kind.reason.tag())
 						.register(registry));
 		}
 	}
@@ -84,8 +83,8 @@ class DatabaseUnavailableAdvice {
 		Kind kind = Kind.of(ex);
 		this.refused.get(kind).increment();
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, cause.getMessage());
-		problem.setTitle(kind.title);
-		problem.setType(URI.create(kind.type));
+		problem.setTitle(kind.reason.title());
+		problem.setType(kind.reason.problemType());
 		if (this.dataSource instanceof HikariDataSource hikari && hikari.getHikariPoolMXBean() != null) {
 			HikariPoolMXBean pool = hikari.getHikariPoolMXBean();
 			problem.setProperty("pool", hikari.getPoolName());
@@ -155,24 +154,17 @@ class DatabaseUnavailableAdvice {
 	 */
 	enum Kind {
 
-		TOO_MANY_CLIENTS("Database at its connection limit (too many clients)", Refusals.Reason.TOO_MANY_CLIENTS),
+		TOO_MANY_CLIENTS(Refusals.Reason.TOO_MANY_CLIENTS),
 
-		POOL_TIMEOUT("No database connection available in time", Refusals.Reason.POOL_TIMEOUT),
+		POOL_TIMEOUT(Refusals.Reason.POOL_TIMEOUT),
 
-		UNAVAILABLE("Database unavailable", Refusals.Reason.DATABASE_UNAVAILABLE);
+		UNAVAILABLE(Refusals.Reason.DATABASE_UNAVAILABLE);
 
-		final String title;
+		/** Its tag, title and problem type (one home, shared with the reactive twin). */
+		final Refusals.Reason reason;
 
-		/** The {@code reason} tag of {@link #REFUSED_METRIC}. */
-		final String tag;
-
-		/** The problem's {@code type}. */
-		final String type;
-
-		Kind(String title, Refusals.Reason reason) {
-			this.title = title;
-			this.tag = reason.tag();
-			this.type = "urn:poollab:" + this.tag;
+		Kind(Refusals.Reason reason) {
+			this.reason = reason;
 		}
 
 		static Kind of(Throwable ex) {

@@ -1,5 +1,6 @@
 package org.poollab.service.system;
 
+import java.net.URI;
 import java.util.Arrays;
 import java.util.List;
 
@@ -27,22 +28,35 @@ public final class Refusals {
 		 * clients"), MariaDB's and MySQL's error 1040 ("Too many connections"). One
 		 * reason for both, so the results' columns do not depend on the database.
 		 */
-		TOO_MANY_CLIENTS("too-many-clients"),
+		TOO_MANY_CLIENTS("too-many-clients", "Database at its connection limit (too many clients)"),
 
 		/** The pool ran dry: HikariCP's {@code connection-timeout} passed. */
-		POOL_TIMEOUT("pool-timeout"),
+		POOL_TIMEOUT("pool-timeout", "No database connection available in time"),
 
 		/** The database is down or dropped the connection. */
-		DATABASE_UNAVAILABLE("database-unavailable");
+		DATABASE_UNAVAILABLE("database-unavailable", "Database unavailable");
 
 		private final String tag;
 
-		Reason(String tag) {
+		private final String title;
+
+		Reason(String tag, String title) {
 			this.tag = tag;
+			this.title = title;
 		}
 
 		public String tag() {
 			return this.tag;
+		}
+
+		/** The 503 problem's {@code title}. */
+		public String title() {
+			return this.title;
+		}
+
+		/** The 503 problem's {@code type}, e.g. {@code urn:poollab:pool-timeout}. */
+		public URI problemType() {
+			return URI.create("urn:poollab:" + this.tag);
 		}
 
 		/** Every reason's tag, in this order (the results' columns follow it). */

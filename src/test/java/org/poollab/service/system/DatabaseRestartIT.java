@@ -137,8 +137,10 @@ class DatabaseRestartIT {
 		List<Double> refusedAfter = refusedByKind();
 		for (Kind kind : Kind.values()) {
 			assertThat(refusedAfter.get(kind.ordinal()) - refusedBefore.get(kind.ordinal()))
-				.as("refusals counted as %s", kind.tag)
-				.isEqualTo(refused.stream().filter((timed) -> timed.response().body().contains(kind.type)).count());
+				.as("refusals counted as %s", kind.reason.tag())
+				.isEqualTo(refused.stream()
+					.filter((timed) -> timed.response().body().contains(kind.reason.problemType().toString()))
+					.count());
 		}
 
 		// Only a request sent once the database was back proves recovery: one in flight
@@ -179,7 +181,7 @@ class DatabaseRestartIT {
 		List<Double> counts = new ArrayList<>();
 		for (Kind kind : Kind.values()) {
 			counts.add(this.registry.get(DatabaseUnavailableAdvice.REFUSED_METRIC)
-				.tag("reason", kind.tag)
+				.tag("reason", kind.reason.tag())
 				.counter()
 				.count());
 		}
