@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
+import org.poollab.service.database.DatabaseVendor;
 import org.poollab.service.database.EmbeddedPostgresServer;
 
 /**
@@ -234,7 +235,7 @@ public final class Database implements AutoCloseable {
 		if (!password.isEmpty()) {
 			properties.setProperty("password", password);
 		}
-		if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+		if (DatabaseVendor.ofUrl(url) == DatabaseVendor.MARIADB) {
 			// The same bounds for MariaDB Connector/J, which counts in milliseconds.
 			properties.setProperty("connectTimeout", "3000");
 			properties.setProperty("socketTimeout", "30000");

@@ -16,7 +16,7 @@ import org.springframework.core.env.Environment;
  * {@code application.yml} imports by this name. The names are Spring Boot's own for the
  * two ({@code DatabaseDriver}, Flyway's {@code {vendor}} locations).
  */
-enum DatabaseVendor {
+public enum DatabaseVendor {
 
 	POSTGRESQL("PostgreSQL", List.of("jdbc:postgresql:"), "jdbc:postgresql://127.0.0.1:5432/postgres"),
 
@@ -52,7 +52,7 @@ enum DatabaseVendor {
 	}
 
 	/** The vendor a JDBC URL is for, or {@code null} when it is for neither. */
-	static @Nullable DatabaseVendor ofUrl(String url) {
+	public static @Nullable DatabaseVendor ofUrl(String url) {
 		for (DatabaseVendor vendor : values()) {
 			if (vendor.accepts(url)) {
 				return vendor;
