@@ -33,6 +33,7 @@ import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.results.RequestThreads;
+import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -80,6 +81,9 @@ import org.poollab.bench.results.SweepResults;
  * @param threads what runs the service's requests, {@code platform} (Tomcat's threads)
  * and/or {@code virtual} (a virtual thread per request, Java 21 or later): a dimension
  * beside {@code tomcatThreads}, which sizes the platform ones; unset: the preset's
+ * @param stack which services answer the load, {@code jdbc} (Spring MVC, HikariCP) and/or
+ * {@code r2dbc} (the reactive twin: WebFlux, r2dbc-pool), a dimension between topology
+ * and request threads (which size the JDBC service's only); unset: the preset's
  * @param serviceJavaHome the JDK the service instances run on; unset: the lab's own, or
  * with virtual threads on a lab JVM older than Java 21, the newest Java 21+ JDK installed
  * in the usual places (the console and the report say which)
@@ -127,7 +131,8 @@ record BenchProperties(
 		@Min(1) @Max(1024) @Nullable Integer instanceCpus,
 		@jakarta.validation.constraints.Pattern(regexp = BenchProperties.HEAP_SIZE) @Nullable String instanceHeap,
 		@Nullable List<@NotNull @Min(1) @Max(10_000) Integer> tomcatThreads, @Nullable List<ThreadModel> threads,
-		@Nullable Path serviceJavaHome, @Nullable Boolean acquireCost, @DefaultValue("false") boolean crossCheck,
+		@Nullable List<Stack> stack, @Nullable Path serviceJavaHome, @Nullable Boolean acquireCost,
+		@DefaultValue("false") boolean crossCheck,
 		@DefaultValue("20s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
 				minutes = 10) Duration confirmation,
 		@DefaultValue("90s") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(millis = 0) @DurationMax(
@@ -159,9 +164,41 @@ record BenchProperties(
 				Objects.requireNonNullElse(this.repeats, 1),
 				Objects.requireNonNullElse(this.arrivals, preset.arrivals()),
 				Objects.requireNonNullElse(this.instanceCpus, preset.instanceCpus()),
-				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()), requestThreads(preset),
-				Objects.requireNonNullElse(this.workload, preset.workload()),
+				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()), stacks(preset),
+				requestThreads(preset), Objects.requireNonNullElse(this.workload, preset.workload()),
 				Objects.requireNonNullElse(this.acquireCost, preset.acquireCost()));
+	}
+
+	/**
+	 * {@code bench.stack}, from the preset when unset.
+	 * @throws BenchSettingException when the reactive twin is asked for where it cannot
+	 * run: behind pgbouncer (it connects to PostgreSQL only), on a database given by a
+	 * URL it has no driver for, or alone with thread settings that size the JDBC
+	 * service's threads only
+	 */
+	private List<Stack> stacks(Preset preset) {
+		List<Stack> stacks = distinct(orDefault(this.stack, preset.stacks()));
+		if (!stacks.contains(Stack.R2DBC)) {
+			return stacks;
+		}
+		String value = stacks.stream().map(Stack::value).collect(Collectors.joining(","));
+		if (orDefault(this.topologies, preset.topologies()).contains(Topology.PGBOUNCER)) {
+			throw new BenchSettingException(
+					"bench.stack=%s asks for the reactive twin, which the pgbouncer topology does not run: it connects to PostgreSQL directly. Allowed with r2dbc: bench.topologies=single,multi. Nothing was started."
+						.formatted(value));
+		}
+		if (this.database.configured() && !this.database.url().startsWith("jdbc:postgresql:")) {
+			throw new BenchSettingException(
+					"bench.stack=%s asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but bench.database.url=%s is not a PostgreSQL URL (jdbc:postgresql://host:port/database). Nothing was started."
+						.formatted(value, Database.withoutQuery(this.database.url())));
+		}
+		if (!stacks.contains(Stack.JDBC) && (this.threads != null && !this.threads.isEmpty()
+				|| this.tomcatThreads != null && !this.tomcatThreads.isEmpty())) {
+			throw new BenchSettingException(
+					"bench.stack=%s runs the reactive twin only, whose requests run on Reactor Netty's event loop: bench.threads and bench.tomcatThreads size the JDBC service's threads. Add jdbc to bench.stack or leave them unset. Nothing was started."
+						.formatted(value));
+		}
+		return stacks;
 	}
 
 	/**
@@ -182,6 +219,8 @@ record BenchProperties(
 		refuseBesideTargetRps("rates", this.rates);
 		refuseBesideTargetRps("serve", this.serve);
 		refuseBesideTargetRps("remoteEngines", this.remoteEngines);
+		refuseBesideTargetRps("stack",
+				(this.stack != null) ? this.stack.stream().map(Stack::value).collect(Collectors.joining(",")) : null);
 		refuseBesideTargetRps("threads",
 				(this.threads != null) ? this.threads.stream()
 					.map((model) -> model.name().toLowerCase(Locale.ROOT))
@@ -218,7 +257,7 @@ record BenchProperties(
 				Objects.requireNonNullElse(this.topologyWarmup, preset.topologyWarmup()),
 				Objects.requireNonNullElse(this.repeats, 2), Objects.requireNonNullElse(this.arrivals, Arrivals.RANDOM),
 				Objects.requireNonNullElse(this.instanceCpus, preset.instanceCpus()),
-				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()),
+				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()), List.of(Stack.JDBC),
 				List.of(RequestThreads
 					.platform(distinct(orDefault(this.tomcatThreads, preset.tomcatThreads())).get(0))),
 				Objects.requireNonNullElse(this.workload, preset.workload()), false);

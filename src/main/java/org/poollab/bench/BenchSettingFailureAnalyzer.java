@@ -67,6 +67,8 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 					"comma-separated whole numbers from 1 to 10000 (server.tomcat.threads.max), e.g. 50,200"),
 			setting("threads", "bench.threads",
 					"platform, virtual or both, comma-separated (what runs the requests; virtual needs Java 21 or later)"),
+			setting("stack", "bench.stack",
+					"jdbc, r2dbc or both, comma-separated (jdbc: Spring MVC with HikariCP; r2dbc: the reactive twin, WebFlux with r2dbc-pool)"),
 			setting("servicejavahome", "bench.serviceJavaHome",
 					"the directory of a JDK (its bin/java runs the service instances), e.g. /usr/lib/jvm/temurin-25-jdk-amd64"),
 			setting("targetrps", "bench.targetRps",

@@ -57,8 +57,8 @@ final class Confirmations {
 					break; // nothing to confirm, or its answer was confirmed already
 				}
 				Report.Block block = next.get();
-				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().threads(),
-						block.poolSize(), block.rateRps(), 1);
+				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().stack(),
+						like.get().threads(), block.poolSize(), block.rateRps(), 1);
 				Confirmation confirmed = confirmation.run(block, point, (deployed, file,
 						rates) -> deployer.deploy(deployed, block.poolSize(), Optional.of(file), rates),
 						sweep.store().directory(), sweep.processes());

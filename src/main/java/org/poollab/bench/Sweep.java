@@ -31,6 +31,7 @@ import org.poollab.bench.report.ReportMain;
 import org.poollab.bench.results.Host;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.RequestThreads;
+import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SweepResults;
 
@@ -186,20 +187,23 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 	}
 
 	/**
-	 * The planned points by deployment: per topology, per Tomcat thread count (Tomcat
-	 * fixes its thread count at start), pooled or not (a service either has a pool or
-	 * not): fresh instances for each.
+	 * The planned points by deployment: per topology, per stack (another service), per
+	 * Tomcat thread count (Tomcat fixes its thread count at start), pooled or not (a
+	 * service either has a pool or not): fresh instances for each.
 	 */
 	private List<List<Planned>> deployments(List<Planned> planned) {
 		List<List<Planned>> deployments = new ArrayList<>();
 		for (Topology topology : this.grid.topologies()) {
-			for (RequestThreads threads : this.grid.threads()) {
-				for (boolean pooled : List.of(false, true)) {
-					List<Planned> mine = planned.stream()
-						.filter((p) -> p.topology() == topology && p.threads().equals(threads) && p.pooled() == pooled)
-						.toList();
-					if (!mine.isEmpty()) {
-						deployments.add(mine);
+			for (Stack stack : this.grid.stacks()) {
+				for (RequestThreads threads : this.grid.threadsOf(stack)) {
+					for (boolean pooled : List.of(false, true)) {
+						List<Planned> mine = planned.stream()
+							.filter((p) -> p.topology() == topology && p.stack() == stack && p.threads().equals(threads)
+									&& p.pooled() == pooled)
+							.toList();
+						if (!mine.isEmpty()) {
+							deployments.add(mine);
+						}
 					}
 				}
 			}
@@ -248,8 +252,10 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 
 	private String threadsDimension() {
 		List<RequestThreads> threads = this.grid.threads();
-		return threads.equals(List.of(RequestThreads.TOMCAT_DEFAULT)) ? ""
-				: "threads " + threads.stream().map(RequestThreads::name).toList() + " x ";
+		String stacks = this.grid.stacks().equals(List.of(Stack.JDBC)) ? ""
+				: "stacks " + this.grid.stacks().stream().map(Stack::value).toList() + " x ";
+		return stacks + (threads.equals(List.of(RequestThreads.TOMCAT_DEFAULT)) ? ""
+				: "threads " + threads.stream().map(RequestThreads::name).toList() + " x ");
 	}
 
 	/**

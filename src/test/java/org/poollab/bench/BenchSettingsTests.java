@@ -76,6 +76,7 @@ class BenchSettingsTests {
 					bench.holdTime=0ms       | bench.holdTime=0ms is not allowed
 					bench.threads=green      | bench.threads=green is not allowed: use platform, virtual or both, comma-separated
 					bench.threads=virtual,x  | bench.threads=virtual,x is not allowed
+					bench.stack=graphql      | bench.stack=graphql is not allowed: use jdbc, r2dbc or both, comma-separated
 					""")
 	void badSettingIsRefusedBeforeAnythingStarts(String setting, String message, CapturedOutput output) {
 		long childrenBefore = ProcessHandle.current().children().count();
@@ -98,6 +99,10 @@ class BenchSettingsTests {
 					--bench.preset=slo                                               | bench.preset=slo needs bench.targetRps
 					--bench.targetRps=1500 --bench.poolSizes=5                       | bench.poolSizes=[5] is not allowed with bench.targetRps
 					--bench.targetRps=1500 --bench.threads=virtual                   | bench.threads=virtual is not allowed with bench.targetRps
+					--bench.targetRps=1500 --bench.stack=r2dbc                       | bench.stack=r2dbc is not allowed with bench.targetRps
+					--bench.stack=r2dbc --bench.topologies=single,pgbouncer          | bench.stack=r2dbc asks for the reactive twin, which the pgbouncer topology does not run
+					--bench.stack=r2dbc --bench.threads=virtual                      | bench.stack=r2dbc runs the reactive twin only, whose requests run on Reactor Netty's event loop
+					--bench.stack=jdbc,r2dbc --bench.database.url=jdbc:mariadb://127.0.0.1:3306/lab | bench.stack=jdbc,r2dbc asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but bench.database.url=jdbc:mariadb://127.0.0.1:3306/lab is not a PostgreSQL URL
 					--bench.targetRps=1500 --bench.holdTime=12ms,80ms,90ms           | bench.holdTime=12ms,80ms,90ms is not allowed: use a mean hold, or a mean and a p99
 					--bench.targetRps=1500 --bench.holdTime=80ms,12ms                | bench.holdTime=80ms,12ms is not allowed: use a mean and optionally a p99 at least as long
 					""")

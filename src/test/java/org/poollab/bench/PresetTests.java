@@ -16,6 +16,7 @@ import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
+import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -98,6 +99,29 @@ class PresetTests {
 		assertThat(grid.points()).filteredOn((point) -> point.topology() == Topology.PGBOUNCER)
 			.extracting(Grid.Planned::poolSize)
 			.doesNotContain(SweepResults.NO_POOL);
+	}
+
+	@Test
+	void reactiveSweepsTheJdbcServiceThenItsReactiveTwinWithAndWithoutAPool() {
+		Grid grid = grid(Map.of("bench.preset", "reactive"));
+		assertThat(grid.stacks()).containsExactly(Stack.JDBC, Stack.R2DBC);
+		assertThat(grid.poolSizes()).containsExactly(SweepResults.NO_POOL, 10, 100, 200);
+		assertThat(grid.workload()).isEqualTo(Workload.WRITE);
+		assertThat(grid.points()).hasSize(2 * grid.poolSizes().size() * grid.rates().size());
+		assertThat(grid.points()).extracting(Grid.Planned::deploymentLabel).containsOnly("single", "single-r2dbc");
+		assertThat(grid.limits(Stack.R2DBC, RequestThreads.TOMCAT_DEFAULT).describe())
+			.isEqualTo("R2DBC (WebFlux, r2dbc-pool), all CPUs, heap 512m");
+		// The event loop is the twin's only request thread: nothing but the pool caps it.
+		assertThat(grid.limits(Stack.R2DBC, RequestThreads.TOMCAT_DEFAULT).requestCap()).isEmpty();
+		assertThat(grid.limits(Stack.JDBC, RequestThreads.TOMCAT_DEFAULT).requestCap()).hasValue(200);
+	}
+
+	@Test
+	void threadModelsSizeTheJdbcServiceOnlyBesideTheReactiveTwin() {
+		Grid grid = grid(
+				Map.of("bench.preset", "quick", "bench.stack", "jdbc,r2dbc", "bench.threads", "platform,virtual"));
+		assertThat(grid.points()).extracting(Grid.Planned::deploymentLabel)
+			.containsOnly("single", "single-virtual", "single-r2dbc", "multi", "multi-virtual", "multi-r2dbc");
 	}
 
 	@Test

@@ -26,6 +26,7 @@ import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.service.system.ThreadTelemetry;
 
@@ -41,6 +42,10 @@ public final class Instance {
 	private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final String JDBC_MAIN = "org.poollab.service.ServiceApplication";
+
+	private static final String REACTIVE_MAIN = "org.poollab.reactive.ReactiveServiceApplication";
 
 	private final int port;
 
@@ -93,23 +98,37 @@ public final class Instance {
 			command.add("-XX:ActiveProcessorCount=" + limits.cpus());
 		}
 		String url = (pgbouncer != null) ? pgbouncer.jdbcUrl() : database.url();
-		command.addAll(List.of("-cp", paths.serviceClasspath(), "org.poollab.service.ServiceApplication",
+		boolean reactive = limits.stack() == Stack.R2DBC;
+		command.addAll(List.of("-cp", paths.serviceClasspath(), reactive ? REACTIVE_MAIN : JDBC_MAIN,
 				"--server.address=127.0.0.1", "--server.port=" + port, "--management.server.address=127.0.0.1",
-				"--management.server.port=" + managementPort, "--spring.datasource.url=" + url,
-				"--spring.datasource.username=" + database.username(), "--spring.main.banner-mode=off"));
+				"--management.server.port=" + managementPort, "--spring.main.banner-mode=off"));
+		if (reactive) {
+			// Flyway migrates over JDBC, the twin's only JDBC connection.
+			command
+				.addAll(List.of("--spring.r2dbc.url=" + r2dbcUrl(url), "--spring.r2dbc.username=" + database.username(),
+						"--spring.flyway.url=" + url, "--spring.flyway.user=" + database.username()));
+		}
+		else {
+			command.addAll(
+					List.of("--spring.datasource.url=" + url, "--spring.datasource.username=" + database.username()));
+		}
+		String sizeSetting = reactive ? "--spring.r2dbc.pool.max-size="
+				: "--spring.datasource.hikari.maximum-pool-size=";
 		if (poolSize == SweepResults.NO_POOL) {
-			command.add("--spring.datasource.type=org.springframework.jdbc.datasource.SimpleDriverDataSource");
+			command.add(reactive ? "--spring.r2dbc.pool.enabled=false"
+					: "--spring.datasource.type=org.springframework.jdbc.datasource.SimpleDriverDataSource");
 		}
 		else if (hikariBlock != null) {
-			// Nothing of spring.datasource.hikari.* on the command line, which would
-			// override the file: the block runs as pasted. The resize endpoint is the
-			// lab's only way to read the pool's settings back; it changes none of them.
+			// Nothing of the pool's settings on the command line, which would override
+			// the
+			// file: the block runs as pasted. The resize endpoint is the lab's only way
+			// to
+			// read the pool's settings back; it changes none of them.
 			command.addAll(List.of("--spring.config.additional-location=file:" + hikariBlock.toAbsolutePath(),
 					"--lab.pool-resize.enabled=true"));
 		}
 		else {
-			command.addAll(List.of("--spring.datasource.hikari.maximum-pool-size=" + poolSize,
-					"--lab.pool-resize.enabled=true"));
+			command.addAll(List.of(sizeSetting + poolSize, "--lab.pool-resize.enabled=true"));
 		}
 		if (pgbouncer != null) {
 			// Flyway takes a session-level lock, which transaction pooling cannot keep:
@@ -132,6 +151,7 @@ public final class Instance {
 			.redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
 		// The password goes through the environment: any user can read a command line.
 		builder.environment().put("SPRING_DATASOURCE_PASSWORD", database.password());
+		builder.environment().put("SPRING_R2DBC_PASSWORD", database.password());
 		builder.environment().put("SPRING_FLYWAY_PASSWORD", database.password());
 		return new Instance(port, managementPort, processes.start("instance-" + port, builder), log, limits, cpus);
 	}
@@ -218,6 +238,13 @@ public final class Instance {
 			}
 			seen.add("Tomcat threads max %.0f".formatted(threads));
 		}
+		if (this.limits.stack() == Stack.R2DBC) {
+			// The reactive twin has no request threads to prove: Reactor Netty's event
+			// loop
+			// runs them, and its actuator listens on a connector of its own.
+			seen.add("requests on Reactor Netty's event loop");
+			return String.join(", ", seen);
+		}
 		// Boot runs requests on virtual threads only when asked and on Java 21 or later;
 		// the service's gauge is Boot's own decision.
 		boolean virtual = metric(ThreadTelemetry.VIRTUAL_METRIC, "") == 1;
@@ -255,6 +282,20 @@ public final class Instance {
 					name, response.statusCode(), response.body()));
 		}
 		return JSON.readTree(response.body()).get("measurements").get(0).get("value").asDouble();
+	}
+
+	/**
+	 * The R2DBC URL of the PostgreSQL a JDBC URL names, without the JDBC URL's
+	 * parameters, which are pgjdbc's (r2dbc-postgresql names its options differently):
+	 * {@code jdbc:postgresql://127.0.0.1:5432/postgres?ssl=false} becomes
+	 * {@code r2dbc:postgresql://127.0.0.1:5432/postgres}.
+	 */
+	static String r2dbcUrl(String jdbcUrl) {
+		String prefix = "jdbc:postgresql:";
+		if (!jdbcUrl.startsWith(prefix)) {
+			throw new IllegalArgumentException("Not a PostgreSQL JDBC URL: " + Database.withoutQuery(jdbcUrl));
+		}
+		return "r2dbc:postgresql:" + Database.withoutQuery(jdbcUrl).substring(prefix.length());
 	}
 
 	/** {@code 128m} or {@code 1g} in bytes. */

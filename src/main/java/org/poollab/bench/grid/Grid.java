@@ -6,26 +6,29 @@ import java.util.List;
 
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
+import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 
 /**
  * The points a sweep will measure: the preset with any explicit setting laid over it.
- * Points run topology by topology, then request threads by request threads (Tomcat's
- * thread counts, then virtual threads; instances start once per topology and request
- * threads and are resized between pool sizes); within a deployment the sweep runs them in
- * rounds, one per repeat, each round one JMeter run through every pool size at every rate
- * ({@code LoadRun.rounds}).
+ * Points run topology by topology, then stack by stack (the JDBC service, then its
+ * reactive twin), then request threads by request threads (Tomcat's thread counts, then
+ * virtual threads; the JDBC stack only); instances start once per topology, stack and
+ * request threads and are resized between pool sizes; within a deployment the sweep runs
+ * them in rounds, one per repeat, each round one JMeter run through every pool size at
+ * every rate ({@code LoadRun.rounds}).
  *
  * @param instanceCpus CPUs each instance is pinned to, 0 for no pinning
  * @param instanceHeap each instance's {@code -Xmx}
  * @param threads what runs the requests: Tomcat's platform threads per
  * {@code server.tomcat.threads.max} value, virtual threads; {@code [Tomcat's default]}
- * when neither is set
+ * when neither is set; the JDBC stack's only
+ * @param stacks which services answer: the JDBC one and/or its reactive twin
  */
 public record Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes,
 		List<Integer> rates, Duration duration, Duration warmup, Duration topologyWarmup, int repeats,
-		Arrivals arrivals, int instanceCpus, String instanceHeap, List<RequestThreads> threads, Workload workload,
-		boolean acquireCost) {
+		Arrivals arrivals, int instanceCpus, String instanceHeap, List<Stack> stacks, List<RequestThreads> threads,
+		Workload workload, boolean acquireCost) {
 
 	/**
 	 * The grid the confirmation run loads with: Poisson arrivals (a production fleet's
@@ -34,8 +37,8 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	 */
 	public Grid forConfirmation(Duration window) {
 		return new Grid(this.preset, this.topologies, this.instances, this.poolSizes, this.rates, window, this.warmup,
-				this.topologyWarmup, 1, Arrivals.RANDOM, this.instanceCpus, this.instanceHeap, this.threads,
-				this.workload, false);
+				this.topologyWarmup, 1, Arrivals.RANDOM, this.instanceCpus, this.instanceHeap, this.stacks,
+				this.threads, this.workload, false);
 	}
 
 	/**
@@ -57,7 +60,23 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 
 	/** What every instance started for points with these request threads runs with. */
 	public Limits limits(RequestThreads threads) {
-		return new Limits(this.instanceCpus, this.instanceHeap, threads);
+		return limits(Stack.JDBC, threads);
+	}
+
+	/**
+	 * What every instance started for points of this stack and request threads runs with.
+	 */
+	public Limits limits(Stack stack, RequestThreads threads) {
+		return new Limits(this.instanceCpus, this.instanceHeap, stack, threads);
+	}
+
+	/**
+	 * The request threads a stack's points run on: the swept ones for the JDBC service;
+	 * the reactive twin has one kind (Reactor Netty's event loop), recorded as Tomcat's
+	 * default, which no label or description shows.
+	 */
+	public List<RequestThreads> threadsOf(Stack stack) {
+		return (stack == Stack.JDBC) ? this.threads : List.of(RequestThreads.TOMCAT_DEFAULT);
 	}
 
 	/**
@@ -79,11 +98,14 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	public List<Planned> points() {
 		List<Planned> points = new ArrayList<>();
 		for (Topology topology : this.topologies) {
-			for (RequestThreads threads : this.threads) {
-				for (int poolSize : poolSizesOf(topology)) {
-					for (int rate : this.rates) {
-						for (int repeat = 1; repeat <= this.repeats; repeat++) {
-							points.add(new Planned(topology, instancesOf(topology), threads, poolSize, rate, repeat));
+			for (Stack stack : this.stacks) {
+				for (RequestThreads threads : threadsOf(stack)) {
+					for (int poolSize : poolSizesOf(topology)) {
+						for (int rate : this.rates) {
+							for (int repeat = 1; repeat <= this.repeats; repeat++) {
+								points.add(new Planned(topology, instancesOf(topology), stack, threads, poolSize, rate,
+										repeat));
+							}
 						}
 					}
 				}
@@ -95,10 +117,17 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	/**
 	 * One point to measure.
 	 *
+	 * @param stack which service answers
 	 * @param threads what runs the requests
 	 */
-	public record Planned(Topology topology, int instances, RequestThreads threads, int poolSize, int rateRps,
-			int repeat) {
+	public record Planned(Topology topology, int instances, Stack stack, RequestThreads threads, int poolSize,
+			int rateRps, int repeat) {
+
+		/** A point of the JDBC service. */
+		public Planned(Topology topology, int instances, RequestThreads threads, int poolSize, int rateRps,
+				int repeat) {
+			this(topology, instances, Stack.JDBC, threads, poolSize, rateRps, repeat);
+		}
 
 		public String id() {
 			return "%s-pool%s-rate%d-rep%d".formatted(deploymentLabel(), SweepResults.poolLabel(this.poolSize),
@@ -110,11 +139,11 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 		}
 
 		/**
-		 * The instances this point runs on: {@code single}, {@code single-tomcat50} or
-		 * {@code single-virtual}.
+		 * The instances this point runs on: {@code single}, {@code single-r2dbc},
+		 * {@code single-tomcat50} or {@code single-virtual}.
 		 */
 		public String deploymentLabel() {
-			return this.topology.label() + this.threads.labelSuffix();
+			return this.topology.label() + Limits.labelSuffix(this.stack, this.threads);
 		}
 
 	}

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
+import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -24,6 +25,7 @@ import org.poollab.bench.results.SweepResults;
  * @param tomcatThreads {@code server.tomcat.threads.max} values, {@code [0]} for Tomcat's
  * default without making it a dimension
  * @param threads what runs the requests: platform threads, virtual threads or both
+ * @param stacks which services answer: the JDBC one, its reactive twin or both
  * @param acquireCost whether the sweep also runs the pooled vs unpooled acquire-cost
  * benchmark (after Vlad Mihalcea, "The anatomy of Connection Pooling") and reports it
  * @param arrivals how the load's requests are spaced: {@code even} as in the source
@@ -31,8 +33,8 @@ import org.poollab.bench.results.SweepResults;
  */
 public record Preset(String name, List<Topology> topologies, List<Integer> poolSizes, List<Integer> rates,
 		Duration duration, Duration warmup, Duration topologyWarmup, Workload workload, int instanceCpus,
-		String instanceHeap, List<Integer> tomcatThreads, List<ThreadModel> threads, boolean acquireCost,
-		Arrivals arrivals) {
+		String instanceHeap, List<Integer> tomcatThreads, List<ThreadModel> threads, List<Stack> stacks,
+		boolean acquireCost, Arrivals arrivals) {
 
 	static final List<Topology> TOPOLOGIES = List.of(Topology.SINGLE, Topology.MULTI);
 
@@ -46,6 +48,8 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	private static final List<Integer> TOMCAT_DEFAULT = List.of(0);
 
 	private static final List<ThreadModel> PLATFORM = List.of(ThreadModel.PLATFORM);
+
+	private static final List<Stack> JDBC = List.of(Stack.JDBC);
 
 	/**
 	 * Load before a round's first window where rates reach 2000 rps: a fresh JMeter JVM
@@ -62,7 +66,7 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	/** A minute or two: both topologies, two pool sizes, one modest rate. */
 	static final Preset QUICK = new Preset("quick", TOPOLOGIES, List.of(1, 5), List.of(200), Duration.ofSeconds(3),
 			WARMUP_BELOW_2000_RPS, Duration.ofSeconds(5), Workload.READ, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, PLATFORM,
-			false, Arrivals.EVEN);
+			JDBC, false, Arrivals.EVEN);
 
 	/**
 	 * The JOIV paper "A Study of Database Connection Pool in Microservice Architecture"
@@ -71,7 +75,7 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 */
 	static final Preset PAPER = new Preset("paper", TOPOLOGIES, List.of(1, 5, 10), List.of(500, 1000, 2000),
 			Duration.ofSeconds(5), WARMUP_AT_2000_RPS, Duration.ofSeconds(45), Workload.READ, 1, "128m", TOMCAT_DEFAULT,
-			PLATFORM, false, Arrivals.EVEN);
+			PLATFORM, JDBC, false, Arrivals.EVEN);
 
 	/**
 	 * The default: a wider pool range than the paper's, 1, 2, 5, 10 and 50 (from "too
@@ -90,7 +94,7 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 */
 	public static final Preset FULL = new Preset("full", TOPOLOGIES, List.of(1, 2, 5, 10, 50), List.of(250, 500),
 			Duration.ofSeconds(8), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(45), Workload.READ, 0, DEFAULT_HEAP,
-			TOMCAT_DEFAULT, PLATFORM, false, Arrivals.RANDOM);
+			TOMCAT_DEFAULT, PLATFORM, JDBC, false, Arrivals.RANDOM);
 
 	/**
 	 * The blog post "Sizing connection pool" (limvik, 2023): one instance with Tomcat's
@@ -101,7 +105,7 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 */
 	static final Preset BLOG = new Preset("blog", List.of(Topology.SINGLE), List.of(5, 10, 12, 16, 32, 200),
 			List.of(1000, 2000, 3000), Duration.ofSeconds(5), WARMUP_AT_2000_RPS, Duration.ofSeconds(45), Workload.READ,
-			0, DEFAULT_HEAP, List.of(200), PLATFORM, false, Arrivals.EVEN);
+			0, DEFAULT_HEAP, List.of(200), PLATFORM, JDBC, false, Arrivals.EVEN);
 
 	/**
 	 * No pool vs a pool: the write-heavy request of Kamal, "Configuring Connection
@@ -113,7 +117,8 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 */
 	static final Preset POOLING = new Preset("pooling", List.of(Topology.SINGLE, Topology.PGBOUNCER),
 			List.of(SweepResults.NO_POOL, 5, 10), List.of(100, 200, 400), Duration.ofSeconds(5), WARMUP_BELOW_2000_RPS,
-			Duration.ofSeconds(30), Workload.WRITE, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, PLATFORM, true, Arrivals.EVEN);
+			Duration.ofSeconds(30), Workload.WRITE, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, PLATFORM, JDBC, true,
+			Arrivals.EVEN);
 
 	/**
 	 * Platform vs virtual threads ({@code spring.threads.virtual.enabled}): one instance
@@ -126,7 +131,8 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 */
 	static final Preset THREADS = new Preset("threads", List.of(Topology.SINGLE), List.of(1, 2, 5, 20),
 			List.of(300, 1200), Duration.ofSeconds(6), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(30), Workload.READ, 0,
-			DEFAULT_HEAP, TOMCAT_DEFAULT, List.of(ThreadModel.PLATFORM, ThreadModel.VIRTUAL), false, Arrivals.RANDOM);
+			DEFAULT_HEAP, TOMCAT_DEFAULT, List.of(ThreadModel.PLATFORM, ThreadModel.VIRTUAL), JDBC, false,
+			Arrivals.RANDOM);
 
 	/**
 	 * The SLO search, asked by {@code bench.targetRps} (any preset with it set searches;
@@ -137,15 +143,27 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 */
 	public static final Preset SLO = new Preset("slo", List.of(Topology.SINGLE), List.of(), List.of(),
 			Duration.ofSeconds(10), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(45), Workload.READ, 0, DEFAULT_HEAP,
-			TOMCAT_DEFAULT, PLATFORM, false, Arrivals.RANDOM);
+			TOMCAT_DEFAULT, PLATFORM, JDBC, false, Arrivals.RANDOM);
 
-	public static final List<Preset> ALL = List.of(QUICK, PAPER, FULL, BLOG, POOLING, THREADS, SLO);
+	/**
+	 * The JDBC service vs its reactive twin, after Kamal Mahmud, "Configuring Connection
+	 * Pooling with Spring R2DBC" (2022): the article's write-heavy request (100 rows
+	 * inserted per request) without a pool and with pools of 10 and the article's 100 and
+	 * 200 (it found 100 several times faster than none, and warned that 200 would not be
+	 * faster still), on each stack at the {@code pooling} preset's rates.
+	 */
+	static final Preset REACTIVE = new Preset("reactive", List.of(Topology.SINGLE),
+			List.of(SweepResults.NO_POOL, 10, 100, 200), List.of(100, 200, 400), Duration.ofSeconds(5),
+			WARMUP_BELOW_2000_RPS, Duration.ofSeconds(30), Workload.WRITE, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, PLATFORM,
+			List.of(Stack.JDBC, Stack.R2DBC), false, Arrivals.EVEN);
+
+	public static final List<Preset> ALL = List.of(QUICK, PAPER, FULL, BLOG, POOLING, THREADS, REACTIVE, SLO);
 
 	/**
 	 * What {@code bench.preset} accepts: the names of {@link #ALL}, any case. A
 	 * constraint needs a constant; PresetTests checks it against {@link #ALL}.
 	 */
-	public static final String NAMES_PATTERN = "(?i)quick|paper|full|blog|pooling|threads|slo";
+	public static final String NAMES_PATTERN = "(?i)quick|paper|full|blog|pooling|threads|reactive|slo";
 
 	/**
 	 * The preset of that name, for {@code bench.preset}.

@@ -40,8 +40,11 @@ import org.poollab.bench.results.Point;
  */
 public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, PrintStream out) {
 
-	/** Where Spring Boot binds HikariCP's settings from. */
-	static final String PREFIX = "spring.datasource.hikari.";
+	/**
+	 * Where Spring Boot binds the pool's settings from: HikariCP's for the JDBC service,
+	 * r2dbc-pool's for the reactive twin.
+	 */
+	static final List<String> PREFIXES = List.of("spring.datasource.hikari.", "spring.r2dbc.pool.");
 
 	/** Starts a topology from a block file and warms it up to the given rates. */
 	@FunctionalInterface
@@ -92,8 +95,9 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 	}
 
 	/**
-	 * The block's {@code spring.datasource.hikari.*} settings, flattened by Spring's own
-	 * YAML loader (the one Spring Boot reads {@code application.yml} with).
+	 * The block's {@code spring.datasource.hikari.*} or {@code spring.r2dbc.pool.*}
+	 * settings, flattened by Spring's own YAML loader (the one Spring Boot reads
+	 * {@code application.yml} with).
 	 * @return values by key without the prefix, e.g. {@code connection-timeout} to
 	 * {@code 500}
 	 */
@@ -108,9 +112,12 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 			properties.keySet()
 				.stream()
 				.map(String::valueOf)
-				.filter((key) -> key.startsWith(PREFIX))
 				.sorted()
-				.forEach((key) -> settings.put(key.substring(PREFIX.length()), String.valueOf(properties.get(key))));
+				.forEach((key) -> PREFIXES.stream()
+					.filter(key::startsWith)
+					.findFirst()
+					.ifPresent((prefix) -> settings.put(key.substring(prefix.length()),
+							String.valueOf(properties.get(key)))));
 		}
 		return settings;
 	}

@@ -29,7 +29,7 @@ record AnswerCard(String title, List<Line> lines) {
 		String title;
 		if (recommendation.poolSize().isPresent() && recommendation.verdict().conclusive()) {
 			int pool = recommendation.poolSize().getAsInt();
-			title = grid.name() + ": maximum-pool-size " + pool
+			title = grid.name() + ": " + grid.limits().stack().poolSizeKey() + " " + pool
 					+ (grid.behindPgBouncer() ? " (pgbouncer's pool for the fleet)" : " per instance");
 			recommendation.decidingRateRps()
 				.ifPresent((rate) -> lines.add(new Line("chosen at",

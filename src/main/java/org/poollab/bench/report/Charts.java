@@ -92,7 +92,8 @@ final class Charts {
 			.append(HtmlReport.escape(id))
 			.append("\"></div></div>\n");
 		html.append("<div class=\"x-title\">")
-			.append(grid.behindPgBouncer() ? "pgbouncer's pool size" : "maximum-pool-size per instance")
+			.append(grid.behindPgBouncer() ? "pgbouncer's pool size"
+					: grid.limits().stack().poolSizeKey() + " per instance")
 			.append(" (log scale)</div>\n");
 		html.append("</figure>\n");
 	}

@@ -51,7 +51,8 @@ final class CrossChecksTable {
 		if (checks.requestThreads() == CrossChecks.NO_THREAD_CAP) {
 			rows.add(row("Deadlock floor",
 					checks.deadlockFloor() + " (Tn unbounded, Cm = " + Recommender.CONNECTIONS_PER_REQUEST + ")",
-					"With virtual threads nothing caps an instance's concurrent requests (Tn), so no pool size keeps "
+					"With virtual threads, or on the reactive twin's event loop, nothing caps an instance's concurrent "
+							+ "requests (Tn), so no pool size keeps "
 							+ "requests that hold more than one connection at once (Cm > 1) from deadlocking on the "
 							+ "pool; with Cm = 1 any pool of at least 1 cannot deadlock on itself."));
 		}

@@ -12,6 +12,7 @@ import java.util.stream.IntStream;
 
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -83,13 +84,28 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 	}
 
 	/**
-	 * The topology, with the request threads when the sweep varied them, e.g.
-	 * {@code single}, {@code single (20 Tomcat threads)} or
+	 * The topology, with the stack and the request threads when the sweep varied them,
+	 * e.g. {@code single}, {@code single (R2DBC)}, {@code single (20 Tomcat threads)} or
 	 * {@code single (virtual threads)}.
 	 */
 	public String name() {
+		List<String> parts = new ArrayList<>();
+		if (this.limits.stack() != Stack.JDBC) {
+			parts.add(this.limits.stack().name());
+		}
 		String threads = this.limits.threads().describe();
-		return this.topology + (threads.isEmpty() ? "" : " (" + threads + ")");
+		if (!threads.isEmpty()) {
+			parts.add(threads);
+		}
+		return this.topology + (parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")");
+	}
+
+	/**
+	 * What the answer sizes: {@code pgbouncer default_pool_size} behind pgbouncer, else
+	 * the stack's pool-size key ({@code maximum-pool-size}, {@code max-size}).
+	 */
+	public String poolSizeKey() {
+		return behindPgBouncer() ? "pgbouncer default_pool_size" : this.limits.stack().poolSizeKey();
 	}
 
 	/**
@@ -97,7 +113,7 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 	 * {@code single-virtual}.
 	 */
 	public String key() {
-		return this.topology + this.limits.threads().labelSuffix();
+		return this.topology + this.limits.labelSuffix();
 	}
 
 	/**

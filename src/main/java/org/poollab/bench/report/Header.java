@@ -98,6 +98,15 @@ public final class Header {
 		return points.stream().map(value).distinct().collect(Collectors.joining(" / "));
 	}
 
+	/**
+	 * The report's title, naming the pools it sized: HikariCP's, r2dbc-pool's or both.
+	 */
+	static String title(List<Section> sections) {
+		boolean reactive = sections.stream().anyMatch(RecommendedYaml::reactive);
+		boolean jdbc = sections.stream().anyMatch((section) -> !RecommendedYaml.reactive(section));
+		return (reactive ? (jdbc ? "HikariCP and r2dbc-pool" : "r2dbc-pool") : "HikariCP") + " pool-sizing report";
+	}
+
 	/** The answer in a few words: a pool size, or why there is none. */
 	static String headline(Recommendation recommendation) {
 		String provisional = recommendation.probability().isPresent()
@@ -105,8 +114,7 @@ public final class Header {
 						100 * recommendation.probability().getAsDouble())
 				: recommendation.provisional() ? " (provisional)" : "";
 		return switch (recommendation.verdict()) {
-			case CHOSEN -> (recommendation.topology().startsWith("pgbouncer") ? "pgbouncer default_pool_size "
-					: "maximum-pool-size ") + recommendation.poolSize().getAsInt() + provisional;
+			case CHOSEN -> recommendation.poolSizeKey() + " " + recommendation.poolSize().getAsInt() + provisional;
 			case FLAT ->
 				"no knee found: " + recommendation.poolSize().getAsInt() + " suggested, not measured" + provisional;
 			case SATURATED -> "no conclusion: every pool size saturated";

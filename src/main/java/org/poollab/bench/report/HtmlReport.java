@@ -38,11 +38,13 @@ final class HtmlReport {
 		StringBuilder html = new StringBuilder();
 		html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
 		html.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-		html.append("<title>HikariCP pool-sizing report</title>\n");
+		html.append("<title>").append(Header.title(sections)).append("</title>\n");
 		html.append("<style>\n").append(chartist("chartist.min.css")).append("\n</style>\n");
 		html.append("<style>\n").append(resource("report.css")).append("</style>\n");
 		html.append("</head>\n<body>\n<main>\n");
-		html.append("<header>\n<h1>HikariCP pool-sizing report</h1>\n<p class=\"meta\">")
+		html.append("<header>\n<h1>")
+			.append(Header.title(sections))
+			.append("</h1>\n<p class=\"meta\">")
 			.append(escape(Header.describe(results).replace("`", "")))
 			.append("</p>\n</header>\n");
 
@@ -105,6 +107,11 @@ final class HtmlReport {
 			table(html, comparison.table(), "detail");
 			html.append("</section>\n");
 		}
+		for (StackComparison comparison : StackComparison.of(sections)) {
+			html.append("<section class=\"stacks\">\n<h2>JDBC vs R2DBC</h2>\n");
+			table(html, comparison.table(), "detail");
+			html.append("</section>\n");
+		}
 		acquireCost.ifPresent((cost) -> cost.html(html, results.preset()));
 		published.atEnd().forEach((block) -> PublishedFigures.html(html, block));
 		html.append("</main>\n");
@@ -135,7 +142,7 @@ final class HtmlReport {
 		html.append("<div class=\"verdict-headline\">");
 		if (recommendation.poolSize().isPresent()) {
 			html.append("<span class=\"verdict-key\">")
-				.append(section.grid().behindPgBouncer() ? "pgbouncer default_pool_size" : "maximum-pool-size")
+				.append(section.grid().poolSizeKey())
 				.append("</span> <span class=\"verdict-value\">")
 				.append(recommendation.poolSize().getAsInt())
 				.append("</span>");

@@ -17,7 +17,7 @@ final class MarkdownReport {
 
 	static String render(SweepResults results, List<Section> sections, Optional<AcquireCost> acquireCost) {
 		StringBuilder md = new StringBuilder();
-		md.append("# HikariCP pool-sizing report\n\n");
+		md.append("# ").append(Header.title(sections)).append("\n\n");
 		md.append(Header.describe(results)).append("\n\n");
 		md.append("## Answer\n");
 		for (Section section : sections) {
@@ -57,6 +57,10 @@ final class MarkdownReport {
 		}
 		for (ThreadComparison comparison : ThreadComparison.of(sections)) {
 			md.append("\n## Platform vs virtual threads\n\n");
+			table(md, comparison.table());
+		}
+		for (StackComparison comparison : StackComparison.of(sections)) {
+			md.append("\n## JDBC vs R2DBC\n\n");
 			table(md, comparison.table());
 		}
 		acquireCost.ifPresent((cost) -> cost.markdown(md, results.preset()));

@@ -28,9 +28,9 @@ import java.util.OptionalInt;
  * @param picks how often the decision redone on drawn p99s picked each pool size (0 to
  * 1); empty when the verdict did not come from intervals
  */
-public record Recommendation(String topology, Verdict verdict, OptionalInt poolSize, OptionalInt decidingRateRps,
-		String summary, List<String> caveats, CrossChecks crossChecks, boolean provisional, String basis,
-		List<Integer> indistinguishable, Map<Integer, Double> picks) {
+public record Recommendation(String topology, String poolSizeKey, Verdict verdict, OptionalInt poolSize,
+		OptionalInt decidingRateRps, String summary, List<String> caveats, CrossChecks crossChecks, boolean provisional,
+		String basis, List<Integer> indistinguishable, Map<Integer, Double> picks) {
 
 	public Recommendation {
 		indistinguishable = List.copyOf(indistinguishable);
@@ -38,10 +38,11 @@ public record Recommendation(String topology, Verdict verdict, OptionalInt poolS
 	}
 
 	/** A verdict that did not come from intervals. */
-	public Recommendation(String topology, Verdict verdict, OptionalInt poolSize, OptionalInt decidingRateRps,
-			String summary, List<String> caveats, CrossChecks crossChecks, boolean provisional, String basis) {
-		this(topology, verdict, poolSize, decidingRateRps, summary, caveats, crossChecks, provisional, basis, List.of(),
-				Map.of());
+	public Recommendation(String topology, String poolSizeKey, Verdict verdict, OptionalInt poolSize,
+			OptionalInt decidingRateRps, String summary, List<String> caveats, CrossChecks crossChecks,
+			boolean provisional, String basis) {
+		this(topology, poolSizeKey, verdict, poolSize, decidingRateRps, summary, caveats, crossChecks, provisional,
+				basis, List.of(), Map.of());
 	}
 
 	/** The rule, as the report states it. */
@@ -67,13 +68,14 @@ public record Recommendation(String topology, Verdict verdict, OptionalInt poolS
 	public static final String PROVISIONAL = "Provisional: one run per point; confirm with -Dbench.repeats=3.";
 
 	Recommendation withDecidingRate(int rateRps) {
-		return new Recommendation(this.topology, this.verdict, this.poolSize, OptionalInt.of(rateRps), this.summary,
-				this.caveats, this.crossChecks, this.provisional, this.basis, this.indistinguishable, this.picks);
+		return new Recommendation(this.topology, this.poolSizeKey, this.verdict, this.poolSize, OptionalInt.of(rateRps),
+				this.summary, this.caveats, this.crossChecks, this.provisional, this.basis, this.indistinguishable,
+				this.picks);
 	}
 
 	Recommendation withDecision(List<Integer> set, Map<Integer, Double> picked) {
-		return new Recommendation(this.topology, this.verdict, this.poolSize, this.decidingRateRps, this.summary,
-				this.caveats, this.crossChecks, this.provisional, this.basis, set, picked);
+		return new Recommendation(this.topology, this.poolSizeKey, this.verdict, this.poolSize, this.decidingRateRps,
+				this.summary, this.caveats, this.crossChecks, this.provisional, this.basis, set, picked);
 	}
 
 	/**

@@ -12,6 +12,8 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.results.Stack;
+
 /**
  * {@code recommended-application.yml}: a block to paste into a service's configuration,
  * every value with the reason for it. The primary topology ({@code multi} when it was
@@ -56,7 +58,12 @@ public final class RecommendedYaml {
 	static String render(List<Section> sections) {
 		Section primary = primary(sections);
 		StringBuilder yaml = new StringBuilder();
-		yaml.append("# HikariCP settings derived from the pool-sizing sweep (see report.md / report.html).\n");
+		yaml.append(sections.stream().allMatch(RecommendedYaml::reactive)
+				? "# r2dbc-pool settings derived from the pool-sizing sweep (see report.md / report.html).\n"
+				: sections.stream().anyMatch(RecommendedYaml::reactive)
+						? "# Pool settings derived from the pool-sizing sweep (see report.md / report.html): HikariCP's for\n"
+								+ "# the JDBC service, r2dbc-pool's for the reactive one.\n"
+						: "# HikariCP settings derived from the pool-sizing sweep (see report.md / report.html).\n");
 		yaml.append("# Live block: topology '").append(primary.grid().name()).append("'");
 		if (sections.size() == 1) {
 			yaml.append(", the only one measured.\n");
@@ -68,8 +75,10 @@ public final class RecommendedYaml {
 					: ", though no topology's measurements support a pool size")
 				.append(";\n# the other topologies follow as commented-out alternatives. Paste one block, not both.\n");
 		}
-		yaml.append("# minimum-idle is deliberately unset: it then equals maximum-pool-size, a fixed-size pool,\n");
-		yaml.append("# which is what the sweep measured and what HikariCP recommends.\n");
+		if (!reactive(primary)) {
+			yaml.append("# minimum-idle is deliberately unset: it then equals maximum-pool-size, a fixed-size pool,\n");
+			yaml.append("# which is what the sweep measured and what HikariCP recommends.\n");
+		}
 		block(yaml, primary, "");
 		for (Section section : sections) {
 			if (section != primary) {
@@ -158,6 +167,9 @@ public final class RecommendedYaml {
 	 * @return the block, from {@code spring:} to its last setting
 	 */
 	static String settings(Section section, String prefix) {
+		if (reactive(section)) {
+			return r2dbcSettings(section, prefix);
+		}
 		StringBuilder yaml = new StringBuilder();
 		Recommendation recommendation = section.recommendation();
 		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
@@ -213,6 +225,61 @@ public final class RecommendedYaml {
 		written.put("keepalive-time", KEEPALIVE_TIME_MS);
 		written.put("leak-detection-threshold", leakMs);
 		requireHikariRules(written);
+		return yaml.toString();
+	}
+
+	/** Whether the section measured the reactive twin, whose block is r2dbc-pool's. */
+	static boolean reactive(Section section) {
+		return section.grid().limits().stack() == Stack.R2DBC;
+	}
+
+	/**
+	 * The reactive twin's {@code spring.r2dbc.pool.*} block, each setting with its
+	 * reason: the same rules as the HikariCP block where r2dbc-pool has the same setting
+	 * ({@code max-acquire-time} is {@code connection-timeout},
+	 * {@code max-validation-time} is {@code validation-timeout}, {@code max-life-time} is
+	 * {@code max-lifetime}), in milliseconds, which Spring Boot reads a plain number of a
+	 * duration in.
+	 */
+	private static String r2dbcSettings(Section section, String prefix) {
+		StringBuilder yaml = new StringBuilder();
+		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
+		yaml.append(prefix).append("spring:\n");
+		yaml.append(prefix).append("  r2dbc:\n");
+		yaml.append(prefix).append("    pool:\n");
+		OptionalLong pool = poolSize(section);
+		String why = poolSizeWhy(section).replace("maximum-pool-size not written (HikariCP's default applies)",
+				"max-size not written (Spring Boot's default of 10 applies)");
+		if (pool.isPresent()) {
+			line(yaml, prefix, "max-size", pool.getAsLong(), why);
+			String fixed = "as max-size: a fixed-size pool, what the sweep measured (r2dbc-pool otherwise opens "
+					+ "connections on demand, inside a request's wait)";
+			line(yaml, prefix, "initial-size", pool.getAsLong(), fixed);
+			line(yaml, prefix, "min-idle", pool.getAsLong(), fixed);
+		}
+		else {
+			for (String comment : wrap(why, COMMENT_WIDTH - prefix.length() - 8)) {
+				yaml.append(prefix).append("      # ").append(comment).append('\n');
+			}
+			yaml.append(prefix.isEmpty() ? "\n" : prefix.strip() + "\n");
+		}
+		long acquireMs = connectionTimeoutMs(section);
+		line(yaml, prefix, "max-acquire-time", acquireMs, slowestMs.isPresent() ? String.format(Locale.ROOT,
+				"ms; HikariCP's connection-timeout rule: 4x the slowest successful request at any sustained point "
+						+ "(%s ms), rounded up to 250 ms, at least 500 ms: a longer wait means the pool is saturated, "
+						+ "so fail fast with a 503 (r2dbc-pool's own default waits for ever)",
+				Recommender.ms(slowestMs.getAsDouble()))
+				: "ms; HikariCP's default connection-timeout: no sustained point to derive a tighter bound from "
+						+ "(r2dbc-pool's own default waits for ever)");
+		line(yaml, prefix, "acquire-retry", 0,
+				"r2dbc-pool applies max-acquire-time to each attempt: with Spring Boot's default of one retry a "
+						+ "request waits twice as long before its 503");
+		line(yaml, prefix, "max-validation-time", validationTimeoutMs(acquireMs),
+				"ms; bounds the check of a connection before it is handed out, below max-acquire-time (HikariCP's "
+						+ "validation-timeout rule); not measured by the sweep");
+		line(yaml, prefix, "max-life-time", MAX_LIFETIME_MS,
+				"ms (30 min), as HikariCP's max-lifetime; not measured by the sweep. Keep it a few seconds shorter "
+						+ "than any connection time limit imposed by the database or the network");
 		return yaml.toString();
 	}
 

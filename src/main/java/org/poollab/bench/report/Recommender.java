@@ -18,6 +18,7 @@ import org.poollab.bench.report.Recommendation.Verdict;
 import org.poollab.bench.results.Database;
 import org.poollab.bench.results.Host;
 import org.poollab.bench.results.PgBouncer;
+import org.poollab.bench.results.Stack;
 
 /**
  * Applies {@link Recommendation#RULE} to one topology's grid. Where the grid cannot
@@ -235,29 +236,30 @@ final class Recommender {
 							+ "the usage figure and the latency disagree; check the telemetry.",
 					crossChecks.littleBusyPerInstance(), poolSize.getAsInt()));
 		}
-		return new Recommendation(grid.name(), verdict, poolSize, OptionalInt.empty(), summary, List.copyOf(caveats),
-				crossChecks, provisional, basis);
+		return new Recommendation(grid.name(), grid.poolSizeKey(), verdict, poolSize, OptionalInt.empty(), summary,
+				List.copyOf(caveats), crossChecks, provisional, basis);
 	}
 
 	static CrossChecks crossChecks(Grid grid, Cell littleCell, Host host, Database database) {
 		int instances = Math.max(1, grid.instances());
-		double busyFleet = (littleCell != null) ? littleCell.achievedRps() * littleCell.usageMeanMs() / 1000
+		// The reactive twin measures no hold time: Little's law has nothing to work on.
+		double holdMs = (littleCell != null && grid.limits().stack() == Stack.JDBC) ? littleCell.usageMeanMs()
 				: Double.NaN;
+		double busyFleet = (littleCell != null) ? littleCell.achievedRps() * holdMs / 1000 : Double.NaN;
 		int poolsReachingTheDatabase = PgBouncer.poolsAtTheDatabase(grid.behindPgBouncer(), instances);
 		int budgetPerInstance = Math.max(0, database.maxConnections() - database.reservedConnections())
 				/ poolsReachingTheDatabase;
-		int requestThreads = grid.limits().threads().cap().orElse(CrossChecks.NO_THREAD_CAP);
+		int requestThreads = grid.limits().requestCap().orElse(CrossChecks.NO_THREAD_CAP);
 		int deadlockFloor = Fleet.deadlockFloor(requestThreads, CONNECTIONS_PER_REQUEST);
 		DatabaseHost databaseHost = DatabaseHost.of(database);
 		// HikariCP's formula counts the database host's cores; this machine's say nothing
 		// about another host's.
 		OptionalInt hikariStartingPoolSize = databaseHost.sameHost()
 				? OptionalInt.of(host.cpuCores() * 2 + EFFECTIVE_SPINDLE_COUNT) : OptionalInt.empty();
-		return new CrossChecks((littleCell != null) ? littleCell.achievedRps() : 0,
-				(littleCell != null) ? littleCell.usageMeanMs() : Double.NaN, busyFleet, busyFleet / instances,
-				host.cpuCores(), databaseHost.sameHost() ? null : databaseHost.hosts(), hikariStartingPoolSize,
-				requestThreads, deadlockFloor, instances, database.maxConnections(), database.reservedConnections(),
-				budgetPerInstance);
+		return new CrossChecks((littleCell != null) ? littleCell.achievedRps() : 0, holdMs, busyFleet,
+				busyFleet / instances, host.cpuCores(), databaseHost.sameHost() ? null : databaseHost.hosts(),
+				hikariStartingPoolSize, requestThreads, deadlockFloor, instances, database.maxConnections(),
+				database.reservedConnections(), budgetPerInstance);
 	}
 
 	/** The cell that moved the most requests: where Little's law says the most. */

@@ -5,14 +5,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 import org.poollab.bench.results.Point;
-import org.poollab.service.system.Refusals;
+
+import static org.poollab.bench.report.SideBySide.change;
+import static org.poollab.bench.report.SideBySide.p99;
+import static org.poollab.bench.report.SideBySide.poolText;
+import static org.poollab.bench.report.SideBySide.refusals;
+import static org.poollab.bench.report.SideBySide.sameCell;
+import static org.poollab.bench.report.SideBySide.sustained;
 
 /**
  * Platform vs virtual threads, side by side: for each topology swept with both, every
@@ -37,6 +42,7 @@ record ThreadComparison(Section platform, Section virtual) {
 			}
 			sections.stream()
 				.filter((platform) -> !platform.grid().limits().virtualThreads()
+						&& platform.grid().limits().stack() == virtual.grid().limits().stack()
 						&& platform.grid().topology().equals(virtual.grid().topology())
 						&& platform.grid().limits().cpus() == virtual.grid().limits().cpus()
 						&& platform.grid().limits().heap().equals(virtual.grid().limits().heap()))
@@ -51,11 +57,7 @@ record ThreadComparison(Section platform, Section virtual) {
 	Table table() {
 		List<Row> rows = new ArrayList<>();
 		for (Cell virtualCell : this.virtual.grid().cells()) {
-			Optional<Cell> platformCell = this.platform.grid()
-				.cells()
-				.stream()
-				.filter((cell) -> cell.poolSize() == virtualCell.poolSize() && cell.rateRps() == virtualCell.rateRps())
-				.findFirst();
+			Optional<Cell> platformCell = sameCell(this.platform, virtualCell);
 			if (platformCell.isEmpty()) {
 				continue;
 			}
@@ -118,44 +120,6 @@ record ThreadComparison(Section platform, Section virtual) {
 
 	private static String platformName(Section section) {
 		return section.grid().limits().threads().name();
-	}
-
-	private static String poolText(Section section) {
-		if (section.recommendation().poolSize().isPresent()) {
-			return String.valueOf(section.recommendation().poolSize().getAsInt());
-		}
-		OptionalLong written = RecommendedYaml.poolSize(section);
-		return "none measured" + (written.isPresent()
-				? " (the block's " + written.getAsLong() + " is HikariCP's starting formula, not measured)" : "");
-	}
-
-	/**
-	 * The cell's p99, {@code died} when an instance died in it, {@code –} with no
-	 * success.
-	 */
-	private static String p99(Cell cell) {
-		if (cell.died()) {
-			return "died";
-		}
-		return (cell.throughputRps() > 0) ? Recommender.ms(cell.p99Ms()) : "–";
-	}
-
-	private static String change(String before, String after) {
-		return before + " → " + after;
-	}
-
-	/** E.g. {@code none}, or {@code 120 pool-timeout, 3 too-many-clients}. */
-	private static String refusals(Cell cell) {
-		List<String> counted = Refusals.Reason.tags()
-			.stream()
-			.filter((tag) -> cell.refused(tag) > 0)
-			.map((tag) -> cell.refused(tag) + " " + tag)
-			.toList();
-		return counted.isEmpty() ? "none" : String.join(", ", counted);
-	}
-
-	private static String sustained(Cell cell) {
-		return cell.sustained() ? "yes" : "no";
 	}
 
 	private static String pinned(Cell cell) {

@@ -1,5 +1,7 @@
 package org.poollab.bench.results;
 
+import java.util.OptionalInt;
+
 /**
  * What each instance JVM of a point was limited to: the paper ran every instance with 1
  * CPU and 128 MB.
@@ -13,11 +15,18 @@ package org.poollab.bench.results;
  * ({@code spring.threads.virtual.enabled}); false in results written before the lab
  * measured them (a {@code Boolean} only so that those read: JSON without it gives null,
  * which becomes false here)
+ * @param stack which service ran: {@link Stack#JDBC} in results written before the lab
+ * swept stacks (null there)
  */
-public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads) {
+public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads, Stack stack) {
 
 	public Limits {
 		virtualThreads = Boolean.TRUE.equals(virtualThreads);
+		stack = (stack != null) ? stack : Stack.JDBC;
+	}
+
+	public Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads) {
+		this(cpus, heap, tomcatThreads, virtualThreads, Stack.JDBC);
 	}
 
 	/**
@@ -27,7 +36,32 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 	public static final Limits DEFAULTS = new Limits(0, "512m", RequestThreads.TOMCAT_DEFAULT);
 
 	public Limits(int cpus, String heap, RequestThreads threads) {
-		this(cpus, heap, threads.tomcatMax(), threads.virtual());
+		this(cpus, heap, Stack.JDBC, threads);
+	}
+
+	public Limits(int cpus, String heap, Stack stack, RequestThreads threads) {
+		this(cpus, heap, threads.tomcatMax(), threads.virtual(), stack);
+	}
+
+	/**
+	 * How the label of a deployment goes on after its topology: {@code multi},
+	 * {@code multi-r2dbc}, {@code single-virtual}, {@code single-tomcat50}.
+	 */
+	public static String labelSuffix(Stack stack, RequestThreads threads) {
+		return stack.labelSuffix() + threads.labelSuffix();
+	}
+
+	/** {@link #labelSuffix(Stack, RequestThreads)} of these limits. */
+	public String labelSuffix() {
+		return labelSuffix(this.stack, threads());
+	}
+
+	/**
+	 * Requests one instance serves at once (Tn), empty when nothing but the pool caps
+	 * them: virtual threads, or the reactive twin's event loop.
+	 */
+	public OptionalInt requestCap() {
+		return (this.stack == Stack.R2DBC) ? OptionalInt.empty() : threads().cap();
 	}
 
 	/** What ran the requests. */
@@ -43,7 +77,8 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 			default -> this.cpus + " CPUs";
 		};
 		String threads = threads().describe();
-		return cpus + ", heap " + this.heap + (threads.isEmpty() ? "" : ", " + threads);
+		return ((this.stack != Stack.JDBC) ? this.stack.title() + ", " : "") + cpus + ", heap " + this.heap
+				+ (threads.isEmpty() ? "" : ", " + threads);
 	}
 
 }

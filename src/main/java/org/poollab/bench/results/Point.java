@@ -49,7 +49,7 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 	 * the point ran on, as the sweep labels it.
 	 */
 	public String deployment() {
-		return this.topology + this.limits.threads().labelSuffix();
+		return this.topology + this.limits.labelSuffix();
 	}
 
 	/** The load balancer of a point whose load went to its instances directly. */

@@ -98,19 +98,19 @@ public final class ResultsStore {
 	/** The instances' refusal reasons, each a column of its own. */
 	static final List<String> REFUSAL_REASONS = Refusals.Reason.tags();
 
-	private static final String[] HEADER = Stream.of(
-			List.of("topology", "instances", "loadBalancer", "poolSize", "rateRps", "arrivals", "repeat",
-					"warmupSeconds", "durationSeconds", "achievedRps", "throughputRps", "samples", "errors",
-					"errorPercent"),
-			REFUSAL_REASONS.stream().map((reason) -> "refused_" + reason.replace('-', '_')).toList(),
-			List.of("meanMs", "p50Ms", "p95Ms", "p99Ms", "p999Ms", "maxMs", "serverP50Ms", "serverP99Ms", "failedMaxMs",
-					"observedPoolMax", "poolVerified", "peakActive", "peakPending", "acquireP99Ms", "usageMeanMs",
-					"timeouts", "telemetrySamples", "loadGeneratorCpuCores", "startLagP99Ms", "outcome", "instanceCpus",
-					"instanceHeap", "tomcatThreads", "threads", "pgbouncerPoolSize", "pgbouncerClientPoolSize",
-					"pgbouncerPeakServerConnections", "pgbouncerPeakServerActive", "pgbouncerPeakClientsWaiting",
-					"pgbouncerMaxWaitMs", "crossCheckP50Ms", "crossCheckP99Ms", "crossCheckSendLagP99Ms",
-					"crossCheckSentRps", "crossCheckErrors", "crossCheckAgrees", "p50LowMs", "p50HighMs", "p99LowMs",
-					"p99HighMs"))
+	private static final String[] HEADER = Stream
+		.of(List.of("topology", "instances", "loadBalancer", "poolSize", "rateRps", "arrivals", "repeat",
+				"warmupSeconds", "durationSeconds", "achievedRps", "throughputRps", "samples", "errors",
+				"errorPercent"),
+				REFUSAL_REASONS.stream().map((reason) -> "refused_" + reason.replace('-', '_')).toList(),
+				List.of("meanMs", "p50Ms", "p95Ms", "p99Ms", "p999Ms", "maxMs", "serverP50Ms", "serverP99Ms",
+						"failedMaxMs", "observedPoolMax", "poolVerified", "peakActive", "peakPending", "acquireP99Ms",
+						"usageMeanMs", "timeouts", "telemetrySamples", "loadGeneratorCpuCores", "startLagP99Ms",
+						"outcome", "instanceCpus", "instanceHeap", "tomcatThreads", "threads", "stack",
+						"pgbouncerPoolSize", "pgbouncerClientPoolSize", "pgbouncerPeakServerConnections",
+						"pgbouncerPeakServerActive", "pgbouncerPeakClientsWaiting", "pgbouncerMaxWaitMs",
+						"crossCheckP50Ms", "crossCheckP99Ms", "crossCheckSendLagP99Ms", "crossCheckSentRps",
+						"crossCheckErrors", "crossCheckAgrees", "p50LowMs", "p50HighMs", "p99LowMs", "p99HighMs"))
 		.flatMap(List::stream)
 		.toArray(String[]::new);
 
@@ -129,7 +129,7 @@ public final class ResultsStore {
 				p.pool().peakActive(), p.pool().peakPending(), round(p.pool().acquireP99Ms()),
 				round(p.pool().usageMeanMs()), p.pool().timeouts(), p.pool().telemetrySamples(),
 				round(p.loadGeneratorCpuCores()), unknownAsEmpty(p.startLagP99Ms()), p.outcome(), p.limits().cpus(),
-				p.limits().heap(), p.limits().tomcatThreads(), p.limits().threads().model(),
+				p.limits().heap(), p.limits().tomcatThreads(), p.limits().threads().model(), p.limits().stack().value(),
 				(b != null) ? b.observedPoolSize() : "", (b != null) ? b.clientPoolSize() : "",
 				(b != null) ? b.peakServerConnections() : "", (b != null) ? b.peakServerActive() : "",
 				(b != null) ? b.peakClientsWaiting() : "", (b != null) ? round(b.maxWaitMs()) : ""));

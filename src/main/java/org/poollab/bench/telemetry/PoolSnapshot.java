@@ -16,8 +16,14 @@ import org.poollab.service.system.Refusals;
 import org.poollab.service.system.ThreadTelemetry;
 
 /**
- * The HikariCP figures of one scrape, with the instance's refusals and its own request
- * latency. Counters and histogram buckets are cumulative.
+ * The pool figures of one scrape, with the instance's refusals and its own request
+ * latency. Counters and histogram buckets are cumulative. The JDBC service reports
+ * HikariCP's metrics; its reactive twin reports r2dbc-pool's gauges under their Spring
+ * Boot names and its own acquire-time histogram, read into the same figures: the pool's
+ * size ({@code r2dbc_pool_max_allocated_connections}), connections in use
+ * ({@code acquired}), requests waiting ({@code pending}), and for timeouts its
+ * {@code pool-timeout} refusals (r2dbc-pool counts none itself). The twin measures no
+ * hold time: the usage figures stay 0 for it.
  *
  * @param requestBuckets {@code http.server.requests} histogram (seconds) of the
  * successful (2xx) requests to the load's URIs ({@link Workload#uri}), summed over
@@ -37,9 +43,13 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 	 * ({@code uri="/roles/{id}/audit"}).
 	 */
 	private static final Pattern SAMPLE = Pattern.compile(
-			"^(hikaricp_[a-z_]+|" + Refusals.PROMETHEUS_NAME + "|" + ThreadTelemetry.PINNED_PROMETHEUS_NAME
+			"^(hikaricp_[a-z_]+|r2dbc_[a-z_]+|" + Refusals.PROMETHEUS_NAME + "|"
+					+ ThreadTelemetry.PINNED_PROMETHEUS_NAME
 					+ "|http_server_requests_seconds_bucket)(\\{(?:[^\"}]|\"(?:[^\"\\\\]|\\\\.)*\")*\\})? (\\S+)$",
 			Pattern.MULTILINE);
+
+	/** The reactive twin's pool size, as its running pool holds it. */
+	private static final String R2DBC_MAX = "r2dbc_pool_max_allocated_connections";
 
 	private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
@@ -73,7 +83,8 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 					requests.merge(Histogram.bound(labels.get("le")), value, Double::sum);
 				}
 			}
-			else if (name.equals("hikaricp_connections_acquire_seconds_bucket")) {
+			else if (name.equals("hikaricp_connections_acquire_seconds_bucket")
+					|| name.equals("r2dbc_connections_acquire_seconds_bucket")) {
 				Matcher le = LE.matcher(sample.group(2));
 				if (le.find()) {
 					buckets.merge(Histogram.bound(le.group(1)), value, Double::sum);
@@ -82,6 +93,13 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 			else {
 				values.merge(name, value, Double::sum);
 			}
+		}
+		if (values.containsKey(R2DBC_MAX)) {
+			return new PoolSnapshot(values.get(R2DBC_MAX), values.getOrDefault("r2dbc_pool_acquired_connections", 0.0),
+					values.getOrDefault("r2dbc_pool_pending_connections", 0.0),
+					refused.getOrDefault(Refusals.Reason.POOL_TIMEOUT.tag(), 0.0),
+					values.getOrDefault("r2dbc_connections_acquire_seconds_count", 0.0), buckets, 0.0, 0.0, refused,
+					requests, values.get(ThreadTelemetry.PINNED_PROMETHEUS_NAME));
 		}
 		return new PoolSnapshot(values.getOrDefault("hikaricp_connections_max", 0.0),
 				values.getOrDefault("hikaricp_connections_active", 0.0),

@@ -17,8 +17,11 @@ import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.poollab.bench.results.Database;
+import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Point;
+import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,6 +52,73 @@ class RecommendedYamlTests {
 		assertThat(why(yaml, "connection-timeout")).startsWith("ms; HikariCP's default");
 		String html = Files.readString(this.runDir.resolve("report.html"));
 		assertThat(html).contains("no conclusion: every pool size saturated");
+	}
+
+	@Test
+	void theReactiveTwinGetsAnR2dbcPoolBlockTheConfirmationRunReads() throws Exception {
+		List<Point> points = new ArrayList<>();
+		for (int pool : new int[] { 2, 5, 10 }) {
+			points.add(reactive(RecommenderTests.point("single", pool, 1000, 4)));
+		}
+
+		Report.write(results(points), this.runDir);
+
+		Path file = this.runDir.resolve("recommended-application.yml");
+		String yaml = Files.readString(file);
+		assertThat(yaml).startsWith("# r2dbc-pool settings derived from the pool-sizing sweep")
+			.doesNotContain("hikari", "minimum-idle");
+		Map<String, Object> pool = r2dbcPool(yaml);
+		assertThat(pool).containsOnlyKeys("max-size", "initial-size", "min-idle", "max-acquire-time", "acquire-retry",
+				"max-validation-time", "max-life-time");
+		// Without a hold time (the twin measures none) Little's law says nothing: the
+		// smallest of the equal pools that is at least 2.
+		assertThat(pool.get("max-size")).isEqualTo(2);
+		assertThat(pool.get("initial-size")).isEqualTo(pool.get("max-size"));
+		assertThat(pool.get("min-idle")).isEqualTo(pool.get("max-size"));
+		assertThat(pool).containsEntry("acquire-retry", 0);
+		assertThat((Integer) pool.get("max-validation-time")).isLessThan((Integer) pool.get("max-acquire-time"));
+		assertThat(why(yaml, "max-acquire-time")).startsWith("ms; HikariCP's connection-timeout rule");
+		// What the confirmation run holds against what each instance reports.
+		assertThat(org.poollab.bench.load.ConfirmationRun.settings(file)).containsEntry("max-size", "2")
+			.containsEntry("acquire-retry", "0")
+			.doesNotContainKey("maximum-pool-size");
+		assertThat(Files.readString(this.runDir.resolve("report.md")))
+			.contains("### single (R2DBC): max-size 2 per instance")
+			.doesNotContain("JDBC vs R2DBC");
+	}
+
+	@Test
+	void bothStacksAreComparedSideBySideAndEachGetsItsOwnBlock() throws Exception {
+		List<Point> points = new ArrayList<>();
+		for (int pool : new int[] { 2, 5, 10 }) {
+			points.add(RecommenderTests.point("single", pool, 1000, 4));
+			points.add(reactive(RecommenderTests.point("single", pool, 1000, 900, 0, 6)));
+		}
+
+		Report.write(results(points), this.runDir);
+
+		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
+		assertThat(yaml).startsWith("# Pool settings derived from the pool-sizing sweep")
+			.contains("# --- alternative: topology 'single (R2DBC)' ---", "#     pool:");
+		assertThat(hikari(yaml)).containsKey("maximum-pool-size");
+		String md = Files.readString(this.runDir.resolve("report.md"));
+		assertThat(md).contains("## JDBC vs R2DBC",
+				"### JDBC vs R2DBC: single (JDBC (Spring MVC, HikariCP) → R2DBC (WebFlux, r2dbc-pool))",
+				"| 5 | 1000 | 1000 → 900 | 4 → 6 |");
+		Document html = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
+		assertThat(html.select("section.stacks h2").text()).isEqualTo("JDBC vs R2DBC");
+		assertThat(html.select("section.stacks tbody tr")).hasSize(3);
+	}
+
+	private static Point reactive(Point point) {
+		return point.toBuilder().limits(new Limits(0, "512m", Stack.R2DBC, RequestThreads.TOMCAT_DEFAULT)).build();
+	}
+
+	@SuppressWarnings("unchecked")
+	static Map<String, Object> r2dbcPool(String yaml) {
+		Map<String, Object> document = new Yaml().load(yaml);
+		return (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) document.get("spring")).get("r2dbc"))
+			.get("pool");
 	}
 
 	@Test

@@ -30,6 +30,30 @@ class TelemetryTests {
 	}
 
 	@Test
+	void theReactiveTwinsR2dbcPoolIsReadIntoTheSameFigures() {
+		PoolSnapshot twin = PoolSnapshot.parse("""
+				r2dbc_pool_max_allocated_connections{name="connectionFactory"} 8.0
+				r2dbc_pool_allocated_connections{name="connectionFactory"} 8.0
+				r2dbc_pool_acquired_connections{name="connectionFactory"} 3.0
+				r2dbc_pool_pending_connections{name="connectionFactory"} 2.0
+				r2dbc_connections_acquire_seconds_bucket{le="0.001"} 40.0
+				r2dbc_connections_acquire_seconds_bucket{le="+Inf"} 42.0
+				r2dbc_connections_acquire_seconds_count 42.0
+				roles_requests_refused_total{reason="pool-timeout"} 7.0
+				roles_requests_refused_total{reason="too-many-clients"} 1.0
+				""");
+		assertThat(twin.max()).isEqualTo(8);
+		assertThat(twin.active()).isEqualTo(3);
+		assertThat(twin.pending()).isEqualTo(2);
+		// r2dbc-pool counts no timeouts: the twin's pool-timeout refusals are they.
+		assertThat(twin.timeouts()).isEqualTo(7);
+		assertThat(twin.acquireCount()).isEqualTo(42);
+		assertThat(twin.acquireBuckets()).containsEntry(0.001, 40.0);
+		assertThat(twin.usageCount()).as("the twin measures no hold time").isZero();
+		assertThat(twin.idle()).isFalse();
+	}
+
+	@Test
 	void anInstanceWithoutAPoolIsNotKnownToBeIdle() {
 		assertThat(PoolSnapshot.parse("roles_requests_refused_total{reason=\"pool-timeout\"} 0.0\n").idle()).isFalse();
 	}

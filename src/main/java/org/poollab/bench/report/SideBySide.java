@@ -1,0 +1,70 @@
+package org.poollab.bench.report;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import org.poollab.service.system.Refusals;
+
+/**
+ * What the comparison views ({@link ThreadComparison}, {@link StackComparison}) share:
+ * one section's cell beside another's at the same pool size and rate, each entry written
+ * {@code before → after}.
+ */
+final class SideBySide {
+
+	private SideBySide() {
+	}
+
+	/** The other section's cell measured at the same pool size and rate. */
+	static Optional<Cell> sameCell(Section other, Cell cell) {
+		return other.grid()
+			.cells()
+			.stream()
+			.filter((candidate) -> candidate.poolSize() == cell.poolSize() && candidate.rateRps() == cell.rateRps())
+			.findFirst();
+	}
+
+	static String change(String before, String after) {
+		return before + " → " + after;
+	}
+
+	/**
+	 * The cell's p99, {@code died} when an instance died in it, {@code –} with no
+	 * success.
+	 */
+	static String p99(Cell cell) {
+		if (cell.died()) {
+			return "died";
+		}
+		return (cell.throughputRps() > 0) ? Recommender.ms(cell.p99Ms()) : "–";
+	}
+
+	/** E.g. {@code none}, or {@code 120 pool-timeout, 3 too-many-clients}. */
+	static String refusals(Cell cell) {
+		List<String> counted = Refusals.Reason.tags()
+			.stream()
+			.filter((tag) -> cell.refused(tag) > 0)
+			.map((tag) -> cell.refused(tag) + " " + tag)
+			.toList();
+		return counted.isEmpty() ? "none" : String.join(", ", counted);
+	}
+
+	static String sustained(Cell cell) {
+		return cell.sustained() ? "yes" : "no";
+	}
+
+	/**
+	 * The section's recommended pool size, or why there is none and what the block writes
+	 * instead.
+	 */
+	static String poolText(Section section) {
+		if (section.recommendation().poolSize().isPresent()) {
+			return String.valueOf(section.recommendation().poolSize().getAsInt());
+		}
+		OptionalLong written = RecommendedYaml.poolSize(section);
+		return "none measured" + (written.isPresent()
+				? " (the block's " + written.getAsLong() + " is HikariCP's starting formula, not measured)" : "");
+	}
+
+}
