@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -128,7 +129,7 @@ final class PublishedFigures {
 	/**
 	 * The sources a preset reproduces, in the order the report shows them: for
 	 * {@code pooling}, the acquire-cost article first, right after our own acquire-cost
-	 * section.
+	 * section; {@code reactive} reproduces the R2DBC article.
 	 * @param preset the run's preset, may be null for old results
 	 * @return the sources, empty for a preset of our own
 	 */
@@ -140,6 +141,7 @@ final class PublishedFigures {
 			case "paper" -> List.of(JOIV);
 			case "blog" -> List.of(BLOG);
 			case "pooling" -> List.of(ANATOMY, R2DBC, PGBOUNCER);
+			case "reactive" -> List.of(R2DBC);
 			default -> List.of();
 		};
 	}
@@ -157,9 +159,13 @@ final class PublishedFigures {
 		for (Source source : forPreset(preset)) {
 			Map<Section, List<Table>> mine = new LinkedHashMap<>();
 			for (Published published : source.tables()) {
+				// The R2DBC article measured the reactive stack: beside the twin's
+				// section
+				// when there is one.
 				Optional<Section> section = sections.stream()
 					.filter((candidate) -> candidate.grid().topology().equals(published.topology()))
-					.findFirst();
+					.min(Comparator
+						.comparing((Section candidate) -> (source == R2DBC) != RecommendedYaml.reactive(candidate)));
 				if (section.isPresent()) {
 					mine.computeIfAbsent(section.get(), (key) -> new ArrayList<>()).add(published.table());
 				}

@@ -1,0 +1,68 @@
+package org.poollab.bench;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import org.poollab.bench.results.Point;
+import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.Stack;
+import org.poollab.bench.results.SweepResults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The JDBC service and its reactive twin as a dimension of the grid, through a tiny real
+ * sweep: each stack on fresh instances, the twin resized between pool sizes like the JDBC
+ * service and each size proven by r2dbc-pool's own gauge, no pool on both, the report's
+ * side-by-side view and each stack's block, and nothing left running.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class ReactiveStackSweepIT {
+
+	@TempDir
+	Path output;
+
+	@Test
+	void eachStackRunsOnFreshInstancesProvenByItsOwnPoolMetrics(CapturedOutput console) throws Exception {
+		long childrenBefore = ProcessHandle.current().children().count();
+
+		Sweep.Outcome outcome = BenchApplication.run("--bench.preset=quick", "--bench.topologies=single",
+				"--bench.poolSizes=none,2,4", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
+				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.stack=jdbc,r2dbc",
+				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
+
+		List<Point> points = outcome.results().points();
+		assertThat(points).extracting((point) -> point.limits().stack())
+			.containsExactly(Stack.JDBC, Stack.JDBC, Stack.JDBC, Stack.R2DBC, Stack.R2DBC, Stack.R2DBC);
+		assertThat(points).allSatisfy((point) -> assertThat(point.outcome()).isEqualTo("ok"));
+		// Each pooled point's size as the running pool reported it: HikariCP's gauge on
+		// one stack, r2dbc-pool's on the other, after a live resize from 4 to 2.
+		assertThat(points).filteredOn((point) -> point.poolSize() != SweepResults.NO_POOL).allSatisfy((point) -> {
+			assertThat(point.pool().observedMax()).containsOnly(point.poolSize());
+			assertThat(point.verified()).isTrue();
+		});
+		assertThat(ResultsStore.read(outcome.directory().resolve(ResultsStore.RESULTS_JSON)))
+			.isEqualTo(outcome.results());
+		assertThat(console).contains("requests on Reactor Netty's event loop");
+		assertThat(outcome.directory().resolve("deploy/single-r2dbc")).isDirectory();
+		assertThat(outcome.directory().resolve("deploy/single-r2dbc-nopool")).isDirectory();
+		assertThat(outcome.directory().resolve("report.md")).content()
+			.startsWith("# HikariCP and r2dbc-pool pool-sizing report")
+			.contains("## JDBC vs R2DBC",
+					"### JDBC vs R2DBC: single (JDBC (Spring MVC, HikariCP) → R2DBC (WebFlux, r2dbc-pool))")
+			.containsPattern("\\| none \\| 50 \\| [0-9]+ → [0-9]+ \\|")
+			.containsPattern("\\| 2 \\| 50 \\| [0-9]+ → [0-9]+ \\|");
+		assertThat(outcome.directory().resolve("recommended-application.yml")).content()
+			.contains("maximum-pool-size:", "max-size:", "max-acquire-time:");
+		assertThat(outcome.directory().resolve("results.csv")).content().contains(",jdbc,", ",r2dbc,");
+		assertThat(ProcessHandle.current().children().count()).as("processes left running").isEqualTo(childrenBefore);
+	}
+
+}
