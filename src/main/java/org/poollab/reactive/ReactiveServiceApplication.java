@@ -5,6 +5,7 @@ import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.r2dbc.autoconfigure.metrics.ConnectionPoolMetricsAutoConfiguration;
 import org.springframework.boot.tomcat.autoconfigure.actuate.web.server.TomcatReactiveManagementContextAutoConfiguration;
 import org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration;
 
@@ -31,12 +32,17 @@ import org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebS
  * migrates it. {@code spring.r2dbc.pool.max-size} is the pool size (the pool is fixed at
  * it: {@code initial-size} and {@code min-idle} follow it in {@code reactive.yml});
  * {@code r2dbc_pool_max_allocated_connections} on the management port's
- * {@code /actuator/prometheus} reports it back. Flyway migrates over JDBC
- * ({@code spring.flyway.url}), on connections of its own: R2DBC cannot migrate, and this
- * application has no JDBC pool ({@code DataSourceAutoConfiguration} is excluded). Its web
- * server is Reactor Netty: Tomcat, on the classpath for the JDBC service, would also
- * offer itself as a reactive server (and as the management port's), so its reactive
- * auto-configurations are excluded.
+ * {@code /actuator/prometheus} reports it back. With {@code lab.pool-resize.enabled=true}
+ * the pool can be resized while it runs ({@code POST /actuator/poolsize}, as on the JDBC
+ * service): the pool is the twin's own {@code ResizableConnectionPool}, built from the
+ * same {@code spring.r2dbc.pool.*} settings as Boot's would be, and Boot's r2dbc-pool
+ * gauges ({@code ConnectionPoolMetricsAutoConfiguration}, bound once to the pool found at
+ * start) are excluded for gauges of the same names that read the current pool. Flyway
+ * migrates over JDBC ({@code spring.flyway.url}), on connections of its own: R2DBC cannot
+ * migrate, and this application has no JDBC pool ({@code DataSourceAutoConfiguration} is
+ * excluded). Its web server is Reactor Netty: Tomcat, on the classpath for the JDBC
+ * service, would also offer itself as a reactive server (and as the management port's),
+ * so its reactive auto-configurations are excluded.
  * <p>
  * Its configuration is {@code reactive.yml}, not the JDBC service's
  * {@code application.yml} ({@link #CONFIG_NAME}, set as a default property by
@@ -48,7 +54,7 @@ import org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebS
  * refusal counter's name and reasons ({@code Refusals}).
  */
 @SpringBootApplication(exclude = { DataSourceAutoConfiguration.class, TomcatReactiveWebServerAutoConfiguration.class,
-		TomcatReactiveManagementContextAutoConfiguration.class })
+		TomcatReactiveManagementContextAutoConfiguration.class, ConnectionPoolMetricsAutoConfiguration.class })
 public class ReactiveServiceApplication {
 
 	/** {@code spring.config.name}: {@code reactive.yml} on the classpath. */

@@ -25,7 +25,6 @@ import javax.sql.DataSource;
 
 import com.jayway.jsonpath.JsonPath;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -49,7 +48,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
  * The JDBC service and its reactive twin side by side on one PostgreSQL, each given the
  * database by URL as the lab gives it: the same {@code /roles} body, the twin's pool
  * sized and reported by {@code spring.r2dbc.pool.max-size}, its refusals counted as the
- * JDBC service's, the same write workload.
+ * JDBC service's, the same write workload, and no resize endpoint unless asked for.
  */
 class ReactiveTwinIT {
 
@@ -142,7 +141,7 @@ class ReactiveTwinIT {
 	void noConnectionWithinMaxAcquireTimeIsAPoolTimeoutRefusal() throws Exception {
 		MeterRegistry registry = reactive.getBean(MeterRegistry.class);
 		double refusedBefore = refused(registry);
-		ConnectionPool pool = reactive.getBean(ConnectionPool.class);
+		ConnectionFactory pool = reactive.getBean(ConnectionFactory.class);
 		List<Connection> held = new ArrayList<>();
 		try {
 			for (int i = 0; i < POOL_SIZE; i++) {
@@ -184,6 +183,19 @@ class ReactiveTwinIT {
 		assertThat((String) JsonPath.read(fromReactive.body(), "$.detail"))
 			.isEqualTo(JsonPath.read(fromJdbc.body(), "$.detail"));
 		assertThat(auditRows(3) - before).isEqualTo(200);
+	}
+
+	@Test
+	void poolSizeEndpointIsAbsentUnlessEnabled() throws Exception {
+		assertThat(get(managementPort(reactive), "/actuator/poolsize").statusCode()).isEqualTo(404);
+		HttpResponse<String> resize = http.send(HttpRequest
+			.newBuilder(URI.create("http://127.0.0.1:" + managementPort(reactive) + "/actuator/poolsize"))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString("{\"maximumPoolSize\":4}"))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(resize.statusCode()).isEqualTo(404);
+		assertThat(get(managementPort(reactive), "/actuator/prometheus").body())
+			.contains("r2dbc_pool_max_allocated_connections{name=\"connectionFactory\"} " + (double) POOL_SIZE);
 	}
 
 	@Test

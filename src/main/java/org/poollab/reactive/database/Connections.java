@@ -5,7 +5,6 @@ import java.util.function.Function;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.r2dbc.pool.ConnectionPool;
 import io.r2dbc.pool.PoolMetrics;
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.R2dbcException;
@@ -42,13 +41,13 @@ public class Connections {
 	/** PostgreSQL's SQLSTATE for "sorry, too many clients already". */
 	static final String TOO_MANY_CLIENTS = "53300";
 
-	private final ConnectionPool pool;
+	private final ResizableConnectionPool pool;
 
 	private final MeterRegistry registry;
 
 	private final Timer acquire;
 
-	Connections(ConnectionPool pool, MeterRegistry registry) {
+	Connections(ResizableConnectionPool pool, MeterRegistry registry) {
 		this.pool = pool;
 		this.registry = registry;
 		this.acquire = Timer.builder(ACQUIRE_METRIC)
@@ -71,7 +70,7 @@ public class Connections {
 
 	/** The pool's occupancy now, for a refusal's problem body. */
 	public PoolMetrics state() {
-		return this.pool.getMetrics().orElseThrow();
+		return this.pool.metrics();
 	}
 
 	private Mono<Connection> acquire() {

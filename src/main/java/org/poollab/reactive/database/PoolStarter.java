@@ -2,8 +2,6 @@ package org.poollab.reactive.database;
 
 import java.time.Duration;
 
-import io.r2dbc.pool.ConnectionPool;
-
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.stereotype.Component;
 
@@ -12,7 +10,8 @@ import org.springframework.stereotype.Component;
  * the JDBC service does: the first measured requests do not pay for filling the pool,
  * {@code r2dbc_pool_allocated_connections} holds the pool's size from the first scrape,
  * and a database that refuses the login stops start-up. r2dbc-pool opens its
- * {@code initial-size} connections only on the first acquisition unless warmed up.
+ * {@code initial-size} connections only on the first acquisition unless warmed up. (A
+ * resize opens the new pool's connections itself, before the pool takes requests.)
  */
 @Component
 class PoolStarter implements SmartInitializingSingleton {
@@ -20,9 +19,9 @@ class PoolStarter implements SmartInitializingSingleton {
 	/** Room for opening a pool of a few hundred connections on a loaded machine. */
 	static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(60);
 
-	private final ConnectionPool pool;
+	private final ResizableConnectionPool pool;
 
-	PoolStarter(ConnectionPool pool) {
+	PoolStarter(ResizableConnectionPool pool) {
 		this.pool = pool;
 	}
 

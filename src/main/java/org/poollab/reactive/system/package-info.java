@@ -1,6 +1,7 @@
 /**
  * What the lab needs from the reactive twin: 503 with a reason when no connection comes,
- * counted like the JDBC service's refusals, and the no-database {@code /ping}.
+ * counted like the JDBC service's refusals, the no-database {@code /ping}, and the
+ * loopback-only resize endpoint.
  */
 @NullMarked
 package org.poollab.reactive.system;

@@ -1,7 +1,5 @@
 package org.poollab.service.system;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -14,7 +12,6 @@ import com.zaxxer.hikari.HikariConfigMXBean;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 
-import org.springframework.boot.actuate.autoconfigure.web.server.ManagementPortType;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
@@ -23,29 +20,18 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
-import org.springframework.util.MimeType;
 
 /**
  * Changes {@code maximum-pool-size} of the running pool, for the sweep (which resizes
  * instead of restarting between pool sizes) and for exploration in the JMeter GUI. Off
  * unless {@code lab.pool-resize.enabled=true}, and then only on a loopback address: it
- * lets anyone who can reach it change how hard the database is hit.
+ * lets anyone who can reach it change how hard the database is hit. The request, the
+ * allowed sizes and the refusals are the reactive twin's too ({@link PoolResize}).
  */
 @Component
 @Endpoint(id = "poolsize")
-@ConditionalOnBooleanProperty("lab.pool-resize.enabled")
+@ConditionalOnBooleanProperty(PoolResize.ENABLED_PROPERTY)
 class PoolSizeEndpoint {
-
-	static final int MAX_POOL_SIZE = 1000;
-
-	static final String INVALID_SIZE_TYPE = "urn:poollab:invalid-pool-size";
-
-	/**
-	 * How long a resize may take to settle. HikariCP opens about 30 connections a second
-	 * (it pauses 30 ms after each), so this covers growing by several hundred; it stays
-	 * below the 60 s the sweep waits for the answer.
-	 */
-	static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(30);
 
 	private static final Duration SETTLE_POLL = Duration.ofMillis(10);
 
@@ -53,7 +39,7 @@ class PoolSizeEndpoint {
 
 	PoolSizeEndpoint(HikariDataSource dataSource, Environment environment) {
 		this.dataSource = dataSource;
-		requireLoopback(environment);
+		PoolResize.requireLoopback(environment);
 	}
 
 	@ReadOperation
@@ -92,16 +78,16 @@ class PoolSizeEndpoint {
 	 * soon as it is idle) and the pool opens the new size afresh, as HikariCP has no way
 	 * to close just the surplus.
 	 * @param maximumPoolSize the new size, a whole number from 1 to
-	 * {@value #MAX_POOL_SIZE}; taken as written, so that a refusal can quote it
+	 * {@value PoolResize#MAX_POOL_SIZE}; taken as written, so that a refusal can quote it
 	 * @return the pool's state after the change, a 400 problem naming the field, the
 	 * value and the allowed range, or a 503 saying why the pool does not hold that many
 	 * connections
 	 */
 	@WriteOperation
 	WebEndpointResponse<Object> resize(String maximumPoolSize) {
-		Integer parsed = parseSize(maximumPoolSize);
+		Integer parsed = PoolResize.parseSize(maximumPoolSize);
 		if (parsed == null) {
-			return invalid(maximumPoolSize);
+			return PoolResize.invalidSize(maximumPoolSize);
 		}
 		return resizeTo(parsed);
 	}
@@ -109,7 +95,7 @@ class PoolSizeEndpoint {
 	private WebEndpointResponse<Object> resizeTo(int maximumPoolSize) {
 		HikariConfigMXBean config = this.dataSource.getHikariConfigMXBean();
 		HikariPoolMXBean pool = this.dataSource.getHikariPoolMXBean();
-		long deadlineNanos = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
+		long deadlineNanos = System.nanoTime() + PoolResize.SETTLE_TIMEOUT.toNanos();
 		try {
 			if (maximumPoolSize < config.getMaximumPoolSize()) {
 				config.setMinimumIdle(maximumPoolSize);
@@ -134,44 +120,13 @@ class PoolSizeEndpoint {
 		if (pool.getTotalConnections() != maximumPoolSize) {
 			return unavailable("Pool %s holds %d connections, not %d, %d s after the resize".formatted(
 					this.dataSource.getPoolName(), pool.getTotalConnections(), maximumPoolSize,
-					SETTLE_TIMEOUT.toSeconds()));
+					PoolResize.SETTLE_TIMEOUT.toSeconds()));
 		}
 		return new WebEndpointResponse<>(state());
 	}
 
-	/** The size, or {@code null} unless a whole number from 1 to the maximum. */
-	private static Integer parseSize(String value) {
-		try {
-			int size = Integer.parseInt(value.trim());
-			return (size >= 1 && size <= MAX_POOL_SIZE) ? size : null;
-		}
-		catch (NumberFormatException ex) {
-			return null;
-		}
-	}
-
-	/**
-	 * A refused size as an RFC 9457 problem, like the service's other errors: the field,
-	 * the value as sent and the allowed range, in the detail and as members of their own.
-	 */
-	private static WebEndpointResponse<Object> invalid(String value) {
-		Map<String, Object> problem = new LinkedHashMap<>();
-		problem.put("type", INVALID_SIZE_TYPE);
-		problem.put("title", "Pool size not allowed");
-		problem.put("status", WebEndpointResponse.STATUS_BAD_REQUEST);
-		problem.put("detail",
-				"maximumPoolSize=%s is not allowed: use a whole number from 1 to %d".formatted(value, MAX_POOL_SIZE));
-		problem.put("field", "maximumPoolSize");
-		problem.put("value", value);
-		problem.put("minimum", 1);
-		problem.put("maximum", MAX_POOL_SIZE);
-		return new WebEndpointResponse<>(problem, WebEndpointResponse.STATUS_BAD_REQUEST,
-				MimeType.valueOf("application/problem+json"));
-	}
-
 	private WebEndpointResponse<Object> unavailable(String error) {
-		return new WebEndpointResponse<>(Map.of("error", error, "state", state()),
-				WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE);
+		return PoolResize.unavailable(error, state());
 	}
 
 	/**
@@ -217,39 +172,6 @@ class PoolSizeEndpoint {
 		catch (SQLException ex) {
 			// Returned to the pool: HikariCP discards a connection
 			// it cannot reset.
-		}
-	}
-
-	/**
-	 * The endpoint is served where the actuator is: on the application's connector
-	 * ({@code server.address}), or, when {@code management.server.port} gives the
-	 * actuator a connector of its own, on {@code management.server.address}, which does
-	 * not inherit {@code server.address} (unset, it listens on every interface).
-	 */
-	static void requireLoopback(Environment environment) {
-		boolean ownConnector = ManagementPortType.get(environment) == ManagementPortType.DIFFERENT;
-		String property = ownConnector ? "management.server.address" : "server.address";
-		String address = environment.getProperty(property, "");
-		if (!isLoopback(address)) {
-			String why = ownConnector
-					? ", because management.server.port=%s serves the actuator on a connector of its own, which does not use server.address"
-						.formatted(environment.getProperty("management.server.port"))
-					: "";
-			throw new IllegalStateException(
-					"lab.pool-resize.enabled=true needs %s to be a loopback address (e.g. 127.0.0.1)%s, but it is '%s'"
-						.formatted(property, why, address.isEmpty() ? "(unset: all interfaces)" : address));
-		}
-	}
-
-	private static boolean isLoopback(String address) {
-		if (address.isBlank()) {
-			return false;
-		}
-		try {
-			return InetAddress.getByName(address).isLoopbackAddress();
-		}
-		catch (UnknownHostException ex) {
-			return false;
 		}
 	}
 

@@ -16,19 +16,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.mock.env.MockEnvironment;
 
 import org.poollab.service.ServiceApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
-import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -51,6 +50,9 @@ class PoolSizeEndpointIT {
 
 	@Autowired
 	private HikariDataSource dataSource;
+
+	@Autowired
+	private ApplicationContext context;
 
 	@Test
 	void growingKeepsTheConnectionsAndShrinkingShowsInMetricsAndBackends() throws Exception {
@@ -118,6 +120,14 @@ class PoolSizeEndpointIT {
 	}
 
 	@Test
+	void onlyTheServicesOwnEndpointIsScanned() {
+		assertThat(this.context.getBeansWithAnnotation(Endpoint.class).values())
+			.extracting((bean) -> bean.getClass().getName())
+			.contains(PoolSizeEndpoint.class.getName())
+			.noneMatch((name) -> name.startsWith("org.poollab.reactive."));
+	}
+
+	@Test
 	void refusesToStartOnANonLoopbackAddress() {
 		assertThatException()
 			.isThrownBy(
@@ -126,33 +136,6 @@ class PoolSizeEndpointIT {
 								"--server.address=0.0.0.0")
 						.close())
 			.withStackTraceContaining("lab.pool-resize.enabled=true needs server.address to be a loopback address");
-	}
-
-	@ParameterizedTest(name = "{0}")
-	@CsvSource(delimiter = '|',
-			textBlock = """
-					own management port, its address unset   | 8080 | 127.0.0.1 | 0    |           | management.server.address to be a loopback address (e.g. 127.0.0.1), because management.server.port=0 serves the actuator on a connector of its own, which does not use server.address, but it is '(unset: all interfaces)'
-					own management port on all interfaces    | 8080 | 127.0.0.1 | 9090 | 0.0.0.0   | management.server.address to be a loopback address (e.g. 127.0.0.1), because management.server.port=9090 serves the actuator on a connector of its own, which does not use server.address, but it is '0.0.0.0'
-					management port same as the server's     | 8080 | 0.0.0.0   | 8080 | 127.0.0.1 | server.address to be a loopback address (e.g. 127.0.0.1), but it is '0.0.0.0'
-					no management port, public server        | 8080 | 0.0.0.0   |      | 127.0.0.1 | server.address to be a loopback address (e.g. 127.0.0.1), but it is '0.0.0.0'
-					""")
-	void guardChecksTheAddressTheActuatorReallyListensOn(String setUp, String serverPort, String serverAddress,
-			String managementPort, String managementAddress, String message) {
-		assertThatIllegalStateException()
-			.isThrownBy(() -> PoolSizeEndpoint
-				.requireLoopback(environment(serverPort, serverAddress, managementPort, managementAddress)))
-			.withMessage("lab.pool-resize.enabled=true needs " + message);
-	}
-
-	@ParameterizedTest(name = "{0}")
-	@CsvSource(delimiter = '|', textBlock = """
-			own management port on loopback, public server | 8080 | 0.0.0.0   | 9090 | 127.0.0.1
-			management address without a port of its own   | 8080 | 127.0.0.1 |      | 0.0.0.0
-			""")
-	void guardAcceptsAnActuatorOnLoopback(String setUp, String serverPort, String serverAddress, String managementPort,
-			String managementAddress) {
-		assertThatNoException().isThrownBy(() -> PoolSizeEndpoint
-			.requireLoopback(environment(serverPort, serverAddress, managementPort, managementAddress)));
 	}
 
 	@Test
@@ -171,19 +154,6 @@ class PoolSizeEndpointIT {
 				.isEqualTo(4);
 			assertThat(send(post(serverPort, 3)).statusCode()).as("not on the application's port").isEqualTo(404);
 		}
-	}
-
-	private static MockEnvironment environment(String serverPort, String serverAddress, String managementPort,
-			String managementAddress) {
-		MockEnvironment environment = new MockEnvironment().withProperty("server.port", serverPort)
-			.withProperty("server.address", serverAddress);
-		if (managementPort != null) {
-			environment.setProperty("management.server.port", managementPort);
-		}
-		if (managementAddress != null) {
-			environment.setProperty("management.server.address", managementAddress);
-		}
-		return environment;
 	}
 
 	/**
