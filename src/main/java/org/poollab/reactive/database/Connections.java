@@ -7,9 +7,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.r2dbc.pool.PoolMetrics;
 import io.r2dbc.spi.Connection;
+import io.r2dbc.spi.ConnectionFactory;
 import io.r2dbc.spi.R2dbcException;
 import io.r2dbc.spi.R2dbcNonTransientResourceException;
 import io.r2dbc.spi.R2dbcTimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -19,8 +21,10 @@ import org.poollab.service.system.Refusals;
 import org.springframework.stereotype.Component;
 
 /**
- * The one way to a pooled connection: every request borrows one from the r2dbc-pool here,
- * for the whole of its work, and gives it back when the work ends, fails or is cancelled.
+ * The one way to a connection: every request borrows one from the r2dbc-pool here, for
+ * the whole of its work, and gives it back when the work ends, fails or is cancelled;
+ * without a pool ({@code spring.r2dbc.pool.enabled=false}, Spring Boot's unpooled
+ * connection factory) it opens one and closes it.
  * <p>
  * Times each borrowing as {@value #ACQUIRE_METRIC}, the analogue of HikariCP's
  * {@code hikaricp.connections.acquire}: Spring Boot's r2dbc-pool metrics are gauges only
@@ -41,14 +45,18 @@ public class Connections {
 	/** PostgreSQL's SQLSTATE for "sorry, too many clients already". */
 	static final String TOO_MANY_CLIENTS = "53300";
 
-	private final ResizableConnectionPool pool;
+	private final ConnectionFactory factory;
 
 	private final MeterRegistry registry;
 
 	private final Timer acquire;
 
-	Connections(ResizableConnectionPool pool, MeterRegistry registry) {
-		this.pool = pool;
+	/**
+	 * @param factory the twin's {@link ResizableConnectionPool}, or Spring Boot's
+	 * unpooled connection factory when the pool is disabled
+	 */
+	Connections(ConnectionFactory factory, MeterRegistry registry) {
+		this.factory = factory;
 		this.registry = registry;
 		this.acquire = Timer.builder(ACQUIRE_METRIC)
 			.description("Time to acquire a connection from the r2dbc-pool, measured by the service")
@@ -68,15 +76,18 @@ public class Connections {
 					(ex) -> new NoConnection(Refusals.Reason.DATABASE_UNAVAILABLE, ex));
 	}
 
-	/** The pool's occupancy now, for a refusal's problem body. */
-	public PoolMetrics state() {
-		return this.pool.metrics();
+	/**
+	 * The pool's occupancy now, for a refusal's problem body; {@code null} without a
+	 * pool.
+	 */
+	public @Nullable PoolMetrics state() {
+		return (this.factory instanceof ResizableConnectionPool pool) ? pool.metrics() : null;
 	}
 
 	private Mono<Connection> acquire() {
 		return Mono.defer(() -> {
 			Timer.Sample sample = Timer.start(this.registry);
-			return this.pool.create().doOnNext((connection) -> sample.stop(this.acquire));
+			return Mono.<Connection>from(this.factory.create()).doOnNext((connection) -> sample.stop(this.acquire));
 		}).onErrorMap((ex) -> !(ex instanceof NoConnection), (ex) -> new NoConnection(reason(ex), ex));
 	}
 
@@ -94,8 +105,8 @@ public class Connections {
 		}
 		if (ex instanceof R2dbcTimeoutException && ex.getCause() instanceof TimeoutException) {
 			PoolMetrics state = state();
-			return (state.allocatedSize() >= state.getMaxAllocatedSize()) ? Refusals.Reason.POOL_TIMEOUT
-					: Refusals.Reason.DATABASE_UNAVAILABLE;
+			return (state != null && state.allocatedSize() >= state.getMaxAllocatedSize())
+					? Refusals.Reason.POOL_TIMEOUT : Refusals.Reason.DATABASE_UNAVAILABLE;
 		}
 		return Refusals.Reason.DATABASE_UNAVAILABLE;
 	}

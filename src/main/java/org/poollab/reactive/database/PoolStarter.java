@@ -2,6 +2,7 @@ package org.poollab.reactive.database;
 
 import java.time.Duration;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.stereotype.Component;
 
@@ -19,16 +20,24 @@ class PoolStarter implements SmartInitializingSingleton {
 	/** Room for opening a pool of a few hundred connections on a loaded machine. */
 	static final Duration WARM_UP_TIMEOUT = Duration.ofSeconds(60);
 
-	private final ResizableConnectionPool pool;
+	private final ObjectProvider<ResizableConnectionPool> pool;
 
-	PoolStarter(ResizableConnectionPool pool) {
+	/**
+	 * @param pool the pool, absent with {@code spring.r2dbc.pool.enabled=false} (a new
+	 * connection per request: nothing to open at start)
+	 */
+	PoolStarter(ObjectProvider<ResizableConnectionPool> pool) {
 		this.pool = pool;
 	}
 
 	@Override
 	public void afterSingletonsInstantiated() {
+		ResizableConnectionPool pool = this.pool.getIfAvailable();
+		if (pool == null) {
+			return;
+		}
 		try {
-			this.pool.warmup().block(WARM_UP_TIMEOUT);
+			pool.warmup().block(WARM_UP_TIMEOUT);
 		}
 		catch (RuntimeException ex) {
 			throw new IllegalStateException("Could not start the connection pool: " + ex.getMessage(), ex);

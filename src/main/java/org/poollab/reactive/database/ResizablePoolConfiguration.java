@@ -5,6 +5,7 @@ import io.r2dbc.spi.ConnectionFactory;
 import io.r2dbc.spi.ConnectionFactoryOptions;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.r2dbc.ConnectionFactoryBuilder;
 import org.springframework.boot.r2dbc.ConnectionFactoryDecorator;
 import org.springframework.boot.r2dbc.autoconfigure.ConnectionFactoryOptionsBuilderCustomizer;
@@ -27,8 +28,13 @@ import org.springframework.context.annotation.Configuration;
  * Boot's r2dbc-pool gauges are bound once, to the pool bean they find at start, so the
  * application excludes them ({@code ConnectionPoolMetricsAutoConfiguration}) and
  * {@link PoolGauges} registers the same meters over whichever pool is current.
+ * <p>
+ * With {@code spring.r2dbc.pool.enabled=false} there is no pool: Spring Boot's own
+ * unpooled connection factory opens a connection per request (the lab's {@code none} pool
+ * size, as the JDBC service's {@code SimpleDriverDataSource}).
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnBooleanProperty(name = "spring.r2dbc.pool.enabled", matchIfMissing = true)
 class ResizablePoolConfiguration {
 
 	@Bean(name = ResizableConnectionPool.BEAN_NAME, destroyMethod = "close")

@@ -60,12 +60,15 @@ class DatabaseUnavailableAdvice {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
 		problem.setTitle(reason.title());
 		problem.setType(reason.problemType());
-		// The JDBC service's names for HikariCP's numbers, from r2dbc-pool's.
+		// The JDBC service's names for HikariCP's numbers, from r2dbc-pool's (none
+		// without a pool, as on the JDBC service without one).
 		PoolMetrics pool = this.connections.state();
-		problem.setProperty("total", pool.allocatedSize());
-		problem.setProperty("active", pool.acquiredSize());
-		problem.setProperty("idle", pool.idleSize());
-		problem.setProperty("waiting", pool.pendingAcquireSize());
+		if (pool != null) {
+			problem.setProperty("total", pool.allocatedSize());
+			problem.setProperty("active", pool.acquiredSize());
+			problem.setProperty("idle", pool.idleSize());
+			problem.setProperty("waiting", pool.pendingAcquireSize());
+		}
 		logger.debug("Answering 503: {}", ex.getMessage());
 		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
 			.header(HttpHeaders.RETRY_AFTER, String.valueOf(RETRY_AFTER.toSeconds()))
