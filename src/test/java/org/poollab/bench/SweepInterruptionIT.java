@@ -23,12 +23,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import org.poollab.bench.deploy.Database;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.report.Report;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
+import org.poollab.service.database.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -202,7 +204,8 @@ class SweepInterruptionIT {
 				.isInstanceOf(LabFailureException.class)
 				.withMessageStartingWith("The lab's PostgreSQL (postmaster pid " + postgres.get(0) + ") exited")
 				.withMessageContaining("exited without a word in its log, as a SIGKILL leaves it")
-				.withMessageContaining("Its log: " + run.toRealPath().resolve(Sweep.POSTGRES_LOG))
+				.withMessageContaining(
+						"Its log: " + run.toRealPath().resolve(Database.embeddedLog(DatabaseVendor.POSTGRESQL)))
 				.withMessageContaining(
 						"what failed then: Could not resize the pools to 2: the lab's PostgreSQL is gone")
 				.withMessageContaining("2 finished point(s) are kept in " + run.toRealPath().resolve("results.json"))

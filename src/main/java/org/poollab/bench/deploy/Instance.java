@@ -27,6 +27,7 @@ import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.service.database.DatabaseVendor;
 import org.poollab.service.system.ThreadTelemetry;
 
 /**
@@ -96,7 +97,10 @@ public final class Instance {
 		command.addAll(List.of("-cp", paths.serviceClasspath(), "org.poollab.service.ServiceApplication",
 				"--server.address=127.0.0.1", "--server.port=" + port, "--management.server.address=127.0.0.1",
 				"--management.server.port=" + managementPort, "--spring.datasource.url=" + url,
-				"--spring.datasource.username=" + database.username(), "--spring.main.banner-mode=off"));
+				"--spring.datasource.username=" + database.username(), "--spring.main.banner-mode=off",
+				// On the command line, where application.yml's import of the vendor's
+				// settings (driver properties, migrations) reads it.
+				"--" + DatabaseVendor.PROPERTY + "=" + database.vendor().propertyValue()));
 		if (poolSize == SweepResults.NO_POOL) {
 			command.add("--spring.datasource.type=org.springframework.jdbc.datasource.SimpleDriverDataSource");
 		}

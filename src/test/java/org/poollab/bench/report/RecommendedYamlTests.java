@@ -90,7 +90,8 @@ class RecommendedYamlTests {
 
 	@Test
 	void anExternalDatabaseOnAnotherHostIsNotDescribedAsOnThisOne() throws Exception {
-		Database remote = new Database("external", "jdbc:postgresql://db.example.com:5432/roles", "17.11", 100, 3);
+		Database remote = new Database("external", Database.POSTGRESQL, "jdbc:postgresql://db.example.com:5432/roles",
+				"17.11", 100, 3);
 		List<Point> points = new ArrayList<>();
 		// Pools 1 and 5 only: HikariCP's default 10 is then no size measured to fail.
 		for (int pool : new int[] { 1, 5 }) {

@@ -21,8 +21,8 @@ class RecommenderTests {
 
 	static final Host HOST = new Host(2, "JMeter 5.6.3 OpenModelThreadGroup");
 
-	static final Database DATABASE = new Database("embedded", "jdbc:postgresql://localhost:5432/roles", "17.11", 100,
-			3);
+	static final Database DATABASE = new Database("embedded", Database.POSTGRESQL,
+			"jdbc:postgresql://localhost:5432/roles", "17.11", 100, 3);
 
 	@Test
 	void picksTheKneeAtPoolFive() {
@@ -327,8 +327,10 @@ class RecommenderTests {
 	@Test
 	void hikarisFormulaNeedsTheDatabaseHostsCoresWhichAreUnknownForAnExternalDatabase() {
 		List<Point> points = List.of(point("single", 2, 1000, 9), point("single", 5, 1000, 5));
-		Database remote = new Database("external", "jdbc:postgresql://db.example.com:5432/roles", "17.11", 100, 3);
-		Database loopback = new Database("external", "jdbc:postgresql://127.0.0.1:5432/postgres", "17.11", 100, 3);
+		Database remote = new Database("external", Database.POSTGRESQL, "jdbc:postgresql://db.example.com:5432/roles",
+				"17.11", 100, 3);
+		Database loopback = new Database("external", Database.POSTGRESQL, "jdbc:postgresql://127.0.0.1:5432/postgres",
+				"17.11", 100, 3);
 
 		Recommendation.CrossChecks remoteChecks = Recommender.recommend(grid(points, 0), HOST, remote).crossChecks();
 		Recommendation.CrossChecks loopbackChecks = Recommender.recommend(grid(points, 0), HOST, loopback)
