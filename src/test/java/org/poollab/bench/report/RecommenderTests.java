@@ -372,6 +372,21 @@ class RecommenderTests {
 			.noneMatch((caveat) -> caveat.contains("connection limit"));
 	}
 
+	@Test
+	void tooManyConnectionsOnMariaDbAreQuotedInMariaDbsWords() {
+		Database mariaDb = new Database("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
+				"10.11.5-MariaDB", 300, 0);
+		List<Point> points = List.of(point("single", 5, 1000, 4),
+				withRefusals(point("single", 50, 1000, 4), Map.of("too-many-clients", 120L)));
+
+		Recommendation recommendation = Recommender.recommend(grid(points, 0), HOST, mariaDb);
+
+		assertThat(recommendation.caveats()).anyMatch((caveat) -> caveat
+			.startsWith("The database was at its connection limit (max_connections 300, 0 reserved): MariaDB refused "
+					+ "new connections ('Too many connections') at pool 50 @ 1000 rps (120 refusals)."));
+		assertThat(recommendation.caveats()).noneMatch((caveat) -> caveat.contains("PostgreSQL"));
+	}
+
 	static final String DIED_OF_OOM = "instance(s) on port(s) [18081] died during the point (exit code 3: "
 			+ "Terminating due to java.lang.OutOfMemoryError: Java heap space)";
 
