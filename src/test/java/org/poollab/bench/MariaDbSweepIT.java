@@ -1,5 +1,6 @@
 package org.poollab.bench;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -74,15 +75,7 @@ class MariaDbSweepIT {
 		}
 		Path run = outcome.directory();
 		assertThat(ResultsStore.read(run.resolve(ResultsStore.RESULTS_JSON))).isEqualTo(outcome.results());
-		// mariadbd names its own path when it is ready: the server's directory.
-		String ready = Files.readAllLines(run.resolve("mariadb.log"))
-			.stream()
-			.filter((line) -> line.contains("ready for connections"))
-			.findFirst()
-			.orElseThrow(() -> new AssertionError("the server's own log, kept in the run, says when it was ready"));
-		Matcher directory = SERVER_DIRECTORY.matcher(ready);
-		assertThat(directory.find()).as("the server's directory in %s", ready).isTrue();
-		assertThat(Path.of(directory.group())).as("the server's binaries and data, removed").doesNotExist();
+		assertThat(serverDirectory(run)).as("the server's binaries and data, removed").doesNotExist();
 		assertThat(run.resolve("pgdata")).as("no PostgreSQL started").doesNotExist();
 		for (String report : List.of("report.md", "report.html")) {
 			assertThat(run.resolve(report)).content().contains("embedded MariaDB").doesNotContain("PostgreSQL");
@@ -125,6 +118,21 @@ class MariaDbSweepIT {
 		finally {
 			execute("DROP DATABASE IF EXISTS " + name);
 		}
+	}
+
+	/**
+	 * Where the run's embedded MariaDB had its binaries and data: {@code mariadbd} names
+	 * its own path in its log, kept in the run, when it is ready.
+	 */
+	static Path serverDirectory(Path run) throws IOException {
+		String ready = Files.readAllLines(run.resolve("mariadb.log"))
+			.stream()
+			.filter((line) -> line.contains("ready for connections"))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("the server's own log, kept in the run, says when it was ready"));
+		Matcher directory = SERVER_DIRECTORY.matcher(ready);
+		assertThat(directory.find()).as("the server's directory in %s", ready).isTrue();
+		return Path.of(directory.group());
 	}
 
 	private static boolean answers() {
