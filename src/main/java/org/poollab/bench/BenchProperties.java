@@ -35,6 +35,7 @@ import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.service.database.DatabaseVendor;
 
 /**
  * The sweep's settings, from {@code -Dbench.*}. Unset grid values come from the preset.
@@ -64,7 +65,8 @@ import org.poollab.bench.results.SweepResults;
  * @param arrivals even or random (Poisson) arrivals; unset: the preset's
  * @param loadBalancer auto, nginx or client
  * @param basePort first port the lab listens on (load balancer; instances follow)
- * @param database an external PostgreSQL instead of the embedded one
+ * @param database the database's vendor ({@code bench.database.vendor}) and an existing
+ * server by URL instead of the embedded one
  * @param outputDirectory where runs are written
  * @param buildDirectory Maven's target directory (JMeter and the runtime classpath)
  * @param serve {@code single} or {@code multi}: start that deployment and keep it running
@@ -123,7 +125,7 @@ record BenchProperties(
 		@Min(1) @Max(100) @Nullable Integer repeats,
 		@DefaultValue("100ms") @DurationMin(millis = 1) @DurationMax(minutes = 10) Duration p99Objective,
 		@Nullable Workload workload, @Nullable Arrivals arrivals, @DefaultValue("auto") LoadBalancerChoice loadBalancer,
-		@DefaultValue("18080") @Min(1024) @Max(65_000) int basePort, @Valid @DefaultValue ExternalDatabase database,
+		@DefaultValue("18080") @Min(1024) @Max(65_000) int basePort, @Valid @DefaultValue SweepDatabase database,
 		@DefaultValue("target/bench") Path outputDirectory, @DefaultValue("target") Path buildDirectory,
 		@Nullable Topology serve,
 		@Nullable List<@jakarta.validation.constraints.Pattern(
@@ -148,6 +150,12 @@ record BenchProperties(
 	 * The grid these settings ask for: every value that is not set comes from the preset.
 	 */
 	Grid grid() {
+		Grid grid = presetOrSearchGrid();
+		requireVendorSupports(grid.topologies());
+		return grid;
+	}
+
+	private Grid presetOrSearchGrid() {
 		Preset preset = Preset.named(this.preset);
 		Optional<Question> question = question();
 		if (question.isPresent()) {
@@ -187,10 +195,11 @@ record BenchProperties(
 					"bench.stack=%s asks for the reactive twin, which the pgbouncer topology does not run: it connects to PostgreSQL directly. Allowed with r2dbc: bench.topologies=single,multi. Nothing was started."
 						.formatted(value));
 		}
-		if (this.database.configured() && !this.database.url().startsWith("jdbc:postgresql:")) {
+		DatabaseVendor vendor = this.database.chosenVendor();
+		if (vendor != DatabaseVendor.POSTGRESQL) {
 			throw new BenchSettingException(
-					"bench.stack=%s asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but bench.database.url=%s is not a PostgreSQL URL (jdbc:postgresql://host:port/database). Nothing was started."
-						.formatted(value, Database.withoutQuery(this.database.url())));
+					"bench.stack=%s asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but the database is %s (%s). Nothing was started."
+						.formatted(value, vendor.product(), this.database.describeVendor()));
 		}
 		if (!stacks.contains(Stack.JDBC) && (this.threads != null && !this.threads.isEmpty()
 				|| this.tomcatThreads != null && !this.tomcatThreads.isEmpty())) {
@@ -199,6 +208,40 @@ record BenchProperties(
 						.formatted(value));
 		}
 		return stacks;
+	}
+
+	/**
+	 * Refuses, before anything starts, what the chosen vendor cannot run: pgbouncer (the
+	 * topology, the {@code pooling} preset's, and serving it) speaks PostgreSQL's
+	 * protocol only. Everything else the lab does runs on either: the service's SQL and
+	 * migrations exist for both, the lab's own statements ({@code TRUNCATE role_audit},
+	 * the database-scaling probe of the SLO search, the acquire-cost benchmark) are the
+	 * same on both, and the connection budget is read the way each vendor answers.
+	 * @throws BenchSettingException naming the setting that asks for pgbouncer
+	 */
+	private void requireVendorSupports(List<Topology> topologies) {
+		DatabaseVendor vendor = this.database.chosenVendor();
+		if (vendor == DatabaseVendor.POSTGRESQL) {
+			return;
+		}
+		String why = "pgbouncer pools PostgreSQL connections only, and the database is %s (%s)"
+			.formatted(vendor.product(), this.database.describeVendor());
+		if (this.serve == Topology.PGBOUNCER) {
+			throw new BenchSettingException(
+					"bench.serve=pgbouncer is not allowed: %s. Use single or multi. Nothing was started."
+						.formatted(why));
+		}
+		if (!topologies.contains(Topology.PGBOUNCER)) {
+			return;
+		}
+		if (this.topologies == null || this.topologies.isEmpty()) {
+			throw new BenchSettingException(
+					"bench.preset=%s sweeps the pgbouncer topology, which is not allowed: %s. Set bench.topologies=single (or single,multi) beside it. Nothing was started."
+						.formatted(this.preset, why));
+		}
+		throw new BenchSettingException(
+				"bench.topologies=%s is not allowed: %s. Use single and/or multi. Nothing was started."
+					.formatted(this.topologies.stream().map(Topology::label).collect(Collectors.joining(",")), why));
 	}
 
 	/**
@@ -306,23 +349,54 @@ record BenchProperties(
 			+ "|[1-8][gG]";
 
 	/**
-	 * An existing PostgreSQL (any reachable one) instead of the embedded server.
+	 * The sweep's database: its vendor, and an existing server (any reachable one)
+	 * instead of the embedded one. The vendor is a condition of the results
+	 * ({@code results.json}'s {@code database.vendor}), and it picks the service's
+	 * settings ({@code lab.database}).
 	 *
+	 * @param vendor {@code postgresql} or {@code mariadb}; unset: the URL's vendor, or
+	 * PostgreSQL without a URL
 	 * @param url JDBC URL, e.g. {@code jdbc:postgresql://127.0.0.1:5432/postgres}; empty
 	 * for the embedded server
-	 * @param username user name
+	 * @param username user name; unset: the embedded server's user of the vendor
+	 * ({@code postgres}, or {@code root} on MariaDB)
 	 * @param password password; passed to instances through their environment, never on a
 	 * command line or in results
 	 */
-	record ExternalDatabase(@DefaultValue("") String url, @DefaultValue("postgres") String username,
+	record SweepDatabase(@Nullable DatabaseVendor vendor, @DefaultValue("") String url, @Nullable String username,
 			@DefaultValue("") String password) {
 
 		boolean configured() {
 			return !this.url.isBlank();
 		}
 
+		/**
+		 * The vendor the sweep runs on: as set, else the URL's, else PostgreSQL.
+		 * @throws BenchSettingException when the URL is of the other vendor
+		 */
+		DatabaseVendor chosenVendor() {
+			DatabaseVendor ofUrl = configured() ? DatabaseVendor.ofUrl(this.url) : null;
+			if (this.vendor != null && ofUrl != null && ofUrl != this.vendor) {
+				throw new BenchSettingException(
+						"bench.database.vendor=%s is not allowed with bench.database.url=%s, a %s URL: use bench.database.vendor=%s, or leave it unset (the URL names the vendor). Nothing was started."
+							.formatted(this.vendor.propertyValue(), Database.withoutQuery(this.url), ofUrl.product(),
+									ofUrl.propertyValue()));
+			}
+			return (this.vendor != null) ? this.vendor : Objects.requireNonNullElse(ofUrl, DatabaseVendor.POSTGRESQL);
+		}
+
+		/** Where the vendor came from, for a message. */
+		String describeVendor() {
+			return (this.vendor != null) ? "bench.database.vendor=" + this.vendor.propertyValue()
+					: "bench.database.url=" + Database.withoutQuery(this.url);
+		}
+
+		String user() {
+			return (this.username != null) ? this.username : Database.embeddedUser(chosenVendor());
+		}
+
 		Database connect() throws SQLException {
-			return Database.external(this.url, this.username, this.password);
+			return Database.external(this.url, user(), this.password);
 		}
 
 	}

@@ -50,7 +50,7 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 		new Ports(properties.basePort(), mostInstances).requireFree();
 		Optional<Path> nginx = loadBalancer(properties, programs, mostInstances, out);
 		Database.Settings settings = properties.database().configured() ? externalSettings(properties)
-				: Database.embeddedSettings();
+				: Database.embeddedSettings(properties.database().chosenVendor());
 		requireBudget(grid, settings, topologies, largestPoolSize);
 		List<String> engines = (properties.remoteEngines() != null) ? properties.remoteEngines() : List.of();
 		JMeter.requireEvenSplit(grid.rates(), engines);
@@ -61,7 +61,7 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 	}
 
 	/**
-	 * Refuses topologies whose fleet could ask PostgreSQL for more connections than it
+	 * Refuses topologies whose fleet could ask the database for more connections than it
 	 * accepts from regular users.
 	 */
 	static void requireBudget(Grid grid, Database.Settings settings, List<Topology> topologies, int poolSize) {
@@ -102,14 +102,15 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 	}
 
 	private static Database.Settings externalSettings(BenchProperties properties) throws SQLException {
-		BenchProperties.ExternalDatabase external = properties.database();
+		BenchProperties.SweepDatabase external = properties.database();
 		try (Database database = external.connect()) {
 			return database.settings();
 		}
 		catch (SQLException ex) {
 			throw new BenchSettingException(
-					"bench.database.url=%s: cannot connect (%s). Check the URL, user and password, or leave bench.database.url unset for the embedded PostgreSQL."
-						.formatted(Database.withoutQuery(external.url()), ex.getMessage()));
+					"bench.database.url=%s: cannot connect (%s). Check the URL, user and password, or leave bench.database.url unset for the embedded %s."
+						.formatted(Database.withoutQuery(external.url()), ex.getMessage(),
+								external.chosenVendor().product()));
 		}
 	}
 

@@ -45,9 +45,6 @@ import org.poollab.bench.results.SweepResults;
  */
 record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs programs, PrintStream out) {
 
-	/** The embedded PostgreSQL's own log, in the run's directory. */
-	static final String POSTGRES_LOG = "postgres.log";
-
 	/**
 	 * What a finished sweep leaves behind.
 	 *
@@ -260,15 +257,15 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 
 	/**
 	 * The sweep's one database: the external one when {@code bench.database.url} is set,
-	 * else an embedded PostgreSQL under {@code directory}, stopped with
-	 * {@code processes}.
+	 * else an embedded server of {@code bench.database.vendor}, its log under
+	 * {@code directory}, stopped with {@code processes}.
 	 */
 	static Database startDatabase(BenchProperties properties, Path directory, ChildProcesses processes)
 			throws IOException, SQLException {
 		if (properties.database().configured()) {
 			return properties.database().connect();
 		}
-		return Database.embedded(directory.resolve("pgdata"), directory.resolve(POSTGRES_LOG), processes);
+		return Database.embedded(properties.database().chosenVendor(), directory, processes);
 	}
 
 }

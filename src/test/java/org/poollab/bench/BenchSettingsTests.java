@@ -77,6 +77,7 @@ class BenchSettingsTests {
 					bench.threads=green      | bench.threads=green is not allowed: use platform, virtual or both, comma-separated
 					bench.threads=virtual,x  | bench.threads=virtual,x is not allowed
 					bench.stack=graphql      | bench.stack=graphql is not allowed: use jdbc, r2dbc or both, comma-separated
+					bench.database.vendor=oracle | bench.database.vendor=oracle is not allowed: use postgresql or mariadb
 					""")
 	void badSettingIsRefusedBeforeAnythingStarts(String setting, String message, CapturedOutput output) {
 		long childrenBefore = ProcessHandle.current().children().count();
@@ -102,11 +103,37 @@ class BenchSettingsTests {
 					--bench.targetRps=1500 --bench.stack=r2dbc                       | bench.stack=r2dbc is not allowed with bench.targetRps
 					--bench.stack=r2dbc --bench.topologies=single,pgbouncer          | bench.stack=r2dbc asks for the reactive twin, which the pgbouncer topology does not run
 					--bench.stack=r2dbc --bench.threads=virtual                      | bench.stack=r2dbc runs the reactive twin only, whose requests run on Reactor Netty's event loop
-					--bench.stack=jdbc,r2dbc --bench.database.url=jdbc:mariadb://127.0.0.1:3306/lab | bench.stack=jdbc,r2dbc asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but bench.database.url=jdbc:mariadb://127.0.0.1:3306/lab is not a PostgreSQL URL
+					--bench.stack=jdbc,r2dbc --bench.database.url=jdbc:mariadb://127.0.0.1:3306/lab | bench.stack=jdbc,r2dbc asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but the database is MariaDB (bench.database.url=jdbc:mariadb://127.0.0.1:3306/lab)
+					--bench.stack=r2dbc --bench.database.vendor=mariadb              | bench.stack=r2dbc asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but the database is MariaDB (bench.database.vendor=mariadb)
 					--bench.targetRps=1500 --bench.holdTime=12ms,80ms,90ms           | bench.holdTime=12ms,80ms,90ms is not allowed: use a mean hold, or a mean and a p99
 					--bench.targetRps=1500 --bench.holdTime=80ms,12ms                | bench.holdTime=80ms,12ms is not allowed: use a mean and optionally a p99 at least as long
 					""")
 	void theQuestionIsRefusedAsAWholeBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException().isThrownBy(() -> run(settings.split(" ")))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageStartingWith(message)
+			.withMessageNotContaining(System.lineSeparator());
+		assertThat(output).as("nothing printed besides the refusal").isEmpty();
+		assertNothingStarted(childrenBefore);
+	}
+
+	/**
+	 * What the database cannot run is refused before anything starts, whether the vendor
+	 * is set or read off the URL: a URL of the other vendor, and pgbouncer (PostgreSQL's
+	 * pooler) on MariaDB, however it is asked for.
+	 */
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					--bench.database.vendor=mariadb --bench.database.url=jdbc:postgresql://127.0.0.1:5432/postgres | bench.database.vendor=mariadb is not allowed with bench.database.url=jdbc:postgresql://127.0.0.1:5432/postgres, a PostgreSQL URL: use bench.database.vendor=postgresql, or leave it unset
+					--bench.database.vendor=postgresql --bench.database.url=jdbc:mariadb://127.0.0.1:3306/test?x=1 | bench.database.vendor=postgresql is not allowed with bench.database.url=jdbc:mariadb://127.0.0.1:3306/test, a MariaDB URL: use bench.database.vendor=mariadb, or leave it unset
+					--bench.database.vendor=mariadb --bench.topologies=single,pgbouncer                          | bench.topologies=single,pgbouncer is not allowed: pgbouncer pools PostgreSQL connections only, and the database is MariaDB (bench.database.vendor=mariadb). Use single and/or multi.
+					--bench.database.url=jdbc:mariadb://127.0.0.1:3306/test --bench.topologies=pgbouncer        | bench.topologies=pgbouncer is not allowed: pgbouncer pools PostgreSQL connections only, and the database is MariaDB (bench.database.url=jdbc:mariadb://127.0.0.1:3306/test)
+					--bench.database.vendor=mariadb --bench.preset=pooling                                       | bench.preset=pooling sweeps the pgbouncer topology, which is not allowed: pgbouncer pools PostgreSQL connections only, and the database is MariaDB (bench.database.vendor=mariadb). Set bench.topologies=single
+					--bench.database.vendor=mariadb --bench.serve=pgbouncer                                      | bench.serve=pgbouncer is not allowed: pgbouncer pools PostgreSQL connections only
+					""")
+	void whatTheDatabaseCannotRunIsRefusedBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
 		long childrenBefore = ProcessHandle.current().children().count();
 		assertThatException().isThrownBy(() -> run(settings.split(" ")))
 			.isInstanceOf(BenchSettingException.class)
@@ -241,6 +268,19 @@ class BenchSettingsTests {
 			.isInstanceOf(BenchSettingException.class)
 			.withMessageContaining("3 instance(s) x maximum-pool-size 200 = 600 connections")
 			.withMessageContaining("PostgreSQL accepts 297 (max_connections 300 - 3 reserved)");
+		assertNothingStarted(childrenBefore);
+	}
+
+	@Test
+	void fleetLargerThanTheEmbeddedMariaDbsBudgetIsRefusedNamingMariaDb() {
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException()
+			.isThrownBy(() -> run("--bench.database.vendor=mariadb", "--bench.instances=3", "--bench.poolSizes=5,200",
+					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4)))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageContaining("3 instance(s) x maximum-pool-size 200 = 600 connections")
+			.withMessageContaining("MariaDB accepts 300 (max_connections 300 - 0 reserved)")
+			.withMessageNotContaining("PostgreSQL");
 		assertNothingStarted(childrenBefore);
 	}
 

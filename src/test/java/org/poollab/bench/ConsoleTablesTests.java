@@ -31,7 +31,8 @@ class ConsoleTablesTests {
 			points.add(point(5, repeat, p99Ms[repeat - 1]));
 		}
 		SweepResults results = new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", new Host(2, "JMeter"),
-				new Database("embedded", "jdbc:postgresql://localhost/x", "17", 100, 3), 100, null, points);
+				new Database("embedded", Database.POSTGRESQL, "jdbc:postgresql://localhost/x", "17", 100, 3), 100, null,
+				points);
 
 		String console = ConsoleTables.render(results);
 

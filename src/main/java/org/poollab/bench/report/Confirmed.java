@@ -23,7 +23,7 @@ import org.poollab.bench.results.SweepResults;
  *
  * @param run what the sweep recorded
  * @param cell the run's window judged like a grid cell
- * @param database the PostgreSQL it ran on, e.g. {@code embedded PostgreSQL 17.11}
+ * @param database the database it ran on, e.g. {@code embedded PostgreSQL 17.11}
  * @param date the sweep's date (UTC)
  */
 record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
@@ -34,7 +34,7 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 			.stream()
 			.filter((run) -> run.topology().equals(deployment))
 			.map((run) -> new Confirmed(run, Cell.of(List.of(run.point()), results.p99ObjectiveMs()),
-					results.database().kind() + " PostgreSQL " + results.database().version(),
+					results.database().kind() + " " + results.database().vendor() + " " + results.database().version(),
 					results.startedAt().atOffset(ZoneOffset.UTC).toLocalDate()))
 			.toList();
 	}

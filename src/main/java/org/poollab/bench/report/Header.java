@@ -32,13 +32,13 @@ public final class Header {
 		return String.format(Locale.ROOT,
 				"Preset `%s`, started %s, %d points (%s).%s Arrivals: %s. Each point: %s of warm-up, then a %s "
 						+ "measured window. Workload: %s. Host: %d cores, load from %s. Database: %s "
-						+ "PostgreSQL %s (max_connections %d, %d reserved), %s.",
+						+ "%s %s (max_connections %d, %d reserved), %s.",
 				results.preset(), STARTED.format(results.startedAt()), points.size(),
 				(repeats > 1) ? repeats + " runs of each" : "one run of each", timing(results.timing()),
 				distinct(points, Header::arrivals), distinct(points, (point) -> seconds(point.warmupSeconds())),
 				distinct(points, (point) -> seconds(point.durationSeconds())),
 				(results.workload() != null) ? results.workload() : "read (GET /roles)", host.cpuCores(),
-				host.loadGenerator(), database.kind(), database.version(), database.maxConnections(),
+				host.loadGenerator(), database.kind(), database.vendor(), database.version(), database.maxConnections(),
 				database.reservedConnections(), DatabaseHost.of(database).describe());
 	}
 

@@ -185,8 +185,8 @@ final class Recommender {
 	}
 
 	/**
-	 * The sentence a refused connection calls for: PostgreSQL at max_connections is the
-	 * database's limit, not the pool's.
+	 * The sentence a refused connection calls for: a database at max_connections is the
+	 * database's limit, not the pool's. Each vendor's refusal is quoted in its own words.
 	 */
 	private static Optional<String> tooManyClients(Grid grid, Database database) {
 		List<Cell> refused = grid.cells().stream().filter((cell) -> cell.refused(Cell.TOO_MANY_CLIENTS) > 0).toList();
@@ -194,10 +194,11 @@ final class Recommender {
 			return Optional.empty();
 		}
 		return Optional.of(String.format(Locale.ROOT,
-				"The database was at its connection limit (max_connections %d, %d reserved): PostgreSQL refused "
-						+ "new connections ('too many clients') at %s. There the pool could not reach its size, "
+				"The database was at its connection limit (max_connections %d, %d reserved): %s refused "
+						+ "new connections ('%s') at %s. There the pool could not reach its size, "
 						+ "so those points measured the database's limit, not the pool's.",
-				database.maxConnections(), database.reservedConnections(),
+				database.maxConnections(), database.reservedConnections(), database.vendor(),
+				database.postgresql() ? "too many clients" : "Too many connections",
 				refused.stream()
 					.map((cell) -> "pool " + cell.poolLabel() + " @ " + cell.rateRps() + " rps ("
 							+ cell.refused(Cell.TOO_MANY_CLIENTS) + " refusals)")

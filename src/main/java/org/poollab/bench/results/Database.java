@@ -1,15 +1,34 @@
 package org.poollab.bench.results;
 
 /**
- * The PostgreSQL a sweep's instances shared, as {@code results.json} records it: its
- * {@code max_connections} bounds every pool size the sweep could measure.
+ * The database a sweep's instances shared, as {@code results.json} records it: its
+ * {@code max_connections} bounds every pool size the sweep could measure, and its vendor
+ * is as much a condition of the results as the host.
  *
  * @param kind {@code embedded} (started by the lab) or {@code external}
+ * @param vendor what the server is, as its driver names it: {@code PostgreSQL},
+ * {@code MariaDB} or {@code MySQL}; {@value #POSTGRESQL} in results written before it was
+ * recorded (2026-11-25), when the lab ran on PostgreSQL only
  * @param url JDBC URL without credentials
  * @param version server version string
  * @param maxConnections the server's {@code max_connections}
  * @param reservedConnections slots regular users cannot take
- * ({@code superuser_reserved_connections} + {@code reserved_connections})
+ * ({@code superuser_reserved_connections} + {@code reserved_connections} on PostgreSQL,
+ * none on MariaDB and MySQL)
  */
-public record Database(String kind, String url, String version, int maxConnections, int reservedConnections) {
+public record Database(String kind, String vendor, String url, String version, int maxConnections,
+		int reservedConnections) {
+
+	/** The vendor every sweep ran on before the vendor was recorded. */
+	public static final String POSTGRESQL = "PostgreSQL";
+
+	public Database {
+		vendor = (vendor != null) ? vendor : POSTGRESQL;
+	}
+
+	/** Whether the server is PostgreSQL: pgbouncer and PostgreSQL's words apply. */
+	public boolean postgresql() {
+		return POSTGRESQL.equals(this.vendor);
+	}
+
 }

@@ -26,7 +26,7 @@ public enum DatabaseVendor {
 	 */
 	MARIADB("MariaDB", List.of("jdbc:mariadb:", "jdbc:mysql:"), "jdbc:mariadb://127.0.0.1:3306/test");
 
-	static final String PROPERTY = "lab.database";
+	public static final String PROPERTY = "lab.database";
 
 	/** What the server is called in messages. */
 	final String product;
@@ -65,8 +65,13 @@ public enum DatabaseVendor {
 		return this.urlPrefixes.stream().anyMatch(url::startsWith);
 	}
 
+	/** What the server is called in messages, e.g. {@code MariaDB}. */
+	public String product() {
+		return this.product;
+	}
+
 	/** The value of {@value #PROPERTY} that names this vendor. */
-	String propertyValue() {
+	public String propertyValue() {
 		return name().toLowerCase(Locale.ROOT);
 	}
 

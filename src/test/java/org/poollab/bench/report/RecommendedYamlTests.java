@@ -159,8 +159,28 @@ class RecommendedYamlTests {
 	}
 
 	@Test
+	void aSweepOnMariaDbNamesMariaDbAndNeverPostgreSql() throws Exception {
+		Database mariaDb = new Database("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
+				"10.11.5-MariaDB", 300, 0);
+		List<Point> points = new ArrayList<>();
+		for (int pool : new int[] { 1, 5 }) {
+			points.add(RecommenderTests.point("single", pool, 2000, 1200, 800, 3000));
+		}
+
+		Report.write(new SweepResults(Instant.parse("2026-11-25T10:00:00Z"), "test", RecommenderTests.HOST, mariaDb, 0,
+				null, points), this.runDir);
+
+		assertThat(Files.readString(this.runDir.resolve("report.md")))
+			.contains("Database: embedded MariaDB 10.11.5-MariaDB (max_connections 300, 0 reserved), on the same host.")
+			.doesNotContain("PostgreSQL");
+		assertThat(Files.readString(this.runDir.resolve("report.html"))).doesNotContain("PostgreSQL");
+		assertThat(Files.readString(this.runDir.resolve("recommended-application.yml"))).doesNotContain("PostgreSQL");
+	}
+
+	@Test
 	void anExternalDatabaseOnAnotherHostIsNotDescribedAsOnThisOne() throws Exception {
-		Database remote = new Database("external", "jdbc:postgresql://db.example.com:5432/roles", "17.11", 100, 3);
+		Database remote = new Database("external", Database.POSTGRESQL, "jdbc:postgresql://db.example.com:5432/roles",
+				"17.11", 100, 3);
 		List<Point> points = new ArrayList<>();
 		// Pools 1 and 5 only: HikariCP's default 10 is then no size measured to fail.
 		for (int pool : new int[] { 1, 5 }) {

@@ -21,8 +21,8 @@ class RecommenderTests {
 
 	static final Host HOST = new Host(2, "JMeter 5.6.3 OpenModelThreadGroup");
 
-	static final Database DATABASE = new Database("embedded", "jdbc:postgresql://localhost:5432/roles", "17.11", 100,
-			3);
+	static final Database DATABASE = new Database("embedded", Database.POSTGRESQL,
+			"jdbc:postgresql://localhost:5432/roles", "17.11", 100, 3);
 
 	@Test
 	void picksTheKneeAtPoolFive() {
@@ -327,8 +327,10 @@ class RecommenderTests {
 	@Test
 	void hikarisFormulaNeedsTheDatabaseHostsCoresWhichAreUnknownForAnExternalDatabase() {
 		List<Point> points = List.of(point("single", 2, 1000, 9), point("single", 5, 1000, 5));
-		Database remote = new Database("external", "jdbc:postgresql://db.example.com:5432/roles", "17.11", 100, 3);
-		Database loopback = new Database("external", "jdbc:postgresql://127.0.0.1:5432/postgres", "17.11", 100, 3);
+		Database remote = new Database("external", Database.POSTGRESQL, "jdbc:postgresql://db.example.com:5432/roles",
+				"17.11", 100, 3);
+		Database loopback = new Database("external", Database.POSTGRESQL, "jdbc:postgresql://127.0.0.1:5432/postgres",
+				"17.11", 100, 3);
 
 		Recommendation.CrossChecks remoteChecks = Recommender.recommend(grid(points, 0), HOST, remote).crossChecks();
 		Recommendation.CrossChecks loopbackChecks = Recommender.recommend(grid(points, 0), HOST, loopback)
@@ -368,6 +370,21 @@ class RecommenderTests {
 						+ "new connections ('too many clients') at pool 50 @ 1000 rps (120 refusals)."));
 		assertThat(recommend(List.of(point("single", 5, 1000, 4), point("single", 50, 1000, 4))).caveats())
 			.noneMatch((caveat) -> caveat.contains("connection limit"));
+	}
+
+	@Test
+	void tooManyConnectionsOnMariaDbAreQuotedInMariaDbsWords() {
+		Database mariaDb = new Database("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
+				"10.11.5-MariaDB", 300, 0);
+		List<Point> points = List.of(point("single", 5, 1000, 4),
+				withRefusals(point("single", 50, 1000, 4), Map.of("too-many-clients", 120L)));
+
+		Recommendation recommendation = Recommender.recommend(grid(points, 0), HOST, mariaDb);
+
+		assertThat(recommendation.caveats()).anyMatch((caveat) -> caveat
+			.startsWith("The database was at its connection limit (max_connections 300, 0 reserved): MariaDB refused "
+					+ "new connections ('Too many connections') at pool 50 @ 1000 rps (120 refusals)."));
+		assertThat(recommendation.caveats()).noneMatch((caveat) -> caveat.contains("PostgreSQL"));
 	}
 
 	static final String DIED_OF_OOM = "instance(s) on port(s) [18081] died during the point (exit code 3: "

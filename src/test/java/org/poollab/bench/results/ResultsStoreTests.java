@@ -117,6 +117,32 @@ class ResultsStoreTests {
 		}
 	}
 
+	@Test
+	void resultsWrittenBeforeTheVendorWasRecordedReadAsPostgreSql() throws Exception {
+		SweepResults older = fixture("quick-results-new-format.json");
+		assertThat(Files.readString(
+				Path.of(ResultsStoreTests.class.getResource("/org/poollab/bench/report/quick-results-new-format.json")
+					.toURI())))
+			.as("a file without the vendor")
+			.doesNotContain("\"vendor\"");
+
+		assertThat(older.database().vendor()).isEqualTo(Database.POSTGRESQL);
+	}
+
+	@Test
+	void theVendorRoundTrips() throws Exception {
+		SweepResults quick = fixture("quick-results-new-format.json");
+		Database mariaDb = new Database("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
+				"10.11.5-MariaDB", 300, 0);
+		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), mariaDb,
+				quick.p99ObjectiveMs(), quick.workload(), quick.points(), quick.timing());
+
+		ResultsStore.create(this.output, results.startedAt()).write(results);
+
+		SweepResults read = ResultsStore.read(this.output.resolve("latest").resolve(ResultsStore.RESULTS_JSON));
+		assertThat(read.database()).isEqualTo(mariaDb);
+	}
+
 	private static SweepResults fixture(String name) throws IOException, URISyntaxException {
 		return ResultsStore
 			.read(Path.of(ResultsStoreTests.class.getResource("/org/poollab/bench/report/" + name).toURI()));
