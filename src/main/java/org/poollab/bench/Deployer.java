@@ -51,7 +51,7 @@ final class Deployer {
 		String pool = (topology == Topology.PGBOUNCER)
 				? "pgbouncer pool %d, HikariCP pools of %d".formatted(largestPoolSize, grid.pgbouncerClientPoolSize())
 				: hikariBlock.isPresent()
-						? "pool " + largestPoolSize + " and every HikariCP setting from " + hikariBlock.get()
+						? "pool " + largestPoolSize + " and every pool setting from " + hikariBlock.get()
 						: (point.pooled() ? "pool " + largestPoolSize + ", the largest this deployment measures"
 								: "no pool: a new connection per request");
 		this.sweep.out()
