@@ -49,7 +49,7 @@ public record Recommendation(String topology, String poolSizeKey, Verdict verdic
 	public static final String RULE = "Take the highest rate that at least one pool size sustains "
 			+ "(no instance died, errors \u2264 0.1 %, achieved \u2265 95 % of the target rate, p99 at or below "
 			+ "the sweep's p99 objective (bench.p99Objective), no connection-acquire timeouts, pool size verified "
-			+ "from HikariCP's own gauge). At that rate, when every p99 carries its 95 % interval: the pool sizes "
+			+ "from the pool's own gauge, HikariCP's or r2dbc-pool's). At that rate, when every p99 carries its 95 % interval: the pool sizes "
 			+ "indistinguishable from the best are those whose difference from it has a 95 % interval holding 0, "
 			+ "or is within 10 % of the p99 objective; recommend the smallest of them that sustained the rate in "
 			+ "every repeat and whose larger pools sustained it too, leaving out cells whose latency is "

@@ -80,8 +80,10 @@ record StackComparison(Section jdbc, Section r2dbc) {
 		notes.add("Each cell reads JDBC → R2DBC, at the same pool size (HikariCP's maximum-pool-size, r2dbc-pool's "
 				+ "max-size; none: a new connection per request on both) and the same offered rate. Throughput is "
 				+ "the successful responses per second. The two services share the schema, the seed data and the "
-				+ "statement; the JDBC service runs GET /roles in a read-only transaction (BEGIN, SELECT, COMMIT), "
-				+ "the twin in auto-commit (one round trip). Acquire p99 is HikariCP's own timer on the JDBC side "
+				+ "statements: GET /roles runs in a read-only transaction on the JDBC service (BEGIN, SELECT, "
+				+ "COMMIT) and in auto-commit on the twin (one round trip); the write workload's 100 rows go in one "
+				+ "transaction on both, as multi-row INSERTs (pgjdbc rewrites the JDBC service's batch, the twin "
+				+ "writes the statement itself). Acquire p99 is HikariCP's own timer on the JDBC side "
 				+ "and the twin's timer around r2dbc-pool's acquire on the other (r2dbc-pool has none); peak pending "
 				+ "is HikariCP's waiting threads against r2dbc-pool's pending acquires.");
 		notes.add(String.format(Locale.ROOT,

@@ -38,7 +38,7 @@ final class Tables {
 			+ "–: not measured (random arrivals, remote engines, results before 2026-11-23).";
 
 	static final String SERVER_P99_NOTE = "server p99: the slowest instance's own p99 of the same successful "
-			+ "requests (Spring MVC's http.server.requests timer, read like acquire p99 as the upper bound of its "
+			+ "requests (Spring's http.server.requests timer, MVC's or WebFlux's, read like acquire p99 as the upper bound of its "
 			+ "histogram bucket), beside the load generator's p99 in the table above. It leaves out the network, "
 			+ "the load balancer, Tomcat's accept queue and any wait before JMeter sent the request: a client p99 "
 			+ "far above it, with late starts, measured the load generator. –: not recorded (older results, or "
