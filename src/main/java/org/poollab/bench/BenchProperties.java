@@ -206,8 +206,8 @@ record BenchProperties(
 			.findFirst();
 		if (other.isPresent()) {
 			throw new BenchSettingException(
-					"bench.stack=%s asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but the database is %s (%s). Nothing was started."
-						.formatted(value, other.get().product(), describeVendor()));
+					"bench.stack=%s asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but %s is %s (%s). Nothing was started."
+						.formatted(value, theDatabase(), other.get().product(), describeVendor()));
 		}
 		if (!stacks.contains(Stack.JDBC) && (this.threads != null && !this.threads.isEmpty()
 				|| this.tomcatThreads != null && !this.tomcatThreads.isEmpty())) {
@@ -234,8 +234,8 @@ record BenchProperties(
 		if (other.isEmpty()) {
 			return;
 		}
-		String why = "pgbouncer pools PostgreSQL connections only, and the database is %s (%s)"
-			.formatted(other.get().product(), describeVendor());
+		String why = "pgbouncer pools PostgreSQL connections only, and %s is %s (%s)".formatted(theDatabase(),
+				other.get().product(), describeVendor());
 		if (this.serve == Topology.PGBOUNCER) {
 			throw new BenchSettingException(
 					"bench.serve=pgbouncer is not allowed: %s. Use single or multi. Nothing was started."
@@ -300,6 +300,11 @@ record BenchProperties(
 			return this.database.vendors();
 		}
 		return Preset.named(this.preset).vendors();
+	}
+
+	/** {@code the database}, or with several {@code one of the databases}. */
+	private String theDatabase() {
+		return (vendors().size() > 1) ? "one of the databases" : "the database";
 	}
 
 	/** Where the vendors came from, for a message. */

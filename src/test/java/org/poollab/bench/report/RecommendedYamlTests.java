@@ -127,14 +127,14 @@ class RecommendedYamlTests {
 
 		String md = Files.readString(this.runDir.resolve("report.md"));
 		assertThat(md).contains(
-				"Databases, one at a time: embedded PostgreSQL 17.11 (max_connections 300, 3 reserved), on the same "
+				"Databases, one at a time: embedded PostgreSQL 17.11 (max_connections 100, 3 reserved), on the same "
 						+ "host; then embedded MariaDB 10.11.5-MariaDB (max_connections 150, 0 reserved), on the same host.",
 				"## PostgreSQL vs MariaDB", "### PostgreSQL vs MariaDB: single\n", "| 5 | 1000 | 1000 → 900 | 4 → 6 |",
 				"single (PostgreSQL)", "single (MariaDB)", "Recommended: PostgreSQL → maximum-pool-size ")
 			.contains("; MariaDB → maximum-pool-size ");
 		// Each section's connection budget is its own database's.
 		assertThat(md).contains(
-				"| Fleet budget | ≤ 297 per instance | 1 instance(s) × pool ≤ max_connections 300 − reserved 3. |",
+				"| Fleet budget | ≤ 97 per instance | 1 instance(s) × pool ≤ max_connections 100 − reserved 3. |",
 				"| Fleet budget | ≤ 150 per instance | 1 instance(s) × pool ≤ max_connections 150 − reserved 0. |");
 		Document html = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
 		assertThat(html.select("section.vendors h2").text()).isEqualTo("PostgreSQL vs MariaDB");
