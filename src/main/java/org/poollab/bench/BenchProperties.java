@@ -186,9 +186,9 @@ record BenchProperties(
 	/**
 	 * {@code bench.stack}, from the preset when unset.
 	 * @throws BenchSettingException when the reactive twin is asked for where it cannot
-	 * run: behind pgbouncer (it connects to PostgreSQL only), on a database given by a
-	 * URL it has no driver for, or alone with thread settings that size the JDBC
-	 * service's threads only
+	 * run: behind pgbouncer (it connects to PostgreSQL only), on a MariaDB among the
+	 * sweep's databases (set, the preset's or read off the URL: it has no driver for it),
+	 * or alone with thread settings that size the JDBC service's threads only
 	 */
 	private List<Stack> stacks(Preset preset) {
 		List<Stack> stacks = distinct(orDefault(this.stack, preset.stacks()));
@@ -219,12 +219,13 @@ record BenchProperties(
 	}
 
 	/**
-	 * Refuses, before anything starts, what the chosen vendor cannot run: pgbouncer (the
-	 * topology, the {@code pooling} preset's, and serving it) speaks PostgreSQL's
-	 * protocol only. Everything else the lab does runs on either: the service's SQL and
-	 * migrations exist for both, the lab's own statements ({@code TRUNCATE role_audit},
-	 * the database-scaling probe of the SLO search, the acquire-cost benchmark) are the
-	 * same on both, and the connection budget is read the way each vendor answers.
+	 * Refuses, before anything starts, what a MariaDB among the sweep's databases cannot
+	 * run (with several, each deployment would run on each): pgbouncer (the topology, the
+	 * {@code pooling} preset's, and serving it) speaks PostgreSQL's protocol only.
+	 * Everything else the lab does runs on either: the service's SQL and migrations exist
+	 * for both, the lab's own statements ({@code TRUNCATE role_audit}, the
+	 * database-scaling probe of the SLO search, the acquire-cost benchmark) are the same
+	 * on both, and the connection budget is read the way each vendor answers.
 	 * @throws BenchSettingException naming the setting that asks for pgbouncer
 	 */
 	private void requireVendorSupports(List<Topology> topologies) {
