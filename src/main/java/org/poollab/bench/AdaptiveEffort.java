@@ -76,8 +76,8 @@ final class AdaptiveEffort {
 				.orElse(0) + 1;
 			List<Planned> todo = now.pools()
 				.stream()
-				.map((pool) -> new Planned(first.topology(), first.instances(), first.stack(), first.threads(), pool,
-						now.rateRps(), repeat))
+				.map((pool) -> new Planned(first.topology(), first.instances(), first.vendor(), first.stack(),
+						first.threads(), pool, now.rateRps(), repeat))
 				.toList();
 			this.sweep.out()
 				.printf(Locale.ROOT,

@@ -65,8 +65,9 @@ import org.poollab.service.database.DatabaseVendor;
  * @param arrivals even or random (Poisson) arrivals; unset: the preset's
  * @param loadBalancer auto, nginx or client
  * @param basePort first port the lab listens on (load balancer; instances follow)
- * @param database the database's vendor ({@code bench.database.vendor}) and an existing
- * server by URL instead of the embedded one
+ * @param database the databases' vendors ({@code bench.database.vendor}, a dimension of
+ * the grid: each vendor's embedded server in turn) and an existing server by URL instead
+ * of the embedded one
  * @param outputDirectory where runs are written
  * @param buildDirectory Maven's target directory (JMeter and the runtime classpath)
  * @param serve {@code single} or {@code multi}: start that deployment and keep it running
@@ -150,6 +151,11 @@ record BenchProperties(
 	 * The grid these settings ask for: every value that is not set comes from the preset.
 	 */
 	Grid grid() {
+		if (vendors().size() > 1 && this.serve != null) {
+			throw new BenchSettingException(
+					"%s is not allowed with bench.serve=%s: it asks for %s, and serving starts one deployment on one database. Use one vendor, bench.database.vendor=postgresql or mariadb. Nothing was started."
+						.formatted(describeVendor(), this.serve.label(), products()));
+		}
 		Grid grid = presetOrSearchGrid();
 		requireVendorSupports(grid.topologies());
 		return grid;
@@ -174,15 +180,15 @@ record BenchProperties(
 				Objects.requireNonNullElse(this.instanceCpus, preset.instanceCpus()),
 				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()), stacks(preset),
 				requestThreads(preset), Objects.requireNonNullElse(this.workload, preset.workload()),
-				Objects.requireNonNullElse(this.acquireCost, preset.acquireCost()));
+				Objects.requireNonNullElse(this.acquireCost, preset.acquireCost()), vendors());
 	}
 
 	/**
 	 * {@code bench.stack}, from the preset when unset.
 	 * @throws BenchSettingException when the reactive twin is asked for where it cannot
-	 * run: behind pgbouncer (it connects to PostgreSQL only), on a database given by a
-	 * URL it has no driver for, or alone with thread settings that size the JDBC
-	 * service's threads only
+	 * run: behind pgbouncer (it connects to PostgreSQL only), on a MariaDB among the
+	 * sweep's databases (set, the preset's or read off the URL: it has no driver for it),
+	 * or alone with thread settings that size the JDBC service's threads only
 	 */
 	private List<Stack> stacks(Preset preset) {
 		List<Stack> stacks = distinct(orDefault(this.stack, preset.stacks()));
@@ -195,11 +201,13 @@ record BenchProperties(
 					"bench.stack=%s asks for the reactive twin, which the pgbouncer topology does not run: it connects to PostgreSQL directly. Allowed with r2dbc: bench.topologies=single,multi. Nothing was started."
 						.formatted(value));
 		}
-		DatabaseVendor vendor = this.database.chosenVendor();
-		if (vendor != DatabaseVendor.POSTGRESQL) {
+		Optional<DatabaseVendor> other = vendors().stream()
+			.filter((vendor) -> vendor != DatabaseVendor.POSTGRESQL)
+			.findFirst();
+		if (other.isPresent()) {
 			throw new BenchSettingException(
-					"bench.stack=%s asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but the database is %s (%s). Nothing was started."
-						.formatted(value, vendor.product(), this.database.describeVendor()));
+					"bench.stack=%s asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but %s is %s (%s). Nothing was started."
+						.formatted(value, theDatabase(), other.get().product(), describeVendor()));
 		}
 		if (!stacks.contains(Stack.JDBC) && (this.threads != null && !this.threads.isEmpty()
 				|| this.tomcatThreads != null && !this.tomcatThreads.isEmpty())) {
@@ -211,21 +219,24 @@ record BenchProperties(
 	}
 
 	/**
-	 * Refuses, before anything starts, what the chosen vendor cannot run: pgbouncer (the
-	 * topology, the {@code pooling} preset's, and serving it) speaks PostgreSQL's
-	 * protocol only. Everything else the lab does runs on either: the service's SQL and
-	 * migrations exist for both, the lab's own statements ({@code TRUNCATE role_audit},
-	 * the database-scaling probe of the SLO search, the acquire-cost benchmark) are the
-	 * same on both, and the connection budget is read the way each vendor answers.
+	 * Refuses, before anything starts, what a MariaDB among the sweep's databases cannot
+	 * run (with several, each deployment would run on each): pgbouncer (the topology, the
+	 * {@code pooling} preset's, and serving it) speaks PostgreSQL's protocol only.
+	 * Everything else the lab does runs on either: the service's SQL and migrations exist
+	 * for both, the lab's own statements ({@code TRUNCATE role_audit}, the
+	 * database-scaling probe of the SLO search, the acquire-cost benchmark) are the same
+	 * on both, and the connection budget is read the way each vendor answers.
 	 * @throws BenchSettingException naming the setting that asks for pgbouncer
 	 */
 	private void requireVendorSupports(List<Topology> topologies) {
-		DatabaseVendor vendor = this.database.chosenVendor();
-		if (vendor == DatabaseVendor.POSTGRESQL) {
+		Optional<DatabaseVendor> other = vendors().stream()
+			.filter((vendor) -> vendor != DatabaseVendor.POSTGRESQL)
+			.findFirst();
+		if (other.isEmpty()) {
 			return;
 		}
-		String why = "pgbouncer pools PostgreSQL connections only, and the database is %s (%s)"
-			.formatted(vendor.product(), this.database.describeVendor());
+		String why = "pgbouncer pools PostgreSQL connections only, and %s is %s (%s)".formatted(theDatabase(),
+				other.get().product(), describeVendor());
 		if (this.serve == Topology.PGBOUNCER) {
 			throw new BenchSettingException(
 					"bench.serve=pgbouncer is not allowed: %s. Use single or multi. Nothing was started."
@@ -268,10 +279,44 @@ record BenchProperties(
 				(this.threads != null) ? this.threads.stream()
 					.map((model) -> model.name().toLowerCase(Locale.ROOT))
 					.collect(Collectors.joining(",")) : null);
+		if (vendors().size() > 1) {
+			throw new BenchSettingException(
+					"%s is not allowed with bench.targetRps: it asks for %s, and the SLO search answers for one database (its fleet table is that database's connection budget). Use one vendor, bench.database.vendor=postgresql or mariadb. Nothing was started."
+						.formatted(describeVendor(), products()));
+		}
 		int fleet = Objects.requireNonNullElse(this.replicas,
 				Objects.requireNonNullElse(this.instances, Preset.INSTANCES));
 		return Optional.of(Question.of(this.targetRps, fleet, this.maxReplicas, this.surge, this.otherConnections,
 				this.connectionsPerRequest, this.p99Objective, this.holdTime));
+	}
+
+	/**
+	 * The databases the grid runs on, one at a time: {@code bench.database.vendor} when
+	 * set, else the URL's vendor, else the preset's (PostgreSQL but for {@code mysql}).
+	 * @throws BenchSettingException when several vendors are set beside one URL, or one
+	 * that contradicts it
+	 */
+	List<DatabaseVendor> vendors() {
+		if (this.database.vendor != null && !this.database.vendor.isEmpty() || this.database.configured()) {
+			return this.database.vendors();
+		}
+		return Preset.named(this.preset).vendors();
+	}
+
+	/** {@code the database}, or with several {@code one of the databases}. */
+	private String theDatabase() {
+		return (vendors().size() > 1) ? "one of the databases" : "the database";
+	}
+
+	/** Where the vendors came from, for a message. */
+	private String describeVendor() {
+		return (this.database.vendor == null || this.database.vendor.isEmpty()) && !this.database.configured()
+				? "bench.preset=" + this.preset : this.database.describeVendor();
+	}
+
+	/** {@link #vendors()} as messages name them, e.g. {@code PostgreSQL and MariaDB}. */
+	private String products() {
+		return vendors().stream().map(DatabaseVendor::product).collect(Collectors.joining(" and "));
 	}
 
 	/**
@@ -303,7 +348,7 @@ record BenchProperties(
 				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()), List.of(Stack.JDBC),
 				List.of(RequestThreads
 					.platform(distinct(orDefault(this.tomcatThreads, preset.tomcatThreads())).get(0))),
-				Objects.requireNonNullElse(this.workload, preset.workload()), false);
+				Objects.requireNonNullElse(this.workload, preset.workload()), false, vendors());
 	}
 
 	/**
@@ -354,8 +399,10 @@ record BenchProperties(
 	 * ({@code results.json}'s {@code database.vendor}), and it picks the service's
 	 * settings ({@code lab.database}).
 	 *
-	 * @param vendor {@code postgresql} or {@code mariadb}; unset: the URL's vendor, or
-	 * PostgreSQL without a URL
+	 * @param vendor {@code postgresql} and/or {@code mariadb}, comma-separated (named
+	 * {@code vendor} because {@code bench.database.*} already holds the URL and the
+	 * credentials); several run one after the other, each on its own embedded server;
+	 * unset: the URL's vendor, or the preset's (PostgreSQL but for {@code mysql})
 	 * @param url JDBC URL, e.g. {@code jdbc:postgresql://127.0.0.1:5432/postgres}; empty
 	 * for the embedded server
 	 * @param username user name; unset: the embedded server's user of the vendor
@@ -363,40 +410,63 @@ record BenchProperties(
 	 * @param password password; passed to instances through their environment, never on a
 	 * command line or in results
 	 */
-	record SweepDatabase(@Nullable DatabaseVendor vendor, @DefaultValue("") String url, @Nullable String username,
-			@DefaultValue("") String password) {
+	record SweepDatabase(@Nullable List<@NotNull DatabaseVendor> vendor, @DefaultValue("") String url,
+			@Nullable String username, @DefaultValue("") String password) {
 
 		boolean configured() {
 			return !this.url.isBlank();
 		}
 
 		/**
-		 * The vendor the sweep runs on: as set, else the URL's, else PostgreSQL.
-		 * @throws BenchSettingException when the URL is of the other vendor
+		 * The vendors the sweep runs on: as set (each once), else the URL's, else
+		 * PostgreSQL.
+		 * @throws BenchSettingException when several are set beside a URL (one external
+		 * database has one vendor), or one of the other vendor than the URL's
 		 */
-		DatabaseVendor chosenVendor() {
+		List<DatabaseVendor> vendors() {
 			DatabaseVendor ofUrl = configured() ? DatabaseVendor.ofUrl(this.url) : null;
-			if (this.vendor != null && ofUrl != null && ofUrl != this.vendor) {
+			if (this.vendor == null || this.vendor.isEmpty()) {
+				return List.of(Objects.requireNonNullElse(ofUrl, DatabaseVendor.POSTGRESQL));
+			}
+			List<DatabaseVendor> vendors = distinct(this.vendor);
+			if (configured() && vendors.size() > 1) {
+				throw new BenchSettingException(
+						"bench.database.vendor=%s is not allowed with bench.database.url=%s: one external database has one vendor. Use one vendor%s, or leave bench.database.url unset to run on the embedded servers, one at a time. Nothing was started."
+							.formatted(value(vendors), Database.withoutQuery(this.url),
+									(ofUrl != null) ? " (the URL's: " + ofUrl.propertyValue() + ")" : ""));
+			}
+			if (ofUrl != null && ofUrl != vendors.get(0)) {
 				throw new BenchSettingException(
 						"bench.database.vendor=%s is not allowed with bench.database.url=%s, a %s URL: use bench.database.vendor=%s, or leave it unset (the URL names the vendor). Nothing was started."
-							.formatted(this.vendor.propertyValue(), Database.withoutQuery(this.url), ofUrl.product(),
+							.formatted(vendors.get(0).propertyValue(), Database.withoutQuery(this.url), ofUrl.product(),
 									ofUrl.propertyValue()));
 			}
-			return (this.vendor != null) ? this.vendor : Objects.requireNonNullElse(ofUrl, DatabaseVendor.POSTGRESQL);
+			return vendors;
+		}
+
+		/** The external database's vendor (one: {@link #vendors()} refuses more). */
+		DatabaseVendor externalVendor() {
+			return vendors().get(0);
 		}
 
 		/** Where the vendor came from, for a message. */
 		String describeVendor() {
-			return (this.vendor != null) ? "bench.database.vendor=" + this.vendor.propertyValue()
+			return (this.vendor != null && !this.vendor.isEmpty())
+					? "bench.database.vendor=" + value(distinct(this.vendor))
 					: "bench.database.url=" + Database.withoutQuery(this.url);
 		}
 
-		String user() {
-			return (this.username != null) ? this.username : Database.embeddedUser(chosenVendor());
+		private static String value(List<DatabaseVendor> vendors) {
+			return vendors.stream().map(DatabaseVendor::propertyValue).collect(Collectors.joining(","));
+		}
+
+		/** The user on a database of this vendor: as set, else the embedded server's. */
+		String user(DatabaseVendor of) {
+			return (this.username != null) ? this.username : Database.embeddedUser(of);
 		}
 
 		Database connect() throws SQLException {
-			return Database.external(this.url, user(), this.password);
+			return Database.external(this.url, user(externalVendor()), this.password);
 		}
 
 	}

@@ -58,7 +58,7 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 			setting("baseport", "bench.basePort", "a port from 1024 to 65000"),
 			setting("serve", "bench.serve", "single, multi or pgbouncer"),
 			setting("databasevendor", "bench.database.vendor",
-					"postgresql or mariadb (the embedded server the sweep starts, and the service's settings)"),
+					"postgresql, mariadb or both, comma-separated (the embedded servers the sweep starts, one at a time, and the service's settings)"),
 			setting("acquirecost", "bench.acquireCost", "true or false"),
 			setting("remoteengines", "bench.remoteEngines",
 					"comma-separated host:port of running JMeter servers, e.g. 127.0.0.1:1099"),

@@ -23,15 +23,20 @@ final class Confirmations {
 	private Confirmations() {
 	}
 
+	/**
+	 * Confirms the deployments of {@code planned}, on the sweep's current database.
+	 * @return the results' confirmations so far followed by these
+	 */
 	static List<Confirmation> run(SweepContext sweep, List<Planned> planned) throws IOException, InterruptedException {
 		SweepResults results = sweep.results();
 		if (sweep.properties().confirmation().isZero() || results.points().isEmpty()) {
-			return List.of();
+			return results.confirmations();
 		}
 		ConfirmationRun confirmation = new ConfirmationRun(sweep.grid(), sweep.properties().confirmation(),
 				sweep.jmeter(), sweep.out());
 		Deployer deployer = new Deployer(sweep);
-		List<Confirmation> confirmations = new ArrayList<>();
+		// Earlier databases' confirmations stay: each deployment is confirmed once.
+		List<Confirmation> confirmations = new ArrayList<>(results.confirmations());
 		List<String> deployments = Report.toConfirm(results, sweep.store().directory())
 			.stream()
 			.map(Report.Block::deployment)
@@ -57,8 +62,8 @@ final class Confirmations {
 					break; // nothing to confirm, or its answer was confirmed already
 				}
 				Report.Block block = next.get();
-				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().stack(),
-						like.get().threads(), block.poolSize(), block.rateRps(), 1);
+				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().vendor(),
+						like.get().stack(), like.get().threads(), block.poolSize(), block.rateRps(), 1);
 				Confirmation confirmed = confirmation.run(block, point, (deployed, file,
 						rates) -> deployer.deploy(deployed, block.poolSize(), Optional.of(file), rates),
 						sweep.store().directory(), sweep.processes());

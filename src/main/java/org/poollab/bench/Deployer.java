@@ -47,7 +47,7 @@ final class Deployer {
 		Topology topology = point.topology();
 		String label = (hikariBlock.isPresent() ? "confirm-" : "") + point.deploymentLabel()
 				+ (point.pooled() ? "" : "-nopool");
-		Limits limits = grid.limits(point.stack(), point.threads());
+		Limits limits = grid.limits(point.vendor(), point.stack(), point.threads());
 		String pool = (topology == Topology.PGBOUNCER)
 				? "pgbouncer pool %d, HikariCP pools of %d".formatted(largestPoolSize, grid.pgbouncerClientPoolSize())
 				: hikariBlock.isPresent()

@@ -20,6 +20,7 @@ import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.service.database.DatabaseVendor;
 
 import static org.poollab.bench.results.PgBouncer.poolsAtTheDatabase;
 
@@ -49,9 +50,16 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 		int mostInstances = topologies.stream().mapToInt(grid::instancesOf).max().orElse(1);
 		new Ports(properties.basePort(), mostInstances).requireFree();
 		Optional<Path> nginx = loadBalancer(properties, programs, mostInstances, out);
-		Database.Settings settings = properties.database().configured() ? externalSettings(properties)
-				: Database.embeddedSettings(properties.database().chosenVendor());
-		requireBudget(grid, settings, topologies, largestPoolSize);
+		if (properties.database().configured()) {
+			requireBudget(grid, externalSettings(properties), topologies, largestPoolSize);
+		}
+		else {
+			// Each vendor's embedded server, known before any starts: a budget that one
+			// of them cannot hold starts neither.
+			for (DatabaseVendor vendor : grid.vendors()) {
+				requireBudget(grid, Database.embeddedSettings(vendor), topologies, largestPoolSize);
+			}
+		}
 		List<String> engines = (properties.remoteEngines() != null) ? properties.remoteEngines() : List.of();
 		JMeter.requireEvenSplit(grid.rates(), engines);
 		JMeter.requireLoopback(engines);
@@ -110,7 +118,7 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 			throw new BenchSettingException(
 					"bench.database.url=%s: cannot connect (%s). Check the URL, user and password, or leave bench.database.url unset for the embedded %s."
 						.formatted(Database.withoutQuery(external.url()), ex.getMessage(),
-								external.chosenVendor().product()));
+								external.externalVendor().product()));
 		}
 	}
 

@@ -60,16 +60,16 @@ final class Progress {
 	/**
 	 * Progress through these planned points: every JMeter run the plan holds, as its
 	 * schedule's length (the load the sweep will put on, before any run's own overhead,
-	 * deployment or re-measure), and one deployment per topology, Tomcat thread count and
-	 * pooling.
+	 * deployment or re-measure), and one deployment per database, topology, stack, Tomcat
+	 * thread count and pooling.
 	 */
 	static Progress of(Grid grid, boolean crossCheck, List<Planned> planned, PrintStream out) {
 		LoadRun load = new LoadRun(grid, null, out);
 		Duration check = crossCheck ? grid.warmup().plus(LoadRun.SETTLE).plus(grid.duration()).plusSeconds(1)
 				: Duration.ZERO;
 		Collection<List<Planned>> deployments = planned.stream()
-			.collect(Collectors.groupingBy((p) -> List.of(p.topology(), p.threads(), p.pooled()), LinkedHashMap::new,
-					Collectors.toList()))
+			.collect(Collectors.groupingBy((p) -> List.of(p.vendor(), p.topology(), p.stack(), p.threads(), p.pooled()),
+					LinkedHashMap::new, Collectors.toList()))
 			.values();
 		List<Long> runs = deployments.stream()
 			.flatMap((mine) -> LoadRun.rounds(mine)

@@ -51,10 +51,11 @@ record Serve(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 				: RecommendedYaml.HIKARI_DEFAULT_POOL_SIZE;
 		PreFlight preFlight = PreFlight.check(this.grid, this.properties, this.programs, List.of(topology), poolSize,
 				this.out);
-		Limits limits = this.grid.limits(this.grid.stacks().get(0), this.grid.threads().get(0));
+		Limits limits = this.grid.limits(this.grid.vendors().get(0), this.grid.stacks().get(0),
+				this.grid.threads().get(0));
 		Path directory = Files.createDirectories(this.properties.outputDirectory().toAbsolutePath().resolve("serve"));
 		ChildProcesses processes = new ChildProcesses();
-		Database database = Sweep.startDatabase(this.properties, directory, processes);
+		Database database = Sweep.startDatabase(this.properties, this.grid.vendors().get(0), directory, processes);
 		Deployment deployment = Deployment.start(
 				new Deployment.Plan(topology, topology.label(), instances, poolSize,
 						this.grid.pgbouncerClientPoolSize(), limits, preFlight.serviceJvm(), preFlight.pinning(),

@@ -27,6 +27,7 @@ import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.Database;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SloSearch;
+import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -252,8 +253,8 @@ final class SloRun {
 	}
 
 	private Planned planned(int pool, int repeat) {
-		return new Planned(Topology.SINGLE, 1, this.sweep.grid().threads().get(0), pool,
-				this.question.ratePerReplicaRps(), repeat);
+		return new Planned(Topology.SINGLE, 1, this.sweep.grid().vendors().get(0), Stack.JDBC,
+				this.sweep.grid().threads().get(0), pool, this.question.ratePerReplicaRps(), repeat);
 	}
 
 	/** The search's answer, or whose ceiling stood in its way. */

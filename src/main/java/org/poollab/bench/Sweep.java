@@ -34,6 +34,7 @@ import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.service.database.DatabaseVendor;
 
 /**
  * The experiment, one way through: grid, deploy, load, collect, report. Everything it
@@ -103,46 +104,60 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 		SweepResults results = null;
 		try (ChildProcesses processes = new ChildProcesses()) {
 			try {
-				// 2. Deploy: one database for the whole sweep.
-				try (Database database = startDatabase(this.properties, store.directory(), processes)) {
-					PreFlight.requireBudget(this.grid, database.settings(), this.grid.topologies(),
-							this.grid.largestPoolSize());
-					results = new SweepResults(startedAt, this.grid.preset().label(),
-							new Host(Runtime.getRuntime().availableProcessors(),
-									new JMeter(this.paths, preFlight.remoteEngines(), this.grid.workload())
-										.description()),
-							database.describe(), this.properties.p99Objective().toMillis(),
-							this.grid.workload().label(), points);
-					SweepContext sweep = new SweepContext(this.grid, this.properties, this.paths, this.out, preFlight,
-							database, store, results,
-							Progress.of(this.grid, this.properties.crossCheck(), planned, this.out), processes, time);
-					Optional<Question> question = this.properties.question();
-					if (question.isPresent()) {
-						// 3. and 4. for the team's own question: the search, its answer
-						// as pasted.
-						results = new SloRun(sweep, question.get()).answer(results, ceiling);
+				// 2. Deploy: one database at a time, vendor by vendor (never two at once
+				// on the lab's cores); each runs all its deployments and confirmations,
+				// then stops before the next starts.
+				Host host = new Host(Runtime.getRuntime().availableProcessors(),
+						new JMeter(this.paths, preFlight.remoteEngines(), this.grid.workload()).description());
+				Progress progress = Progress.of(this.grid, this.properties.crossCheck(), planned, this.out);
+				Optional<Question> question = this.properties.question();
+				for (DatabaseVendor vendor : this.grid.vendors()) {
+					List<Planned> onIt = planned.stream().filter((point) -> point.vendor() == vendor).toList();
+					if (onIt.isEmpty() && question.isEmpty()) {
+						continue;
 					}
-					// 3. and 4. Load and collect, deployment by deployment.
-					for (List<Planned> mine : deployments(question.isPresent() ? List.of() : planned)) {
-						try {
-							new TopologyRun(sweep, mine).run(ceiling);
+					try (Database database = startDatabase(this.properties, vendor, store.directory(), processes)) {
+						PreFlight.requireBudget(this.grid, database.settings(), this.grid.topologies(),
+								this.grid.largestPoolSize());
+						results = (results == null)
+								? new SweepResults(startedAt, this.grid.preset().label(), host, database.describe(),
+										this.properties.p99Objective().toMillis(), this.grid.workload().label(), points)
+								: results.withDatabase(database.describe());
+						if (this.grid.vendors().size() > 1) {
+							this.out.printf(Locale.ROOT, "Database %s: %s.%n", vendor.product(),
+									database.describe().url());
 						}
-						catch (RuntimeException | IOException ex) {
-							// A lost database is the cause, not what failed first.
-							Optional<String> exit = processes.stopping() ? Optional.empty() : database.exit();
-							if (exit.isPresent()) {
-								throw databaseExited(exit.get(), ex, store.directory(), points.size());
+						SweepContext sweep = new SweepContext(this.grid, this.properties, this.paths, this.out,
+								preFlight, database, store, results, progress, processes, time);
+						if (question.isPresent()) {
+							// 3. and 4. for the team's own question: the search, its
+							// answer
+							// as pasted.
+							results = new SloRun(sweep, question.get()).answer(results, ceiling);
+						}
+						// 3. and 4. Load and collect, deployment by deployment.
+						for (List<Planned> mine : deployments(question.isPresent() ? List.of() : onIt)) {
+							try {
+								new TopologyRun(sweep, mine).run(ceiling);
 							}
-							throw ex;
+							catch (RuntimeException | IOException ex) {
+								// A lost database is the cause, not what failed first.
+								Optional<String> exit = processes.stopping() ? Optional.empty() : database.exit();
+								if (exit.isPresent()) {
+									throw databaseExited(exit.get(), ex, store.directory(), points.size());
+								}
+								throw ex;
+							}
 						}
-					}
-					if (question.isEmpty()) {
-						// 4b. Confirm: each answer's block run as pasted.
-						results = results.withConfirmations(Confirmations.run(sweep, planned));
-						store.write(results);
-					}
-					if (this.grid.acquireCost()) {
-						measureAcquireCost(database, store.directory());
+						if (question.isEmpty()) {
+							// 4b. Confirm, while this database is up: each answer's block
+							// run as pasted.
+							results = results.withConfirmations(Confirmations.run(sweep, onIt));
+							store.write(results);
+						}
+						if (this.grid.acquireCost() && vendor == this.grid.vendors().get(0)) {
+							measureAcquireCost(database, store.directory());
+						}
 					}
 				}
 			}
@@ -251,21 +266,23 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 		List<RequestThreads> threads = this.grid.threads();
 		String stacks = this.grid.stacks().equals(List.of(Stack.JDBC)) ? ""
 				: "stacks " + this.grid.stacks().stream().map(Stack::value).toList() + " x ";
-		return stacks + (threads.equals(List.of(RequestThreads.TOMCAT_DEFAULT)) ? ""
+		String vendors = (this.grid.vendors().size() > 1)
+				? "databases " + this.grid.vendors().stream().map(DatabaseVendor::propertyValue).toList() + " x " : "";
+		return vendors + stacks + (threads.equals(List.of(RequestThreads.TOMCAT_DEFAULT)) ? ""
 				: "threads " + threads.stream().map(RequestThreads::name).toList() + " x ");
 	}
 
 	/**
-	 * The sweep's one database: the external one when {@code bench.database.url} is set,
-	 * else an embedded server of {@code bench.database.vendor}, its log under
+	 * A database of the sweep: the external one when {@code bench.database.url} is set
+	 * (of its one vendor), else an embedded server of {@code vendor}, its log under
 	 * {@code directory}, stopped with {@code processes}.
 	 */
-	static Database startDatabase(BenchProperties properties, Path directory, ChildProcesses processes)
-			throws IOException, SQLException {
+	static Database startDatabase(BenchProperties properties, DatabaseVendor vendor, Path directory,
+			ChildProcesses processes) throws IOException, SQLException {
 		if (properties.database().configured()) {
 			return properties.database().connect();
 		}
-		return Database.embedded(properties.database().chosenVendor(), directory, processes);
+		return Database.embedded(vendor, directory, processes);
 	}
 
 }

@@ -195,7 +195,9 @@ final class TopologyRun {
 					.filter((planned) -> planned.topology().label().equals(point.topology())
 							&& planned.poolSize() == point.poolSize() && planned.rateRps() == point.rateRps()
 							&& planned.repeat() == point.repeat()
-							&& this.sweep.grid().limits(planned.stack(), planned.threads()).equals(point.limits()))
+							&& this.sweep.grid()
+								.limits(planned.vendor(), planned.stack(), planned.threads())
+								.equals(point.limits()))
 					.findFirst()
 					.ifPresent((planned) -> {
 						indexes.add(results.points().indexOf(point));

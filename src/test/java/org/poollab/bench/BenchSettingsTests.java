@@ -77,7 +77,7 @@ class BenchSettingsTests {
 					bench.threads=green      | bench.threads=green is not allowed: use platform, virtual or both, comma-separated
 					bench.threads=virtual,x  | bench.threads=virtual,x is not allowed
 					bench.stack=graphql      | bench.stack=graphql is not allowed: use jdbc, r2dbc or both, comma-separated
-					bench.database.vendor=oracle | bench.database.vendor=oracle is not allowed: use postgresql or mariadb
+					bench.database.vendor=oracle | bench.database.vendor=oracle is not allowed: use postgresql, mariadb or both, comma-separated
 					""")
 	void badSettingIsRefusedBeforeAnythingStarts(String setting, String message, CapturedOutput output) {
 		long childrenBefore = ProcessHandle.current().children().count();
@@ -140,6 +140,49 @@ class BenchSettingsTests {
 			.withMessageStartingWith(message)
 			.withMessageNotContaining(System.lineSeparator());
 		assertThat(output).as("nothing printed besides the refusal").isEmpty();
+		assertNothingStarted(childrenBefore);
+	}
+
+	/**
+	 * Several databases in one sweep are refused, before anything starts, where they
+	 * cannot run: beside one external database (it has one vendor), where one of them
+	 * cannot run what is asked (pgbouncer, the reactive twin on MariaDB), and beside the
+	 * SLO search or serving, which answer for one database. Duplicates are dropped.
+	 */
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					--bench.database.vendor=postgresql,mariadb --bench.database.url=jdbc:postgresql://127.0.0.1:5432/postgres | bench.database.vendor=postgresql,mariadb is not allowed with bench.database.url=jdbc:postgresql://127.0.0.1:5432/postgres: one external database has one vendor. Use one vendor (the URL's: postgresql), or leave bench.database.url unset
+					--bench.database.vendor=postgresql,mariadb --bench.topologies=single,pgbouncer                 | bench.topologies=single,pgbouncer is not allowed: pgbouncer pools PostgreSQL connections only, and one of the databases is MariaDB (bench.database.vendor=postgresql,mariadb). Use single and/or multi.
+					--bench.database.vendor=mariadb,mariadb --bench.topologies=pgbouncer                           | bench.topologies=pgbouncer is not allowed: pgbouncer pools PostgreSQL connections only, and the database is MariaDB (bench.database.vendor=mariadb). Use single and/or multi.
+					--bench.preset=mysql --bench.topologies=single,pgbouncer                                       | bench.topologies=single,pgbouncer is not allowed: pgbouncer pools PostgreSQL connections only, and one of the databases is MariaDB (bench.preset=mysql)
+					--bench.database.vendor=postgresql,mariadb --bench.stack=jdbc,r2dbc                            | bench.stack=jdbc,r2dbc asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but one of the databases is MariaDB (bench.database.vendor=postgresql,mariadb)
+					--bench.preset=mysql --bench.stack=r2dbc                                                       | bench.stack=r2dbc asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but one of the databases is MariaDB (bench.preset=mysql)
+					--bench.database.vendor=postgresql,mariadb --bench.targetRps=1500                              | bench.database.vendor=postgresql,mariadb is not allowed with bench.targetRps: it asks for PostgreSQL and MariaDB, and the SLO search answers for one database
+					--bench.preset=mysql --bench.targetRps=1500                                                    | bench.preset=mysql is not allowed with bench.targetRps: it asks for PostgreSQL and MariaDB
+					--bench.database.vendor=mariadb,postgresql --bench.serve=single                                | bench.database.vendor=mariadb,postgresql is not allowed with bench.serve=single: it asks for MariaDB and PostgreSQL, and serving starts one deployment on one database
+					""")
+	void severalDatabasesAreRefusedWhereTheyCannotRunBeforeAnythingStarts(String settings, String message,
+			CapturedOutput output) {
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException().isThrownBy(() -> run(settings.split(" ")))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageStartingWith(message)
+			.withMessageEndingWith("Nothing was started.")
+			.withMessageNotContaining(System.lineSeparator());
+		assertThat(output).as("nothing printed besides the refusal").isEmpty();
+		assertNothingStarted(childrenBefore);
+	}
+
+	@Test
+	void aBudgetEitherEmbeddedDatabaseCannotHoldIsRefusedBeforeEitherStarts() {
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException()
+			.isThrownBy(() -> run("--bench.database.vendor=mariadb,postgresql", "--bench.instances=3",
+					"--bench.poolSizes=5,100", "--bench.basePort=" + SweepEndToEndIT.freeBasePort(4)))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageContaining("3 instance(s) x maximum-pool-size 100 = 300 connections")
+			.withMessageContaining("PostgreSQL accepts 297");
 		assertNothingStarted(childrenBefore);
 	}
 

@@ -1,6 +1,7 @@
 package org.poollab.bench;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 
@@ -18,6 +19,7 @@ import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.service.database.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -122,6 +124,42 @@ class PresetTests {
 				Map.of("bench.preset", "quick", "bench.stack", "jdbc,r2dbc", "bench.threads", "platform,virtual"));
 		assertThat(grid.points()).extracting(Grid.Planned::deploymentLabel)
 			.containsOnly("single", "single-virtual", "single-r2dbc", "multi", "multi-virtual", "multi-r2dbc");
+	}
+
+	@Test
+	void mysqlSweepsOneInstanceOnPostgreSqlThenOnMariaDb() {
+		Grid grid = grid(Map.of("bench.preset", "mysql"));
+		assertThat(grid.topologies()).containsExactly(Topology.SINGLE);
+		assertThat(grid.vendors()).containsExactly(DatabaseVendor.POSTGRESQL, DatabaseVendor.MARIADB);
+		assertThat(grid.workload()).isEqualTo(Workload.READ);
+		assertThat(grid.poolSizes()).containsExactly(1, 2, 5, 10, 20);
+		assertThat(grid.rates()).containsExactly(250, 500);
+		assertThat(grid.arrivals()).isEqualTo(Arrivals.RANDOM);
+		assertThat(grid.duration()).isEqualTo(Duration.ofSeconds(6));
+		assertThat(grid.topologyWarmup()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(grid.stacks()).containsExactly(Stack.JDBC);
+		// Every PostgreSQL point before any MariaDB one: each server is started once.
+		assertThat(grid.points()).extracting(Grid.Planned::deploymentLabel)
+			.containsSequence(Collections.nCopies(10, "single"))
+			.endsWith("single-mariadb")
+			.hasSize(2 * 5 * 2);
+		assertThat(grid.points().subList(10, 20)).extracting(Grid.Planned::vendor).containsOnly(DatabaseVendor.MARIADB);
+	}
+
+	@Test
+	void databaseVendorsAreADimensionOutsideTopologiesStacksAndThreads() {
+		Grid grid = grid(Map.of("bench.preset", "quick", "bench.database.vendor", "postgresql,mariadb,postgresql",
+				"bench.threads", "platform,virtual"));
+		assertThat(grid.vendors()).as("duplicates are dropped")
+			.containsExactly(DatabaseVendor.POSTGRESQL, DatabaseVendor.MARIADB);
+		assertThat(grid.points()).extracting(Grid.Planned::deploymentLabel)
+			.containsSubsequence("single", "single-virtual", "multi", "multi-virtual", "single-mariadb",
+					"single-mariadb-virtual", "multi-mariadb", "multi-mariadb-virtual");
+		assertThat(grid(Map.of("bench.preset", "mysql", "bench.database.vendor", "mariadb")).vendors())
+			.as("an explicit vendor replaces the preset's")
+			.containsExactly(DatabaseVendor.MARIADB);
+		assertThat(grid(Map.of("bench.preset", "mysql", "bench.database.url", "jdbc:postgresql://127.0.0.1:5432/x"))
+			.vendors()).as("a URL is one database").containsExactly(DatabaseVendor.POSTGRESQL);
 	}
 
 	@Test

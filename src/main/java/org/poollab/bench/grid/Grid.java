@@ -8,15 +8,18 @@ import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.service.database.DatabaseVendor;
 
 /**
  * The points a sweep will measure: the preset with any explicit setting laid over it.
- * Points run topology by topology, then stack by stack (the JDBC service, then its
- * reactive twin), then request threads by request threads (Tomcat's thread counts, then
- * virtual threads; the JDBC stack only); instances start once per topology, stack and
- * request threads and are resized between pool sizes; within a deployment the sweep runs
- * them in rounds, one per repeat, each round one JMeter run through every pool size at
- * every rate ({@code LoadRun.rounds}).
+ * Points run database by database (each vendor's server is started once, runs all its
+ * deployments and is stopped before the next starts: never two at once), then topology by
+ * topology, then stack by stack (the JDBC service, then its reactive twin), then request
+ * threads by request threads (Tomcat's thread counts, then virtual threads; the JDBC
+ * stack only); instances start once per topology, stack and request threads and are
+ * resized between pool sizes; within a deployment the sweep runs them in rounds, one per
+ * repeat, each round one JMeter run through every pool size at every rate
+ * ({@code LoadRun.rounds}).
  *
  * @param instanceCpus CPUs each instance is pinned to, 0 for no pinning
  * @param instanceHeap each instance's {@code -Xmx}
@@ -24,11 +27,21 @@ import org.poollab.bench.results.SweepResults;
  * {@code server.tomcat.threads.max} value, virtual threads; {@code [Tomcat's default]}
  * when neither is set; the JDBC stack's only
  * @param stacks which services answer: the JDBC one and/or its reactive twin
+ * @param vendors the databases the instances run on, in the order they are started
  */
 public record Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes,
 		List<Integer> rates, Duration duration, Duration warmup, Duration topologyWarmup, int repeats,
 		Arrivals arrivals, int instanceCpus, String instanceHeap, List<Stack> stacks, List<RequestThreads> threads,
-		Workload workload, boolean acquireCost) {
+		Workload workload, boolean acquireCost, List<DatabaseVendor> vendors) {
+
+	/** A grid on PostgreSQL alone. */
+	public Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes, List<Integer> rates,
+			Duration duration, Duration warmup, Duration topologyWarmup, int repeats, Arrivals arrivals,
+			int instanceCpus, String instanceHeap, List<Stack> stacks, List<RequestThreads> threads, Workload workload,
+			boolean acquireCost) {
+		this(preset, topologies, instances, poolSizes, rates, duration, warmup, topologyWarmup, repeats, arrivals,
+				instanceCpus, instanceHeap, stacks, threads, workload, acquireCost, List.of(DatabaseVendor.POSTGRESQL));
+	}
 
 	/**
 	 * The grid the confirmation run loads with: Poisson arrivals (a production fleet's
@@ -38,7 +51,7 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	public Grid forConfirmation(Duration window) {
 		return new Grid(this.preset, this.topologies, this.instances, this.poolSizes, this.rates, window, this.warmup,
 				this.topologyWarmup, 1, Arrivals.RANDOM, this.instanceCpus, this.instanceHeap, this.stacks,
-				this.threads, this.workload, false);
+				this.threads, this.workload, false, this.vendors);
 	}
 
 	/**
@@ -67,7 +80,15 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	 * What every instance started for points of this stack and request threads runs with.
 	 */
 	public Limits limits(Stack stack, RequestThreads threads) {
-		return new Limits(this.instanceCpus, this.instanceHeap, stack, threads);
+		return limits(this.vendors.get(0), stack, threads);
+	}
+
+	/**
+	 * What every instance started for points on this database, stack and request threads
+	 * runs with.
+	 */
+	public Limits limits(DatabaseVendor vendor, Stack stack, RequestThreads threads) {
+		return new Limits(this.instanceCpus, this.instanceHeap, vendor, stack, threads);
 	}
 
 	/**
@@ -97,14 +118,16 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 
 	public List<Planned> points() {
 		List<Planned> points = new ArrayList<>();
-		for (Topology topology : this.topologies) {
-			for (Stack stack : this.stacks) {
-				for (RequestThreads threads : threadsOf(stack)) {
-					for (int poolSize : poolSizesOf(topology)) {
-						for (int rate : this.rates) {
-							for (int repeat = 1; repeat <= this.repeats; repeat++) {
-								points.add(new Planned(topology, instancesOf(topology), stack, threads, poolSize, rate,
-										repeat));
+		for (DatabaseVendor vendor : this.vendors) {
+			for (Topology topology : this.topologies) {
+				for (Stack stack : this.stacks) {
+					for (RequestThreads threads : threadsOf(stack)) {
+						for (int poolSize : poolSizesOf(topology)) {
+							for (int rate : this.rates) {
+								for (int repeat = 1; repeat <= this.repeats; repeat++) {
+									points.add(new Planned(topology, instancesOf(topology), vendor, stack, threads,
+											poolSize, rate, repeat));
+								}
 							}
 						}
 					}
@@ -117,13 +140,20 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	/**
 	 * One point to measure.
 	 *
+	 * @param vendor the database it runs on
 	 * @param stack which service answers
 	 * @param threads what runs the requests
 	 */
-	public record Planned(Topology topology, int instances, Stack stack, RequestThreads threads, int poolSize,
-			int rateRps, int repeat) {
+	public record Planned(Topology topology, int instances, DatabaseVendor vendor, Stack stack, RequestThreads threads,
+			int poolSize, int rateRps, int repeat) {
 
-		/** A point of the JDBC service. */
+		/** A point on PostgreSQL. */
+		public Planned(Topology topology, int instances, Stack stack, RequestThreads threads, int poolSize, int rateRps,
+				int repeat) {
+			this(topology, instances, DatabaseVendor.POSTGRESQL, stack, threads, poolSize, rateRps, repeat);
+		}
+
+		/** A point of the JDBC service on PostgreSQL. */
 		public Planned(Topology topology, int instances, RequestThreads threads, int poolSize, int rateRps,
 				int repeat) {
 			this(topology, instances, Stack.JDBC, threads, poolSize, rateRps, repeat);
@@ -139,11 +169,11 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 		}
 
 		/**
-		 * The instances this point runs on: {@code single}, {@code single-r2dbc},
-		 * {@code single-tomcat50} or {@code single-virtual}.
+		 * The instances this point runs on: {@code single}, {@code single-mariadb},
+		 * {@code single-r2dbc}, {@code single-tomcat50} or {@code single-virtual}.
 		 */
 		public String deploymentLabel() {
-			return this.topology.label() + Limits.labelSuffix(this.stack, this.threads);
+			return this.topology.label() + Limits.labelSuffix(this.vendor, this.stack, this.threads);
 		}
 
 	}

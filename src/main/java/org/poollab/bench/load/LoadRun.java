@@ -301,7 +301,7 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			.latency(window.latency())
 			.pool(pool)
 			.loadGeneratorCpuCores(PoolWindow.cpuCores(cpu, startMs, endMs))
-			.limits(this.grid.limits(planned.stack(), planned.threads()))
+			.limits(this.grid.limits(planned.vendor(), planned.stack(), planned.threads()))
 			.pgbouncer((deployment.pgbouncer() != null)
 					? PgBouncer.summarize(pgbouncerSamples, this.grid.pgbouncerClientPoolSize(), startMs, endMs) : null)
 			.startLagP99Ms(window.startLagP99Ms())

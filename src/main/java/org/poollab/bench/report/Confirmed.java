@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.results.Confirmation;
+import org.poollab.bench.results.Database;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
 
@@ -34,9 +35,14 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 			.stream()
 			.filter((run) -> run.topology().equals(deployment))
 			.map((run) -> new Confirmed(run, Cell.of(List.of(run.point()), results.p99ObjectiveMs()),
-					results.database().kind() + " " + results.database().vendor() + " " + results.database().version(),
+					describe(results.databaseOf(run.point().limits())),
 					results.startedAt().atOffset(ZoneOffset.UTC).toLocalDate()))
 			.toList();
+	}
+
+	/** The database a run was on, e.g. {@code embedded PostgreSQL 17.11}. */
+	private static String describe(Database database) {
+		return database.kind() + " " + database.vendor() + " " + database.version();
 	}
 
 	/** The topology's last confirmation run: the one of its answer. */

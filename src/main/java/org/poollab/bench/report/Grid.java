@@ -29,8 +29,14 @@ import org.poollab.bench.results.SweepResults;
  * window measured the load generator ({@link Fate#GENERATOR_BOUND}) while the instances
  * showed no saturation; a generator-bound point whose instances did
  * ({@link Cell#serverSaturated}) is a failed repeat of its cell
+ * @param vendorNamed whether {@link #name()} names the database: when the sweep ran on
+ * more than one
  */
-public record Grid(String topology, Limits limits, List<Cell> cells, List<Point> excluded) {
+public record Grid(String topology, Limits limits, List<Cell> cells, List<Point> excluded, boolean vendorNamed) {
+
+	public Grid(String topology, Limits limits, List<Cell> cells, List<Point> excluded) {
+		this(topology, limits, cells, excluded, false);
+	}
 
 	/**
 	 * One grid per topology and limits, in the order they first ran.
@@ -43,8 +49,11 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 			.collect(Collectors.groupingBy((point) -> List.<Object>of(point.topology(), point.limits()),
 					LinkedHashMap::new, Collectors.toList()));
 		List<Grid> grids = new ArrayList<>();
-		byDeployment.forEach((key, points) -> grids
-			.add(of(points.get(0).topology(), points.get(0).limits(), points, results.p99ObjectiveMs())));
+		byDeployment.forEach((key, points) -> {
+			Grid grid = of(points.get(0).topology(), points.get(0).limits(), points, results.p99ObjectiveMs());
+			grids.add(new Grid(grid.topology(), grid.limits(), grid.cells(), grid.excluded(),
+					results.severalDatabases()));
+		});
 		return grids;
 	}
 
@@ -84,12 +93,15 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 	}
 
 	/**
-	 * The topology, with the stack and the request threads when the sweep varied them,
-	 * e.g. {@code single}, {@code single (R2DBC)}, {@code single (20 Tomcat threads)} or
-	 * {@code single (virtual threads)}.
+	 * The topology, with the database, the stack and the request threads when the sweep
+	 * varied them, e.g. {@code single}, {@code single (MariaDB)}, {@code single (R2DBC)},
+	 * {@code single (20 Tomcat threads)} or {@code single (virtual threads)}.
 	 */
 	public String name() {
 		List<String> parts = new ArrayList<>();
+		if (this.vendorNamed) {
+			parts.add(this.limits.vendor().product());
+		}
 		if (this.limits.stack() != Stack.JDBC) {
 			parts.add(this.limits.stack().name());
 		}

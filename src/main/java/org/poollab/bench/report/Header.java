@@ -26,20 +26,30 @@ public final class Header {
 
 	static String describe(SweepResults results) {
 		Host host = results.host();
-		Database database = results.database();
 		List<Point> points = results.points();
 		int repeats = points.stream().mapToInt(Point::repeat).max().orElse(1);
 		return String.format(Locale.ROOT,
 				"Preset `%s`, started %s, %d points (%s).%s Arrivals: %s. Each point: %s of warm-up, then a %s "
-						+ "measured window. Workload: %s. Host: %d cores, load from %s. Database: %s "
-						+ "%s %s (max_connections %d, %d reserved), %s.",
+						+ "measured window. Workload: %s. Host: %d cores, load from %s. %s.",
 				results.preset(), STARTED.format(results.startedAt()), points.size(),
 				(repeats > 1) ? repeats + " runs of each" : "one run of each", timing(results.timing()),
 				distinct(points, Header::arrivals), distinct(points, (point) -> seconds(point.warmupSeconds())),
 				distinct(points, (point) -> seconds(point.durationSeconds())),
 				(results.workload() != null) ? results.workload() : "read (GET /roles)", host.cpuCores(),
-				host.loadGenerator(), database.kind(), database.vendor(), database.version(), database.maxConnections(),
-				database.reservedConnections(), DatabaseHost.of(database).describe());
+				host.loadGenerator(), databases(results.databases()));
+	}
+
+	/**
+	 * Each database the sweep ran on: one, or several one after the other (each vendor's
+	 * deployments on its own).
+	 */
+	private static String databases(List<Database> databases) {
+		String each = databases.stream()
+			.map((database) -> String.format(Locale.ROOT, "%s %s %s (max_connections %d, %d reserved), %s",
+					database.kind(), database.vendor(), database.version(), database.maxConnections(),
+					database.reservedConnections(), DatabaseHost.of(database).describe()))
+			.collect(Collectors.joining("; then "));
+		return ((databases.size() > 1) ? "Databases, one at a time: " : "Database: ") + each;
 	}
 
 	private static String arrivals(Point point) {

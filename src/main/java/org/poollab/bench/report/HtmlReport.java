@@ -112,6 +112,11 @@ final class HtmlReport {
 			table(html, comparison.table(), "detail");
 			html.append("</section>\n");
 		}
+		for (VendorComparison comparison : VendorComparison.of(sections)) {
+			html.append("<section class=\"vendors\">\n<h2>PostgreSQL vs MariaDB</h2>\n");
+			table(html, comparison.table(), "detail");
+			html.append("</section>\n");
+		}
 		acquireCost.ifPresent((cost) -> cost.html(html, results.preset()));
 		published.atEnd().forEach((block) -> PublishedFigures.html(html, block));
 		html.append("</main>\n");

@@ -63,6 +63,10 @@ final class MarkdownReport {
 			md.append("\n## JDBC vs R2DBC\n\n");
 			table(md, comparison.table());
 		}
+		for (VendorComparison comparison : VendorComparison.of(sections)) {
+			md.append("\n## PostgreSQL vs MariaDB\n\n");
+			table(md, comparison.table());
+		}
 		acquireCost.ifPresent((cost) -> cost.markdown(md, results.preset()));
 		published.atEnd().forEach((block) -> PublishedFigures.markdown(md, block));
 		return md.toString();

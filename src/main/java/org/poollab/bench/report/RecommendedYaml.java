@@ -180,13 +180,7 @@ public final class RecommendedYaml {
 			line(yaml, prefix, "maximum-pool-size", poolSize(section).getAsLong(), poolSizeWhy(section));
 		}
 		else {
-			// A comment where the key would be: the file stays valid YAML, and HikariCP's
-			// default applies.
-			for (String comment : wrap(poolSizeWhy(section), COMMENT_WIDTH - prefix.length() - 8)) {
-				yaml.append(prefix).append("      # ").append(comment).append('\n');
-			}
-			// A blank line: the comments below belong to the next setting.
-			yaml.append(prefix.isEmpty() ? "\n" : prefix.strip() + "\n");
+			notWritten(yaml, prefix, poolSizeWhy(section));
 		}
 		long connectionTimeoutMs = connectionTimeoutMs(section);
 		line(yaml, prefix, "connection-timeout", connectionTimeoutMs, slowestMs.isPresent() ? String.format(Locale.ROOT,
@@ -258,10 +252,7 @@ public final class RecommendedYaml {
 			line(yaml, prefix, "min-idle", pool.getAsLong(), fixed);
 		}
 		else {
-			for (String comment : wrap(why, COMMENT_WIDTH - prefix.length() - 8)) {
-				yaml.append(prefix).append("      # ").append(comment).append('\n');
-			}
-			yaml.append(prefix.isEmpty() ? "\n" : prefix.strip() + "\n");
+			notWritten(yaml, prefix, why);
 		}
 		long acquireMs = connectionTimeoutMs(section);
 		line(yaml, prefix, "max-acquire-time", acquireMs, slowestMs.isPresent() ? String.format(Locale.ROOT,
@@ -431,6 +422,18 @@ public final class RecommendedYaml {
 		for (String comment : wrap(why, COMMENT_WIDTH - prefix.length() - 4)) {
 			yaml.append(prefix).append("#  ").append(comment).append('\n');
 		}
+	}
+
+	/**
+	 * A comment where a setting's key would be: the file stays valid YAML, and the pool's
+	 * default applies.
+	 */
+	private static void notWritten(StringBuilder yaml, String prefix, String why) {
+		for (String comment : wrap(why, COMMENT_WIDTH - prefix.length() - 8)) {
+			yaml.append(prefix).append("      # ").append(comment).append('\n');
+		}
+		// A blank line: the comments below belong to the next setting.
+		yaml.append(prefix.isEmpty() ? "\n" : prefix.strip() + "\n");
 	}
 
 	/** A setting with the reason for it wrapped in comment lines above it. */

@@ -245,7 +245,8 @@ public final class Report {
 	 * runs refuted.
 	 */
 	private static Recommendation recommend(SweepResults results, Grid grid) {
-		return Recommender.recommend(grid, results.host(), results.database(), Confirmed.refuted(results, grid.key()));
+		return Recommender.recommend(grid, results.host(), results.databaseOf(grid.limits()),
+				Confirmed.refuted(results, grid.key()));
 	}
 
 	/**

@@ -7,9 +7,9 @@ import java.util.OptionalLong;
 import org.poollab.service.system.Refusals;
 
 /**
- * What the comparison views ({@link ThreadComparison}, {@link StackComparison}) share:
- * one section's cell beside another's at the same pool size and rate, each entry written
- * {@code before → after}.
+ * What the comparison views ({@link ThreadComparison}, {@link StackComparison},
+ * {@link VendorComparison}) share: one section's cell beside another's at the same pool
+ * size and rate, each entry written {@code before → after}.
  */
 final class SideBySide {
 

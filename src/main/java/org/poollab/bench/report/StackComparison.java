@@ -41,6 +41,7 @@ record StackComparison(Section jdbc, Section r2dbc) {
 			sections.stream()
 				.filter((jdbc) -> jdbc.grid().limits().stack() == Stack.JDBC && !jdbc.grid().limits().virtualThreads()
 						&& jdbc.grid().limits().tomcatThreads() == 0
+						&& jdbc.grid().limits().vendor() == r2dbc.grid().limits().vendor()
 						&& jdbc.grid().topology().equals(r2dbc.grid().topology())
 						&& jdbc.grid().limits().cpus() == r2dbc.grid().limits().cpus()
 						&& jdbc.grid().limits().heap().equals(r2dbc.grid().limits().heap()))

@@ -43,6 +43,7 @@ record ThreadComparison(Section platform, Section virtual) {
 			sections.stream()
 				.filter((platform) -> !platform.grid().limits().virtualThreads()
 						&& platform.grid().limits().stack() == virtual.grid().limits().stack()
+						&& platform.grid().limits().vendor() == virtual.grid().limits().vendor()
 						&& platform.grid().topology().equals(virtual.grid().topology())
 						&& platform.grid().limits().cpus() == virtual.grid().limits().cpus()
 						&& platform.grid().limits().heap().equals(virtual.grid().limits().heap()))

@@ -1,5 +1,7 @@
 package org.poollab.bench.results;
 
+import org.poollab.service.database.DatabaseVendor;
+
 /**
  * The database a sweep's instances shared, as {@code results.json} records it: its
  * {@code max_connections} bounds every pool size the sweep could measure, and its vendor
@@ -24,6 +26,14 @@ public record Database(String kind, String vendor, String url, String version, i
 
 	public Database {
 		vendor = (vendor != null) ? vendor : POSTGRESQL;
+	}
+
+	/**
+	 * The lab's name for the server: MariaDB's settings serve MySQL too.
+	 * @return {@code POSTGRESQL} or {@code MARIADB}
+	 */
+	public DatabaseVendor labVendor() {
+		return postgresql() ? DatabaseVendor.POSTGRESQL : DatabaseVendor.MARIADB;
 	}
 
 	/** Whether the server is PostgreSQL: pgbouncer and PostgreSQL's words apply. */

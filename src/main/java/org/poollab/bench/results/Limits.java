@@ -2,6 +2,8 @@ package org.poollab.bench.results;
 
 import java.util.OptionalInt;
 
+import org.poollab.service.database.DatabaseVendor;
+
 /**
  * What each instance JVM of a point was limited to: the paper ran every instance with 1
  * CPU and 128 MB.
@@ -17,12 +19,21 @@ import java.util.OptionalInt;
  * which becomes false here)
  * @param stack which service ran: {@link Stack#JDBC} in results written before the lab
  * swept stacks (null there)
+ * @param vendor the database the instances ran on ({@code bench.database.vendor}, a
+ * dimension of the grid): {@link DatabaseVendor#POSTGRESQL} in results written before the
+ * lab swept vendors (null there), which also name it in {@link SweepResults#database()}
  */
-public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads, Stack stack) {
+public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads, Stack stack,
+		DatabaseVendor vendor) {
 
 	public Limits {
 		virtualThreads = Boolean.TRUE.equals(virtualThreads);
 		stack = (stack != null) ? stack : Stack.JDBC;
+		vendor = (vendor != null) ? vendor : DatabaseVendor.POSTGRESQL;
+	}
+
+	public Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads, Stack stack) {
+		this(cpus, heap, tomcatThreads, virtualThreads, stack, DatabaseVendor.POSTGRESQL);
 	}
 
 	public Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads) {
@@ -40,7 +51,11 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 	}
 
 	public Limits(int cpus, String heap, Stack stack, RequestThreads threads) {
-		this(cpus, heap, threads.tomcatMax(), threads.virtual(), stack);
+		this(cpus, heap, DatabaseVendor.POSTGRESQL, stack, threads);
+	}
+
+	public Limits(int cpus, String heap, DatabaseVendor vendor, Stack stack, RequestThreads threads) {
+		this(cpus, heap, threads.tomcatMax(), threads.virtual(), stack, vendor);
 	}
 
 	/**
@@ -48,12 +63,25 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 	 * {@code multi-r2dbc}, {@code single-virtual}, {@code single-tomcat50}.
 	 */
 	public static String labelSuffix(Stack stack, RequestThreads threads) {
-		return stack.labelSuffix() + threads.labelSuffix();
+		return labelSuffix(DatabaseVendor.POSTGRESQL, stack, threads);
 	}
 
-	/** {@link #labelSuffix(Stack, RequestThreads)} of these limits. */
+	/**
+	 * The same with the database: PostgreSQL, the lab's first and default, adds nothing;
+	 * another vendor adds its name first, e.g. {@code single-mariadb},
+	 * {@code single-mariadb-virtual}.
+	 */
+	public static String labelSuffix(DatabaseVendor vendor, Stack stack, RequestThreads threads) {
+		return vendorSuffix(vendor) + stack.labelSuffix() + threads.labelSuffix();
+	}
+
+	private static String vendorSuffix(DatabaseVendor vendor) {
+		return (vendor == DatabaseVendor.POSTGRESQL) ? "" : "-" + vendor.propertyValue();
+	}
+
+	/** {@link #labelSuffix(DatabaseVendor, Stack, RequestThreads)} of these limits. */
 	public String labelSuffix() {
-		return labelSuffix(this.stack, threads());
+		return labelSuffix(this.vendor, this.stack, threads());
 	}
 
 	/**

@@ -106,7 +106,7 @@ public final class ResultsStore {
 				List.of("meanMs", "p50Ms", "p95Ms", "p99Ms", "p999Ms", "maxMs", "serverP50Ms", "serverP99Ms",
 						"failedMaxMs", "observedPoolMax", "poolVerified", "peakActive", "peakPending", "acquireP99Ms",
 						"usageMeanMs", "timeouts", "telemetrySamples", "loadGeneratorCpuCores", "startLagP99Ms",
-						"outcome", "instanceCpus", "instanceHeap", "tomcatThreads", "threads", "stack",
+						"outcome", "instanceCpus", "instanceHeap", "tomcatThreads", "threads", "stack", "vendor",
 						"pgbouncerPoolSize", "pgbouncerClientPoolSize", "pgbouncerPeakServerConnections",
 						"pgbouncerPeakServerActive", "pgbouncerPeakClientsWaiting", "pgbouncerMaxWaitMs",
 						"crossCheckP50Ms", "crossCheckP99Ms", "crossCheckSendLagP99Ms", "crossCheckSentRps",
@@ -130,9 +130,10 @@ public final class ResultsStore {
 				round(p.pool().usageMeanMs()), p.pool().timeouts(), p.pool().telemetrySamples(),
 				round(p.loadGeneratorCpuCores()), unknownAsEmpty(p.startLagP99Ms()), p.outcome(), p.limits().cpus(),
 				p.limits().heap(), p.limits().tomcatThreads(), p.limits().threads().model(), p.limits().stack().value(),
-				(b != null) ? b.observedPoolSize() : "", (b != null) ? b.clientPoolSize() : "",
-				(b != null) ? b.peakServerConnections() : "", (b != null) ? b.peakServerActive() : "",
-				(b != null) ? b.peakClientsWaiting() : "", (b != null) ? round(b.maxWaitMs()) : ""));
+				p.limits().vendor().propertyValue(), (b != null) ? b.observedPoolSize() : "",
+				(b != null) ? b.clientPoolSize() : "", (b != null) ? b.peakServerConnections() : "",
+				(b != null) ? b.peakServerActive() : "", (b != null) ? b.peakClientsWaiting() : "",
+				(b != null) ? round(b.maxWaitMs()) : ""));
 		CrossCheck c = p.crossCheck();
 		row.addAll((c != null) ? List.of(round(c.p50Ms()), round(c.p99Ms()), round(c.sendLagP99Ms()),
 				round(c.sentRps()), c.errors(), c.agrees()) : List.of("", "", "", "", "", ""));

@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param preset the preset the grid came from ({@code quick}, {@code paper},
  * {@code full}, ...)
  * @param host the machine the sweep ran on
- * @param database the PostgreSQL the instances shared
+ * @param database the database the instances shared, the first one when the sweep ran on
+ * several vendors (one at a time)
  * @param p99ObjectiveMs the p99 a point must stay at or below to count as sustaining its
  * rate (0: no objective)
  * @param workload what each request did, e.g. {@code read (GET /roles)}; absent in
@@ -31,13 +32,25 @@ import org.jspecify.annotations.Nullable;
  * {@code bench.confirmation=0})
  * @param slo the SLO search, when {@code bench.targetRps} asked one (its probes' windows
  * are inside it, not in {@code points}, which stay the grid's); null for a grid
+ * @param databases every database the sweep ran on, in the order they were started (a
+ * point's {@code limits.vendor} says which it ran on); just {@code database} in results
+ * written before the lab swept vendors
  */
 public record SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
 		String workload, List<Point> points, @Nullable Timing timing, List<Confirmation> confirmations,
-		@Nullable SloSearch slo) {
+		@Nullable SloSearch slo, List<Database> databases) {
 
 	public SweepResults {
 		confirmations = (confirmations != null) ? List.copyOf(confirmations) : List.of();
+		databases = (databases != null && !databases.isEmpty()) ? List.copyOf(databases) : List.of(database);
+	}
+
+	/** Results on one database. */
+	public SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
+			String workload, List<Point> points, @Nullable Timing timing, List<Confirmation> confirmations,
+			@Nullable SloSearch slo) {
+		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, timing, confirmations, slo,
+				List.of(database));
 	}
 
 	/** Results without confirmation runs. */
@@ -59,7 +72,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withConfirmations(List<Confirmation> runs) {
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, this.timing, runs, this.slo);
+				this.workload, this.points, this.timing, runs, this.slo, this.databases);
 	}
 
 	/**
@@ -69,7 +82,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withHost(Host measuredHost) {
 		return new SweepResults(this.startedAt, this.preset, measuredHost, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, this.timing, this.confirmations, this.slo);
+				this.workload, this.points, this.timing, this.confirmations, this.slo, this.databases);
 	}
 
 	/**
@@ -79,7 +92,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withTiming(Timing spent) {
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, spent, this.confirmations, this.slo);
+				this.workload, this.points, spent, this.confirmations, this.slo, this.databases);
 	}
 
 	/**
@@ -94,7 +107,37 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withSlo(SloSearch search) {
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, this.timing, this.confirmations, search);
+				this.workload, this.points, this.timing, this.confirmations, search, this.databases);
+	}
+
+	/**
+	 * The same results with one more database the sweep started (the next vendor's).
+	 * @param next the database
+	 * @return the copy
+	 */
+	public SweepResults withDatabase(Database next) {
+		List<Database> all = new ArrayList<>(this.databases);
+		all.add(next);
+		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
+				this.workload, this.points, this.timing, this.confirmations, this.slo, all);
+	}
+
+	/**
+	 * The database points with these limits ran on: the one of their vendor (the first
+	 * when none matches, as in results written before the lab swept vendors).
+	 * @param limits a point's or a grid's limits
+	 * @return the database
+	 */
+	public Database databaseOf(Limits limits) {
+		return this.databases.stream()
+			.filter((one) -> one.labVendor() == limits.vendor())
+			.findFirst()
+			.orElse(this.database);
+	}
+
+	/** Whether the sweep ran on more than one database. */
+	public boolean severalDatabases() {
+		return this.databases.size() > 1;
 	}
 
 	/**

@@ -23,6 +23,7 @@ import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.service.database.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -108,6 +109,44 @@ class RecommendedYamlTests {
 		Document html = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
 		assertThat(html.select("section.stacks h2").text()).isEqualTo("JDBC vs R2DBC");
 		assertThat(html.select("section.stacks tbody tr")).hasSize(3);
+	}
+
+	@Test
+	void bothDatabasesAreComparedSideBySideAndEachSectionUsesItsOwnDatabase() throws Exception {
+		Database mariaDb = new Database("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
+				"10.11.5-MariaDB", 150, 0);
+		List<Point> points = new ArrayList<>();
+		for (int pool : new int[] { 2, 5, 10 }) {
+			points.add(RecommenderTests.point("single", pool, 1000, 4));
+		}
+		for (int pool : new int[] { 2, 5, 10 }) {
+			points.add(onMariaDb(RecommenderTests.point("single", pool, 1000, 900, 0, 6)));
+		}
+
+		Report.write(results(points).withDatabase(mariaDb), this.runDir);
+
+		String md = Files.readString(this.runDir.resolve("report.md"));
+		assertThat(md).contains(
+				"Databases, one at a time: embedded PostgreSQL 17.11 (max_connections 100, 3 reserved), on the same "
+						+ "host; then embedded MariaDB 10.11.5-MariaDB (max_connections 150, 0 reserved), on the same host.",
+				"## PostgreSQL vs MariaDB", "### PostgreSQL vs MariaDB: single\n", "| 5 | 1000 | 1000 → 900 | 4 → 6 |",
+				"single (PostgreSQL)", "single (MariaDB)", "Recommended: PostgreSQL → maximum-pool-size ")
+			.contains("; MariaDB → maximum-pool-size ");
+		// Each section's connection budget is its own database's.
+		assertThat(md).contains(
+				"| Fleet budget | ≤ 97 per instance | 1 instance(s) × pool ≤ max_connections 100 − reserved 3. |",
+				"| Fleet budget | ≤ 150 per instance | 1 instance(s) × pool ≤ max_connections 150 − reserved 0. |");
+		Document html = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
+		assertThat(html.select("section.vendors h2").text()).isEqualTo("PostgreSQL vs MariaDB");
+		assertThat(html.select("section.vendors tbody tr")).hasSize(3);
+		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
+		assertThat(yaml).contains("# --- alternative: topology 'single (MariaDB)' ---");
+	}
+
+	private static Point onMariaDb(Point point) {
+		return point.toBuilder()
+			.limits(new Limits(0, "512m", DatabaseVendor.MARIADB, Stack.JDBC, RequestThreads.TOMCAT_DEFAULT))
+			.build();
 	}
 
 	private static Point reactive(Point point) {

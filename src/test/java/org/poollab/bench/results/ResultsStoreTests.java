@@ -5,6 +5,7 @@ import java.io.Reader;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,8 @@ import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import org.poollab.service.database.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -127,6 +130,34 @@ class ResultsStoreTests {
 			.doesNotContain("\"vendor\"");
 
 		assertThat(older.database().vendor()).isEqualTo(Database.POSTGRESQL);
+		assertThat(older.databases()).containsExactly(older.database());
+		assertThat(older.points()).extracting((point) -> point.limits().vendor())
+			.containsOnly(DatabaseVendor.POSTGRESQL);
+	}
+
+	@Test
+	void eachDatabaseOfASweepOverVendorsRoundTripsWithEachPointsVendor() throws Exception {
+		SweepResults quick = fixture("quick-results-new-format.json");
+		Database mariaDb = new Database("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
+				"10.11.5-MariaDB", 300, 0);
+		List<Point> points = new ArrayList<>(quick.points());
+		Point first = quick.points().get(0);
+		points.add(first.toBuilder()
+			.limits(new Limits(0, "512m", DatabaseVendor.MARIADB, Stack.JDBC, RequestThreads.TOMCAT_DEFAULT))
+			.build());
+		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
+				quick.p99ObjectiveMs(), quick.workload(), points, quick.timing())
+			.withDatabase(mariaDb);
+
+		List<CSVRecord> rows = writeAndReadCsv(results);
+
+		SweepResults read = ResultsStore.read(this.output.resolve("latest").resolve(ResultsStore.RESULTS_JSON));
+		assertThat(read).isEqualTo(results);
+		assertThat(read.databases()).containsExactly(quick.database(), mariaDb);
+		assertThat(read.databaseOf(read.points().get(points.size() - 1).limits())).isEqualTo(mariaDb);
+		assertThat(read.databaseOf(read.points().get(0).limits())).isEqualTo(quick.database());
+		assertThat(rows.get(0).get("vendor")).isEqualTo("postgresql");
+		assertThat(rows.get(rows.size() - 1).get("vendor")).isEqualTo("mariadb");
 	}
 
 	@Test

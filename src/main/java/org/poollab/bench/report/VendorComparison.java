@@ -1,0 +1,105 @@
+package org.poollab.bench.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import org.poollab.bench.report.Table.Entry;
+import org.poollab.bench.report.Table.Row;
+import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.Stack;
+import org.poollab.service.database.DatabaseVendor;
+
+import static org.poollab.bench.report.SideBySide.change;
+import static org.poollab.bench.report.SideBySide.p99;
+import static org.poollab.bench.report.SideBySide.poolText;
+import static org.poollab.bench.report.SideBySide.refusals;
+import static org.poollab.bench.report.SideBySide.sameCell;
+import static org.poollab.bench.report.SideBySide.sustained;
+
+/**
+ * PostgreSQL vs MariaDB, side by side: for each deployment swept on both databases (same
+ * topology, stack and request threads), every pool size and rate measured on both, what
+ * the same request cost on each, and what each database's recommended pool and wait
+ * became. The two servers ran one after the other on the same host, never at once.
+ *
+ * @param postgresql the deployment's section on PostgreSQL
+ * @param mariadb the same deployment's section on MariaDB
+ */
+record VendorComparison(Section postgresql, Section mariadb) {
+
+	/** One comparison per deployment that ran on both databases. */
+	static List<VendorComparison> of(List<Section> sections) {
+		List<VendorComparison> comparisons = new ArrayList<>();
+		for (Section mariadb : sections) {
+			Limits other = mariadb.grid().limits();
+			if (other.vendor() != DatabaseVendor.MARIADB) {
+				continue;
+			}
+			sections.stream()
+				.filter((postgresql) -> postgresql.grid().topology().equals(mariadb.grid().topology())
+						&& postgresql.grid()
+							.limits()
+							.equals(new Limits(other.cpus(), other.heap(), other.tomcatThreads(),
+									other.virtualThreads(), other.stack(), DatabaseVendor.POSTGRESQL)))
+				.findFirst()
+				.ifPresent((postgresql) -> comparisons.add(new VendorComparison(postgresql, mariadb)));
+		}
+		return comparisons;
+	}
+
+	/** The side-by-side table, its notes saying what each database's block became. */
+	Table table() {
+		List<Row> rows = new ArrayList<>();
+		for (Cell after : this.mariadb.grid().cells()) {
+			Optional<Cell> same = sameCell(this.postgresql, after);
+			if (same.isEmpty()) {
+				continue;
+			}
+			Cell before = same.get();
+			rows.add(new Row(List.of(Entry.of(after.poolLabel()), Entry.of(String.valueOf(after.rateRps())),
+					Entry.of(change(throughput(before), throughput(after))), Entry.of(change(p99(before), p99(after))),
+					Entry.of(change(refusals(before), refusals(after))),
+					Entry.of(change(String.valueOf(before.peakPending()), String.valueOf(after.peakPending()))),
+					Entry.of(change(Recommender.ms(before.acquireP99Ms()), Recommender.ms(after.acquireP99Ms()))),
+					Entry.of(change(sustained(before), sustained(after)))), false));
+		}
+		return new Table(
+				"PostgreSQL vs MariaDB: " + this.mariadb.grid().topology()
+						+ withoutVendor(this.mariadb.grid().limits()),
+				List.of("Pool", "Rate (rps)", "Throughput (rps)", "p99 (ms)", "503s by reason", "Peak pending",
+						"Acquire p99 (ms)", "Sustained"),
+				rows, 1, 7, notes());
+	}
+
+	/** The stack and threads both sections ran, e.g. {@code  (virtual threads)}. */
+	private static String withoutVendor(Limits limits) {
+		String describe = limits.threads().describe();
+		String stack = (limits.stack() != Stack.JDBC) ? limits.stack().name() : "";
+		String parts = String.join(", ", List.of(stack, describe).stream().filter((part) -> !part.isEmpty()).toList());
+		return parts.isEmpty() ? "" : " (" + parts + ")";
+	}
+
+	private List<String> notes() {
+		List<String> notes = new ArrayList<>();
+		String key = this.postgresql.grid().poolSizeKey();
+		notes.add("Each cell reads PostgreSQL → MariaDB, at the same pool size (" + key + "; none: a new connection "
+				+ "per request) and the same offered rate, on the same service, threads and instances. Throughput is "
+				+ "the successful responses per second. Each database is the lab's embedded server (or the one "
+				+ "named by URL), started for its own deployments and stopped before the other started, on the same "
+				+ "host; the service runs the same statement on both, with each vendor's driver and migrations.");
+		notes.add(String.format(Locale.ROOT,
+				"Recommended: PostgreSQL → %s %s, connection-timeout %d ms; MariaDB → %s %s, connection-timeout "
+						+ "%d ms (the same rule: 4× the slowest successful request at a sustained point, at least "
+						+ "500 ms). Each database's block is in recommended-application.yml.",
+				key, poolText(this.postgresql), RecommendedYaml.connectionTimeoutMs(this.postgresql), key,
+				poolText(this.mariadb), RecommendedYaml.connectionTimeoutMs(this.mariadb)));
+		return notes;
+	}
+
+	private static String throughput(Cell cell) {
+		return String.format(Locale.ROOT, "%.0f", cell.throughputRps());
+	}
+
+}
