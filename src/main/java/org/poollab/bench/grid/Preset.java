@@ -175,9 +175,9 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * instance carries on the 2-core box), 6 s windows, first on the embedded PostgreSQL,
 	 * then, once it has stopped, on the embedded MariaDB. The blog post "Sizing
 	 * connection pool" (limvik, 2023), whose experiment the {@code blog} preset
-	 * reproduces on PostgreSQL, ran its service on MySQL, as the lab's notes on its
-	 * sources record (the post itself was not opened here); MariaDB, which speaks MySQL's
-	 * protocol and which the lab can embed, stands in for it.
+	 * reproduces on PostgreSQL, ran its service on MySQL (8.0.35, with MySQL Connector/J
+	 * 8.1.0, as its set-up says); MariaDB, which speaks MySQL's protocol and which the
+	 * lab can embed, stands in for it.
 	 */
 	static final Preset MYSQL = new Preset("mysql", List.of(Topology.SINGLE), List.of(1, 2, 5, 10, 20),
 			List.of(250, 500), Duration.ofSeconds(6), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(30), Workload.READ, 0,
