@@ -2,6 +2,7 @@ package org.poollab.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -12,8 +13,8 @@ import java.util.Optional;
 
 import org.poollab.bench.acquire.AcquireCostBenchmark;
 import org.poollab.bench.deploy.Database;
-import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Question;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
@@ -31,10 +32,12 @@ import org.poollab.bench.report.ReportMain;
 import org.poollab.bench.results.Host;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.RequestThreads;
-import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.ResultsStore;
+import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.service.database.DatabaseVendor;
+
+import org.springframework.util.FileSystemUtils;
 
 /**
  * The experiment, one way through: grid, deploy, load, collect, report. Everything it
@@ -111,6 +114,7 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 						new JMeter(this.paths, preFlight.remoteEngines(), this.grid.workload()).description());
 				Progress progress = Progress.of(this.grid, this.properties.crossCheck(), planned, this.out);
 				Optional<Question> question = this.properties.question();
+				requireLaterDatabasesStart(store.directory(), processes);
 				for (DatabaseVendor vendor : this.grid.vendors()) {
 					List<Planned> onIt = planned.stream().filter((point) -> point.vendor() == vendor).toList();
 					if (onIt.isEmpty() && question.isEmpty()) {
@@ -270,6 +274,36 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 				? "databases " + this.grid.vendors().stream().map(DatabaseVendor::propertyValue).toList() + " x " : "";
 		return vendors + stacks + (threads.equals(List.of(RequestThreads.TOMCAT_DEFAULT)) ? ""
 				: "threads " + threads.stream().map(RequestThreads::name).toList() + " x ");
+	}
+
+	/**
+	 * Starts and stops the embedded server of every vendor after the first, before
+	 * anything is measured: one that cannot start here (a missing library, no room for
+	 * its binaries) would otherwise fail only when its turn came, after the first
+	 * vendor's points. The first vendor's server is the sweep's next step anyway. Never
+	 * two at once; each trial runs in a directory of its own, removed after.
+	 * @throws LabFailureException naming the vendor, the reason and the trial's log
+	 */
+	private void requireLaterDatabasesStart(Path runDirectory, ChildProcesses processes) throws IOException {
+		List<DatabaseVendor> vendors = this.grid.vendors();
+		if (vendors.size() < 2 || this.properties.database().configured()) {
+			return;
+		}
+		for (DatabaseVendor vendor : vendors.subList(1, vendors.size())) {
+			Path trial = Files.createDirectories(runDirectory.resolve("preflight-" + vendor.propertyValue()));
+			this.out.printf(Locale.ROOT, "Checking that the embedded %s starts here (it is swept after %s)...%n",
+					vendor.product(), vendors.get(0).product());
+			try (Database database = Database.embedded(vendor, trial, processes)) {
+				database.settings();
+			}
+			catch (SQLException | IOException | RuntimeException ex) {
+				throw new LabFailureException(
+						"The embedded %s does not start here, so nothing was measured: %s. Its log: %s"
+							.formatted(vendor.product(), ex.getMessage(), trial),
+						ex);
+			}
+			FileSystemUtils.deleteRecursively(trial);
+		}
 	}
 
 	/**

@@ -4,7 +4,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import org.poollab.bench.results.Database;
 import org.poollab.bench.results.Point;
@@ -19,13 +23,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * points, each pool size proven by what the instances report, both databases described in
  * the results, the report's side-by-side view, and nothing left running or on disk.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class DatabaseVendorsSweepIT {
 
 	@TempDir
 	Path output;
 
 	@Test
-	void eachVendorRunsOnItsOwnDatabaseOneAfterTheOther() throws Exception {
+	void eachVendorRunsOnItsOwnDatabaseOneAfterTheOther(CapturedOutput console) throws Exception {
 		long childrenBefore = ProcessHandle.current().children().count();
 
 		Sweep.Outcome outcome = BenchApplication.run("--bench.preset=quick", "--bench.topologies=single",
@@ -58,6 +63,10 @@ class DatabaseVendorsSweepIT {
 		assertThat(run.resolve("report.html")).content().contains("<h2>PostgreSQL vs MariaDB</h2>");
 		assertThat(run.resolve("results.csv")).content().contains(",postgresql,", ",mariadb,");
 		assertThat(MariaDbSweepIT.serverDirectory(run)).as("MariaDB's binaries and data, removed").doesNotExist();
+		// MariaDB, swept second, was started and stopped once before anything was
+		// measured.
+		assertThat(console).contains("Checking that the embedded MariaDB starts here (it is swept after PostgreSQL)");
+		assertThat(run.resolve("preflight-mariadb")).as("the trial's directory, removed").doesNotExist();
 		assertThat(ProcessHandle.current().children().count()).as("processes left running").isEqualTo(childrenBefore);
 	}
 
