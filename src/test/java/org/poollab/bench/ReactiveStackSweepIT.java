@@ -33,10 +33,12 @@ class ReactiveStackSweepIT {
 	void eachStackRunsOnFreshInstancesProvenByItsOwnPoolMetrics(CapturedOutput console) throws Exception {
 		long childrenBefore = ProcessHandle.current().children().count();
 
+		// Adaptive effort off: it measures unsettled cells again, which adds points.
 		Sweep.Outcome outcome = BenchApplication.run("--bench.preset=quick", "--bench.topologies=single",
 				"--bench.poolSizes=none,2,4", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
-				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.stack=jdbc,r2dbc",
-				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
+				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.adaptiveCap=0s",
+				"--bench.stack=jdbc,r2dbc", "--bench.outputDirectory=" + this.output,
+				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 
 		List<Point> points = outcome.results().points();
 		assertThat(points).extracting((point) -> point.limits().stack())
