@@ -80,13 +80,7 @@ class BenchSettingsTests {
 					bench.database.vendor=oracle | bench.database.vendor=oracle is not allowed: use postgresql, mariadb or both, comma-separated
 					""")
 	void badSettingIsRefusedBeforeAnythingStarts(String setting, String message, CapturedOutput output) {
-		long childrenBefore = ProcessHandle.current().children().count();
-		assertThatException().isThrownBy(() -> run("--" + setting))
-			.isInstanceOf(BenchSettingException.class)
-			.withMessageStartingWith(message)
-			.withMessageNotContaining(System.lineSeparator());
-		assertThat(output).as("nothing printed besides the refusal").isEmpty();
-		assertNothingStarted(childrenBefore);
+		assertRefusedBeforeAnythingStarts(new String[] { "--" + setting }, message, output);
 	}
 
 	/**
@@ -109,13 +103,7 @@ class BenchSettingsTests {
 					--bench.targetRps=1500 --bench.holdTime=80ms,12ms                | bench.holdTime=80ms,12ms is not allowed: use a mean and optionally a p99 at least as long
 					""")
 	void theQuestionIsRefusedAsAWholeBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
-		long childrenBefore = ProcessHandle.current().children().count();
-		assertThatException().isThrownBy(() -> run(settings.split(" ")))
-			.isInstanceOf(BenchSettingException.class)
-			.withMessageStartingWith(message)
-			.withMessageNotContaining(System.lineSeparator());
-		assertThat(output).as("nothing printed besides the refusal").isEmpty();
-		assertNothingStarted(childrenBefore);
+		assertRefusedBeforeAnythingStarts(settings.split(" "), message, output);
 	}
 
 	/**
@@ -134,13 +122,7 @@ class BenchSettingsTests {
 					--bench.database.vendor=mariadb --bench.serve=pgbouncer                                      | bench.serve=pgbouncer is not allowed: pgbouncer pools PostgreSQL connections only
 					""")
 	void whatTheDatabaseCannotRunIsRefusedBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
-		long childrenBefore = ProcessHandle.current().children().count();
-		assertThatException().isThrownBy(() -> run(settings.split(" ")))
-			.isInstanceOf(BenchSettingException.class)
-			.withMessageStartingWith(message)
-			.withMessageNotContaining(System.lineSeparator());
-		assertThat(output).as("nothing printed besides the refusal").isEmpty();
-		assertNothingStarted(childrenBefore);
+		assertRefusedBeforeAnythingStarts(settings.split(" "), message, output);
 	}
 
 	/**
@@ -363,6 +345,20 @@ class BenchSettingsTests {
 		System.arraycopy(settings, 0, args, 0, settings.length);
 		args[settings.length] = "--bench.outputDirectory=" + this.output;
 		BenchApplication.run(args);
+	}
+
+	/**
+	 * The settings are refused with a one-line message starting with {@code message},
+	 * nothing printed besides, nothing started.
+	 */
+	private void assertRefusedBeforeAnythingStarts(String[] settings, String message, CapturedOutput output) {
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException().isThrownBy(() -> run(settings))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageStartingWith(message)
+			.withMessageNotContaining(System.lineSeparator());
+		assertThat(output).as("nothing printed besides the refusal").isEmpty();
+		assertNothingStarted(childrenBefore);
 	}
 
 	private void assertNothingStarted(long childrenBefore) {

@@ -102,19 +102,13 @@ final class HtmlReport {
 			}
 			html.append("</section>\n");
 		}
-		for (ThreadComparison comparison : ThreadComparison.of(sections)) {
-			html.append("<section class=\"threads\">\n<h2>Platform vs virtual threads</h2>\n");
-			table(html, comparison.table(), "detail");
-			html.append("</section>\n");
-		}
-		for (StackComparison comparison : StackComparison.of(sections)) {
-			html.append("<section class=\"stacks\">\n<h2>JDBC vs R2DBC</h2>\n");
-			table(html, comparison.table(), "detail");
-			html.append("</section>\n");
-		}
-		for (VendorComparison comparison : VendorComparison.of(sections)) {
-			html.append("<section class=\"vendors\">\n<h2>PostgreSQL vs MariaDB</h2>\n");
-			table(html, comparison.table(), "detail");
+		for (SideBySide.View view : SideBySide.views(sections)) {
+			html.append("<section class=\"")
+				.append(view.cssClass())
+				.append("\">\n<h2>")
+				.append(view.heading())
+				.append("</h2>\n");
+			table(html, view.table(), "detail");
 			html.append("</section>\n");
 		}
 		acquireCost.ifPresent((cost) -> cost.html(html, results.preset()));

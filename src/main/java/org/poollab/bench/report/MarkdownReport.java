@@ -55,17 +55,9 @@ final class MarkdownReport {
 				table(md, section.excluded());
 			}
 		}
-		for (ThreadComparison comparison : ThreadComparison.of(sections)) {
-			md.append("\n## Platform vs virtual threads\n\n");
-			table(md, comparison.table());
-		}
-		for (StackComparison comparison : StackComparison.of(sections)) {
-			md.append("\n## JDBC vs R2DBC\n\n");
-			table(md, comparison.table());
-		}
-		for (VendorComparison comparison : VendorComparison.of(sections)) {
-			md.append("\n## PostgreSQL vs MariaDB\n\n");
-			table(md, comparison.table());
+		for (SideBySide.View view : SideBySide.views(sections)) {
+			md.append("\n## ").append(view.heading()).append("\n\n");
+			table(md, view.table());
 		}
 		acquireCost.ifPresent((cost) -> cost.markdown(md, results.preset()));
 		published.atEnd().forEach((block) -> PublishedFigures.markdown(md, block));

@@ -1,5 +1,6 @@
 package org.poollab.bench.report;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -14,6 +15,31 @@ import org.poollab.service.system.Refusals;
 final class SideBySide {
 
 	private SideBySide() {
+	}
+
+	/**
+	 * One side-by-side table with the heading and HTML class it is shown under.
+	 *
+	 * @param heading e.g. {@code JDBC vs R2DBC}
+	 * @param cssClass the report's section class, e.g. {@code stacks}
+	 * @param table the table
+	 */
+	record View(String heading, String cssClass, Table table) {
+	}
+
+	/**
+	 * Every side-by-side view of the sections, in the order the reports show them: thread
+	 * models, stacks, database vendors.
+	 */
+	static List<View> views(List<Section> sections) {
+		List<View> views = new ArrayList<>();
+		ThreadComparison.of(sections)
+			.forEach((comparison) -> views.add(new View("Platform vs virtual threads", "threads", comparison.table())));
+		StackComparison.of(sections)
+			.forEach((comparison) -> views.add(new View("JDBC vs R2DBC", "stacks", comparison.table())));
+		VendorComparison.of(sections)
+			.forEach((comparison) -> views.add(new View("PostgreSQL vs MariaDB", "vendors", comparison.table())));
+		return views;
 	}
 
 	/** The other section's cell measured at the same pool size and rate. */
