@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
@@ -19,6 +20,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 
+import org.poollab.bench.deploy.ExternalTarget;
+import org.poollab.bench.deploy.ResizeToken;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.LabFailureException;
@@ -94,6 +97,15 @@ public class BenchApplication {
 	 * pgbouncer, say).
 	 */
 	static Sweep.Outcome run(PrintStream console, Programs programs, String... args) throws Exception {
+		return run(console, programs, System::getenv, args);
+	}
+
+	/**
+	 * Runs the sweep with the environment variables {@code variables} looks up (a test's
+	 * resize token: {@link ResizeToken#ENVIRONMENT_VARIABLE}).
+	 */
+	static Sweep.Outcome run(PrintStream console, Programs programs, UnaryOperator<String> variables, String... args)
+			throws Exception {
 		SpringApplication application = new SpringApplication(BenchApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
 		application.setBannerMode(Banner.Mode.OFF);
@@ -129,13 +141,14 @@ public class BenchApplication {
 			}
 			BenchProperties properties = context.getBean(BenchProperties.class);
 			Grid grid = properties.grid();
+			Optional<ExternalTarget> external = properties.external(variables);
 			LabPaths paths = LabPaths.of(properties.buildDirectory());
 			paths.removeStaleJMeterCopies();
 			if (properties.serve() != null) {
 				new Serve(grid, properties, paths, programs, console).run(properties.serve());
 				return null;
 			}
-			return new Sweep(grid, properties, paths, programs, console).run();
+			return new Sweep(grid, properties, paths, programs, external, console).run();
 		}
 	}
 

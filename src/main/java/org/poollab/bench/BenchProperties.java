@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import jakarta.validation.Valid;
@@ -24,6 +25,8 @@ import org.springframework.boot.convert.DurationUnit;
 import org.springframework.validation.annotation.Validated;
 
 import org.poollab.bench.deploy.Database;
+import org.poollab.bench.deploy.ExternalTarget;
+import org.poollab.bench.deploy.ResizeToken;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Preset;
@@ -32,6 +35,7 @@ import org.poollab.bench.grid.ThreadModel;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
@@ -110,6 +114,20 @@ import org.poollab.service.database.DatabaseVendor;
  * @param holdTime the team's own requests' connection hold: a mean, or a mean and a p99
  * (e.g. read off {@code hikaricp_connections_usage_seconds}); the fleet plan is derived
  * for it as well as for the measured endpoint
+ * @param target {@code lab} (the lab deploys the service) or {@code external}: sweep a
+ * deployment the lab did not start ({@link ExternalTarget}), which starts no service and
+ * no database
+ * @param targets with {@code external}: the URL(s) the load goes to,
+ * {@code http://host:port}, one load balancer's or each instance's (round robin)
+ * @param actuators with {@code external}: each instance's actuator base URL, e.g.
+ * {@code http://127.0.0.2:8081/actuator}
+ * @param resizeCommand with {@code external}: a shell command line that redeploys the
+ * fleet at {@code {poolSize}}; unset: the service's resize endpoint, with the token from
+ * {@link ResizeToken#ENVIRONMENT_VARIABLE} when it asks for one
+ * @param resizeTimeout the longest a resize of an external deployment may take, command
+ * and wait until every instance reports the new size
+ * @param allowRemoteTargets let targets and actuators be beyond this machine's loopback
+ * (the lab then loads a service elsewhere: yours to load)
  */
 @ConfigurationProperties(prefix = "bench", ignoreUnknownFields = false)
 @Validated
@@ -145,7 +163,87 @@ record BenchProperties(
 		@DefaultValue("25%") @jakarta.validation.constraints.Pattern(regexp = Question.SURGE_PATTERN) String surge,
 		@DefaultValue("5") @Min(0) @Max(100_000) int otherConnections,
 		@DefaultValue("1") @Min(1) @Max(100) int connectionsPerRequest,
-		@Nullable List<@NotNull @DurationMin(nanos = 1000) @DurationMax(minutes = 10) Duration> holdTime) {
+		@Nullable List<@NotNull @DurationMin(nanos = 1000) @DurationMax(minutes = 10) Duration> holdTime,
+		@DefaultValue("lab") Target target, @Nullable List<@NotNull String> targets,
+		@Nullable List<@NotNull String> actuators, @Nullable String resizeCommand,
+		@DefaultValue("10m") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(seconds = 1) @DurationMax(
+				hours = 1) Duration resizeTimeout,
+		@DefaultValue("false") boolean allowRemoteTargets) {
+
+	/** Who deploys what the load goes to. */
+	enum Target {
+
+		/** The lab starts the service (and the database) itself. */
+		LAB,
+
+		/** A deployment the lab did not start ({@link ExternalTarget}). */
+		EXTERNAL
+
+	}
+
+	/**
+	 * The external deployment {@code bench.target=external} asks for, checked; empty for
+	 * the lab's own.
+	 * @param environment where the resize token is read
+	 * ({@link ResizeToken#ENVIRONMENT_VARIABLE})
+	 * @throws BenchSettingException for a setting of target mode without it, a setting
+	 * that shapes deployments the lab starts beside it, or a bad target
+	 */
+	Optional<ExternalTarget> external(UnaryOperator<String> environment) {
+		if (this.target == Target.LAB) {
+			refuseWithoutExternal("targets", this.targets);
+			refuseWithoutExternal("actuators", this.actuators);
+			refuseWithoutExternal("resizeCommand", this.resizeCommand);
+			return Optional.empty();
+		}
+		refuseBesideExternal("serve", this.serve);
+		refuseBesideExternal("targetRps", this.targetRps);
+		refuseBesideExternal("topologies", this.topologies);
+		refuseBesideExternal("instances", this.instances);
+		refuseBesideExternal("stack", this.stack);
+		refuseBesideExternal("threads", this.threads);
+		refuseBesideExternal("tomcatThreads", this.tomcatThreads);
+		refuseBesideExternal("instanceCpus", this.instanceCpus);
+		refuseBesideExternal("instanceHeap", this.instanceHeap);
+		refuseBesideExternal("serviceJavaHome", this.serviceJavaHome);
+		refuseBesideExternal("acquireCost", Boolean.TRUE.equals(this.acquireCost) ? true : null);
+		if (this.database.vendor != null && this.database.vendor.size() > 1) {
+			refuseBesideExternal("database.vendor", this.database.vendor);
+		}
+		if (this.poolSizes != null
+				&& this.poolSizes.stream().anyMatch((size) -> poolSize(size) == SweepResults.NO_POOL)) {
+			throw new BenchSettingException(
+					"bench.poolSizes=%s is not allowed with bench.target=external: the lab resizes the running pools and cannot take them away (none). Use whole numbers from 1 to 1000. Nothing was started."
+						.formatted(String.join(",", this.poolSizes)));
+		}
+		if (Objects.requireNonNullElse(this.workload, Preset.named(this.preset).workload()) == Workload.WRITE
+				&& !this.database.configured()) {
+			throw new BenchSettingException(
+					"bench.workload=write with bench.target=external needs bench.database.url: every point starts on an empty role_audit table, which the lab empties through the database. Nothing was started.");
+		}
+		return Optional.of(ExternalTarget.of(this.targets, this.actuators, this.resizeCommand, this.resizeTimeout,
+				this.allowRemoteTargets, ResizeToken.from(environment)));
+	}
+
+	private static void refuseWithoutExternal(String setting, @Nullable Object value) {
+		if (value != null) {
+			throw new BenchSettingException(
+					"bench.%s is a setting of target mode: add -Dbench.target=external to sweep a deployment the lab did not start, or leave bench.%s unset. Nothing was started."
+						.formatted(setting, setting));
+		}
+	}
+
+	/**
+	 * A setting that shapes the deployments the lab starts, refused beside
+	 * {@code bench.target=external}, which starts none.
+	 */
+	private static void refuseBesideExternal(String setting, @Nullable Object value) {
+		if (value != null) {
+			throw new BenchSettingException(
+					"bench.%s=%s is not allowed with bench.target=external: the lab starts no service and no database there, so it cannot shape them; leave bench.%s unset (the deployment is as you deployed it). Nothing was started."
+						.formatted(setting, value, setting));
+		}
+	}
 
 	/**
 	 * The grid these settings ask for: every value that is not set comes from the preset.
@@ -163,12 +261,17 @@ record BenchProperties(
 
 	private Grid presetOrSearchGrid() {
 		Preset preset = Preset.named(this.preset);
+		List<Integer> sizes = (this.poolSizes != null) ? this.poolSizes.stream().map(BenchProperties::poolSize).toList()
+				: null;
+		if (this.target == Target.EXTERNAL) {
+			// What target mode refuses beside it is refused by external(), before
+			// anything starts.
+			return externalGrid(preset, sizes);
+		}
 		Optional<Question> question = question();
 		if (question.isPresent()) {
 			return searchGrid(preset, question.get());
 		}
-		List<Integer> sizes = (this.poolSizes != null) ? this.poolSizes.stream().map(BenchProperties::poolSize).toList()
-				: null;
 		return new Grid(preset, distinct(orDefault(this.topologies, preset.topologies())),
 				Objects.requireNonNullElse(this.instances, Preset.INSTANCES),
 				distinct(orDefault(sizes, preset.poolSizes())), distinct(orDefault(this.rates, preset.rates())),
@@ -181,6 +284,28 @@ record BenchProperties(
 				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()), stacks(preset),
 				requestThreads(preset), Objects.requireNonNullElse(this.workload, preset.workload()),
 				Objects.requireNonNullElse(this.acquireCost, preset.acquireCost()), vendors());
+	}
+
+	/**
+	 * The grid of an external deployment: one topology (single for one actuator, else
+	 * multi with one instance per actuator), the JDBC service as deployed, pooled sizes
+	 * only (the preset's {@code none} is left out: the lab cannot take a running pool
+	 * away).
+	 */
+	private Grid externalGrid(Preset preset, @Nullable List<Integer> sizes) {
+		int instances = (this.actuators != null) ? Math.max(1, this.actuators.size()) : 1;
+		List<Integer> pooled = distinct(orDefault(sizes, preset.poolSizes())).stream()
+			.filter((size) -> size != SweepResults.NO_POOL)
+			.toList();
+		return new Grid(preset, List.of((instances == 1) ? Topology.SINGLE : Topology.MULTI), instances, pooled,
+				distinct(orDefault(this.rates, preset.rates())),
+				Objects.requireNonNullElse(this.duration, preset.duration()),
+				Objects.requireNonNullElse(this.warmup, preset.warmup()),
+				Objects.requireNonNullElse(this.topologyWarmup, preset.topologyWarmup()),
+				Objects.requireNonNullElse(this.repeats, 1),
+				Objects.requireNonNullElse(this.arrivals, preset.arrivals()), 0, Limits.AS_DEPLOYED,
+				List.of(Stack.JDBC), List.of(RequestThreads.TOMCAT_DEFAULT),
+				Objects.requireNonNullElse(this.workload, preset.workload()), false, vendors());
 	}
 
 	/**

@@ -26,6 +26,7 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.validation.FieldError;
 import org.springframework.validation.ObjectError;
 
+import org.poollab.bench.deploy.ResizeToken;
 import org.poollab.bench.grid.Preset;
 
 /**
@@ -84,6 +85,9 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 					"a whole number from 0 to 100000 (connections other clients hold)"),
 			setting("connectionsperrequest", "bench.connectionsPerRequest",
 					"a whole number from 1 to 100 (connections one request holds at once)"),
+			setting("target", "bench.target", "lab or external"),
+			setting("resizetimeout", "bench.resizeTimeout", "a duration from 1s to 1h, e.g. 10m"),
+			setting("allowremotetargets", "bench.allowRemoteTargets", "true or false"),
 			setting("holdtime", "bench.holdTime",
 					"a mean hold above 0 and up to 10m, or a mean and a p99, e.g. 12ms or 12ms,80ms"));
 
@@ -182,6 +186,11 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	}
 
 	private static String unknown(String written, Object value) {
+		if (SettingNames.uniform(written).equals(SettingNames.uniform(ResizeToken.PROPERTY))) {
+			// Never echoed: the value is a credential.
+			return "%s is not allowed as a setting: the resize endpoint's token must not be on a command line (any user of the machine can read it there, and Maven prints it). Set the environment variable %s instead. Nothing was started."
+				.formatted(ResizeToken.PROPERTY, ResizeToken.ENVIRONMENT_VARIABLE);
+		}
 		String suggestion = SettingNames.closest(written, knownNames())
 			.map((name) -> "did you mean " + name + "?")
 			.orElse("see the options in README.md.");

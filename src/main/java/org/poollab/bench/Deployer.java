@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 import org.poollab.bench.deploy.Deployment;
+import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.deploy.Ports;
 import org.poollab.bench.grid.Grid;
@@ -44,6 +45,11 @@ final class Deployer {
 	Deployment deploy(Planned point, int largestPoolSize, Optional<Path> hikariBlock, List<Integer> rates)
 			throws IOException, InterruptedException {
 		Grid grid = this.sweep.grid();
+		PreFlight found = this.sweep.preFlight();
+		if (found.external().isPresent()) {
+			// The confirmation's block needs a deployment the lab starts: never here.
+			return external(point, largestPoolSize, found.external().get(), found.foundSizes(), rates);
+		}
 		Topology topology = point.topology();
 		String label = (hikariBlock.isPresent() ? "confirm-" : "") + point.deploymentLabel()
 				+ (point.pooled() ? "" : "-nopool");
@@ -57,7 +63,6 @@ final class Deployer {
 		this.sweep.out()
 			.printf("Starting %s topology (%d instance(s), %s, %s)...%n", topology.label(), point.instances(), pool,
 					limits.describe());
-		PreFlight found = this.sweep.preFlight();
 		// The confirmation runs the pasted block on HikariCP alone.
 		Deployment.Plan plan = new Deployment.Plan(topology, label, point.instances(), largestPoolSize,
 				grid.pgbouncerClientPoolSize(), limits, found.serviceJvm(), found.pinning(),
@@ -100,6 +105,25 @@ final class Deployer {
 		deployment = start(plan);
 		if (!lower.isEmpty()) {
 			warmUp(deployment, label, lower);
+		}
+		return deployment;
+	}
+
+	/**
+	 * The deployment the lab did not start, resized to the largest pool the sweep
+	 * measures and warmed up like the lab's own.
+	 */
+	private Deployment external(Planned point, int largestPoolSize, ExternalTarget target, List<Integer> foundSizes,
+			List<Integer> rates) throws IOException, InterruptedException {
+		this.sweep.out()
+			.printf("Sweeping the external deployment (%d instance(s) by their actuators, pool %d first, the largest this sweep measures; resized %s)...%n",
+					target.instances(), largestPoolSize,
+					target.resizeCommand().isPresent() ? "by bench.resizeCommand" : "through their resize endpoint");
+		Deployment deployment = Deployment.external(target, foundSizes, largestPoolSize,
+				this.sweep.grid().limits(point.vendor(), point.stack(), point.threads()), this.sweep.database(),
+				this.sweep.store().directory(), this.sweep.processes(), this.sweep.out());
+		if (!this.sweep.grid().topologyWarmup().isZero()) {
+			warmUp(deployment, "external", rates);
 		}
 		return deployment;
 	}

@@ -21,7 +21,9 @@ final class HostCeiling {
 
 	void measureOnce(SweepContext sweep, JMeter jmeter, Deployment deployment, Path directory)
 			throws IOException, InterruptedException {
-		if (this.measured || jmeter.distributed()) {
+		// An external deployment's ceiling would mix in the network and a host that is
+		// not this one: each point's own check says whether JMeter kept its schedule.
+		if (this.measured || jmeter.distributed() || deployment.external()) {
 			return;
 		}
 		this.measured = true;

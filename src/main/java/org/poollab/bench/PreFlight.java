@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.deploy.CpuPinning;
 import org.poollab.bench.deploy.Database;
+import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.deploy.Nginx;
 import org.poollab.bench.deploy.PgBouncer;
 import org.poollab.bench.deploy.Ports;
@@ -35,9 +36,43 @@ import static org.poollab.bench.results.PgBouncer.poolsAtTheDatabase;
  * @param pinning how instances are pinned to CPUs, {@code null} when they are not
  * @param remoteEngines JMeter servers to load from, empty for JMeter here
  * @param serviceJvm the JDK the instances run on
+ * @param external the deployment the lab did not start ({@code bench.target=external}),
+ * checked to answer; empty when the lab deploys
+ * @param foundSizes each external instance's pool size when the pre-flight looked (what
+ * the lab restores at the end), empty when the lab deploys
  */
 record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPinning pinning,
-		List<String> remoteEngines, ServiceJvm serviceJvm) {
+		List<String> remoteEngines, ServiceJvm serviceJvm, Optional<ExternalTarget> external,
+		List<Integer> foundSizes) {
+
+	PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPinning pinning, List<String> remoteEngines,
+			ServiceJvm serviceJvm) {
+		this(nginx, pgbouncer, pinning, remoteEngines, serviceJvm, Optional.empty(), List.of());
+	}
+
+	/**
+	 * The pre-flight of a deployment the lab did not start: nothing of the lab's own
+	 * deployments is looked for (ports, nginx, pgbouncer, taskset, a JDK); the targets
+	 * must answer, the actuators show HikariCP's pool size, the resize endpoint take the
+	 * lab's credential ({@link ExternalTarget#requireReady}); the budget is checked when
+	 * {@code bench.database.url} names the database, and said not to be otherwise.
+	 */
+	static PreFlight checkExternal(Grid grid, BenchProperties properties, ExternalTarget external, PrintStream out)
+			throws SQLException, InterruptedException {
+		if (properties.database().configured()) {
+			requireBudget(grid, externalSettings(properties), grid.topologies(), grid.largestPoolSize());
+		}
+		else {
+			out.printf(
+					"The connection budget is not checked: without bench.database.url the lab cannot read the database's max_connections (%d instance(s) x pool up to %d must fit it).%n",
+					external.instances(), grid.largestPoolSize());
+		}
+		List<String> engines = (properties.remoteEngines() != null) ? properties.remoteEngines() : List.of();
+		JMeter.requireEvenSplit(grid.rates(), engines);
+		List<Integer> found = external.requireReady(out);
+		return new PreFlight(Optional.empty(), Optional.empty(), null, engines, ServiceJvm.choose(null, false),
+				Optional.of(external), List.copyOf(found));
+	}
 
 	/**
 	 * @param topologies the topologies that will run

@@ -13,6 +13,7 @@ import java.util.Optional;
 
 import org.poollab.bench.acquire.AcquireCostBenchmark;
 import org.poollab.bench.deploy.Database;
+import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Question;
@@ -46,8 +47,11 @@ import org.springframework.util.FileSystemUtils;
  * {@link TopologyRun}; the answers are then run as pasted ({@link Confirmations}).
  *
  * @param programs where nginx, pgbouncer and taskset are looked for
+ * @param external the deployment to sweep when the lab did not start it
+ * ({@code bench.target=external}): then the lab starts no service and no database
  */
-record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs programs, PrintStream out) {
+record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs programs,
+		Optional<ExternalTarget> external, PrintStream out) {
 
 	/**
 	 * What a finished sweep leaves behind.
@@ -62,8 +66,10 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 
 	Outcome run() throws IOException, InterruptedException, SQLException {
 		// 1. Grid and environment, checked before anything starts.
-		PreFlight preFlight = PreFlight.check(this.grid, this.properties, this.programs, this.grid.topologies(),
-				this.grid.largestPoolSize(), this.out);
+		PreFlight preFlight = this.external.isPresent()
+				? PreFlight.checkExternal(this.grid, this.properties, this.external.get(), this.out)
+				: PreFlight.check(this.grid, this.properties, this.programs, this.grid.topologies(),
+						this.grid.largestPoolSize(), this.out);
 		List<Planned> planned = this.grid.points()
 			.stream()
 			.filter((point) -> point.topology() != Topology.PGBOUNCER || preFlight.pgbouncer().isPresent())
@@ -120,9 +126,13 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 					if (onIt.isEmpty() && question.isEmpty()) {
 						continue;
 					}
-					try (Database database = startDatabase(this.properties, vendor, store.directory(), processes)) {
-						PreFlight.requireBudget(this.grid, database.settings(), this.grid.topologies(),
-								this.grid.largestPoolSize());
+					try (Database database = this.external.isPresent() && !this.properties.database().configured()
+							? Database.unchecked(vendor)
+							: startDatabase(this.properties, vendor, store.directory(), processes)) {
+						if (database.describe().budgetKnown()) {
+							PreFlight.requireBudget(this.grid, database.settings(), this.grid.topologies(),
+									this.grid.largestPoolSize());
+						}
 						results = (results == null)
 								? new SweepResults(startedAt, this.grid.preset().label(), host, database.describe(),
 										this.properties.p99Objective().toMillis(), this.grid.workload().label(), points)
@@ -153,7 +163,11 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 								throw ex;
 							}
 						}
-						if (question.isEmpty()) {
+						if (question.isEmpty() && this.external.isPresent()) {
+							this.out.println(
+									"No confirmation run: it starts the recommended block as pasted, and the lab does not deploy in target mode. Deploy the block and run the sweep at its pool size to confirm it.");
+						}
+						else if (question.isEmpty()) {
 							// 4b. Confirm, while this database is up: each answer's block
 							// run as pasted.
 							results = results.withConfirmations(Confirmations.run(sweep, onIt));

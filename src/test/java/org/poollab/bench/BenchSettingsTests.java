@@ -78,6 +78,8 @@ class BenchSettingsTests {
 					bench.threads=virtual,x  | bench.threads=virtual,x is not allowed
 					bench.stack=graphql      | bench.stack=graphql is not allowed: use jdbc, r2dbc or both, comma-separated
 					bench.database.vendor=oracle | bench.database.vendor=oracle is not allowed: use postgresql, mariadb or both, comma-separated
+					bench.target=elsewhere   | bench.target=elsewhere is not allowed: use lab or external
+					bench.resizeTimeout=0s   | bench.resizeTimeout=0s is not allowed: use a duration from 1s to 1h
 					""")
 	void badSettingIsRefusedBeforeAnythingStarts(String setting, String message, CapturedOutput output) {
 		assertRefusedBeforeAnythingStarts(new String[] { "--" + setting }, message, output);
@@ -104,6 +106,48 @@ class BenchSettingsTests {
 					""")
 	void theQuestionIsRefusedAsAWholeBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
 		assertRefusedBeforeAnythingStarts(settings.split(" "), message, output);
+	}
+
+	/**
+	 * Target mode's settings are checked before anything starts (and before any target is
+	 * asked): each belongs to target mode, the URLs are well formed and on this machine's
+	 * loopback unless allowed elsewhere, a resize command has the pool size in it, and
+	 * what shapes the lab's own deployments is refused beside it.
+	 */
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					--bench.targets=http://127.0.0.1:8080                                         | bench.targets is a setting of target mode: add -Dbench.target=external
+					--bench.resizeCommand=true                                                    | bench.resizeCommand is a setting of target mode
+					--bench.target=external                                                       | bench.target=external needs bench.targets
+					--bench.target=external --bench.targets=http://127.0.0.1:8080                 | bench.target=external needs bench.actuators
+					--bench.target=external --bench.targets=https://127.0.0.1:8443 --bench.actuators=http://127.0.0.1:8081/actuator | bench.targets=https://127.0.0.1:8443 is not allowed: each target is http://host:port, with no path
+					--bench.target=external --bench.targets=http://127.0.0.1:8080/roles --bench.actuators=http://127.0.0.1:8081/actuator | bench.targets=http://127.0.0.1:8080/roles is not allowed: each target is http://host:port, with no path
+					--bench.target=external --bench.targets=http://10.1.2.3:8080 --bench.actuators=http://127.0.0.1:8081/actuator | bench.targets=http://10.1.2.3:8080 is not allowed: 10.1.2.3 is not this machine's loopback (127.0.0.0/8)
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://10.1.2.3:8081/actuator | bench.actuators=http://10.1.2.3:8081/actuator is not allowed: 10.1.2.3 is not this machine's loopback
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator,http://127.0.0.1:8081/actuator/ | bench.actuators=http://127.0.0.1:8081/actuator,http://127.0.0.1:8081/actuator/ names an instance twice
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.resizeCommand=true | bench.resizeCommand=true is not allowed: it must contain {poolSize}
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.instances=3 | bench.instances=3 is not allowed with bench.target=external: the lab starts no service and no database there
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.targetRps=1500 | bench.targetRps=1500 is not allowed with bench.target=external
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.poolSizes=none,5 | bench.poolSizes=none,5 is not allowed with bench.target=external: the lab resizes the running pools and cannot take them away (none)
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.workload=write | bench.workload=write with bench.target=external needs bench.database.url
+					""")
+	void targetModeIsCheckedBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
+		assertRefusedBeforeAnythingStarts(settings.split(" "), message, output);
+	}
+
+	/**
+	 * The resize endpoint's token is a credential: refused on a command line (any user of
+	 * the machine can read it there), and never echoed in the refusal.
+	 */
+	@Test
+	void theResizeTokenIsRefusedOnTheCommandLineWithoutEchoingIt(CapturedOutput output) {
+		assertRefusedBeforeAnythingStarts(new String[] { "--bench.resizeToken=s3cret-token-value" },
+				"bench.resizeToken is not allowed as a setting: the resize endpoint's token must not be on a command line",
+				output);
+		assertThatException().isThrownBy(() -> run("--bench.resizeToken=s3cret-token-value"))
+			.withMessageContaining("LAB_POOL_RESIZE_TOKEN")
+			.withMessageNotContaining("s3cret-token-value");
 	}
 
 	/**

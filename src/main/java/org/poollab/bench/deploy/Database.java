@@ -84,6 +84,11 @@ public final class Database implements AutoCloseable {
 
 	private Database(String kind, DatabaseVendor vendor, String url, String username, String password, Runnable stop,
 			ProcessHandle server, Path log) throws SQLException {
+		this(kind, vendor, url, username, password, stop, server, log, null);
+	}
+
+	private Database(String kind, DatabaseVendor vendor, String url, String username, String password, Runnable stop,
+			ProcessHandle server, Path log, Settings known) throws SQLException {
 		this.kind = kind;
 		this.vendor = vendor;
 		this.url = url;
@@ -92,7 +97,7 @@ public final class Database implements AutoCloseable {
 		this.stop = stop;
 		this.server = server;
 		this.log = log;
-		this.settings = readSettings();
+		this.settings = (known != null) ? known : readSettings();
 	}
 
 	/**
@@ -198,6 +203,22 @@ public final class Database implements AutoCloseable {
 	}
 
 	/**
+	 * The database of an external deployment ({@code bench.target=external}) when no
+	 * {@code bench.database.url} names it: the lab cannot read its
+	 * {@code max_connections}, so the budget is not checked and the report says so
+	 * ({@link org.poollab.bench.results.Database#budgetKnown()}); nothing connects to it.
+	 */
+	public static Database unchecked(DatabaseVendor vendor) {
+		try {
+			return new Database(org.poollab.bench.results.Database.UNCHECKED, vendor, "", "", "", null, null, null,
+					new Settings(vendor.product(), "unknown", 0, 0));
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("reads nothing", ex);
+		}
+	}
+
+	/**
 	 * Refuses a grid whose fleet could ask the database for more connections than it
 	 * accepts from regular users.
 	 */
@@ -238,6 +259,10 @@ public final class Database implements AutoCloseable {
 	}
 
 	public Connection connect() throws SQLException {
+		if (this.url.isEmpty()) {
+			throw new SQLException(
+					"The external deployment's database is not known to the lab (no bench.database.url)");
+		}
 		return connect(this.url, this.username, this.password);
 	}
 

@@ -2,14 +2,18 @@ package org.poollab.bench.deploy;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
@@ -34,6 +38,15 @@ public final class Deployment implements AutoCloseable {
 
 	public static final String NONE = Point.NO_LOAD_BALANCER;
 
+	/**
+	 * The load balancer of an external deployment reached by one URL: whatever the user
+	 * runs in front of it.
+	 */
+	public static final String EXTERNAL = "external";
+
+	/** How often the wait after a resize command looks at every instance's pool size. */
+	private static final Duration POLL = Duration.ofSeconds(1);
+
 	private final List<Instance> instances;
 
 	private final String loadBalancer;
@@ -48,6 +61,21 @@ public final class Deployment implements AutoCloseable {
 
 	private final Database database;
 
+	/** The deployment the lab did not start, {@code null} for the lab's own. */
+	private final @Nullable ExternalTarget external;
+
+	/**
+	 * Each external instance's pool size when the lab found it: restored on
+	 * {@link #close()}.
+	 */
+	private final List<Integer> foundSizes;
+
+	/** Where an external deployment's resize commands log, {@code null} otherwise. */
+	private final @Nullable Path directory;
+
+	/** Where the restoring of an external deployment's pool sizes is reported. */
+	private final PrintStream out;
+
 	/**
 	 * The swept pool size right now: pgbouncer's pool behind pgbouncer, else every
 	 * instance's.
@@ -56,6 +84,17 @@ public final class Deployment implements AutoCloseable {
 
 	private Deployment(List<Instance> instances, String loadBalancer, Path targets, ProcessHandle nginx,
 			PgBouncer pgbouncer, ChildProcesses processes, Database database, int poolSize) {
+		this(instances, loadBalancer, targets, nginx, pgbouncer, processes, database, poolSize, null, List.of(), null,
+				System.out);
+	}
+
+	private Deployment(List<Instance> instances, String loadBalancer, Path targets, ProcessHandle nginx,
+			PgBouncer pgbouncer, ChildProcesses processes, Database database, int poolSize,
+			@Nullable ExternalTarget external, List<Integer> foundSizes, @Nullable Path directory, PrintStream out) {
+		this.out = out;
+		this.external = external;
+		this.foundSizes = foundSizes;
+		this.directory = directory;
 		this.poolSize = poolSize;
 		this.database = database;
 		this.instances = instances;
@@ -158,6 +197,44 @@ public final class Deployment implements AutoCloseable {
 				plan.poolSize());
 	}
 
+	/**
+	 * A deployment the lab did not start, sized to {@code poolSize}: its instances are
+	 * its actuators, the load goes to its targets (round robin over several).
+	 * @param foundSizes each instance's pool size before the lab changed it (restored on
+	 * {@link #close()})
+	 * @param limits what the points record of the instances (as deployed: the lab set
+	 * nothing)
+	 * @param out where the resizes are reported
+	 */
+	public static Deployment external(ExternalTarget target, List<Integer> foundSizes, int poolSize, Limits limits,
+			Database database, Path runDirectory, ChildProcesses processes, PrintStream out)
+			throws IOException, InterruptedException {
+		Path directory = Files.createDirectories(runDirectory.resolve("deploy").resolve(EXTERNAL));
+		Path targets = directory.resolve("targets.csv");
+		Files.writeString(targets,
+				target.targets()
+					.stream()
+					.map((uri) -> uri.getHost() + "," + uri.getPort() + "\n")
+					.collect(Collectors.joining()));
+		List<Instance> instances = new ArrayList<>();
+		for (int i = 0; i < target.instances(); i++) {
+			URI actuator = target.actuators().get(i);
+			instances.add(Instance.external(actuator.getHost(), actuator.getPort(), actuator, limits, target.token()));
+		}
+		String loadBalancer = (target.targets().size() > 1) ? CLIENT_ROUND_ROBIN : EXTERNAL;
+		Deployment deployment = new Deployment(instances, loadBalancer, targets, null, null, processes, database,
+				SweepResults.NO_POOL, target, foundSizes, directory, out);
+		deployment.resize(poolSize);
+		out.printf("  %d instance(s) at pool size %d, load to %s (%s)%n", instances.size(), poolSize, target.targets(),
+				describe(loadBalancer));
+		return deployment;
+	}
+
+	/** Whether the lab did not start this deployment (it stops nothing of it). */
+	public boolean external() {
+		return this.external != null;
+	}
+
 	public List<Instance> instances() {
 		return this.instances;
 	}
@@ -218,13 +295,60 @@ public final class Deployment implements AutoCloseable {
 			this.poolSize = poolSize;
 			return;
 		}
-		if (this.instances.size() == 1) {
+		if (this.external != null && this.external.resizeCommand().isPresent()) {
+			redeploy(this.external, poolSize);
+		}
+		else if (this.instances.size() == 1) {
 			this.instances.get(0).resize(poolSize);
 		}
 		else {
 			resizeAtOnce(poolSize);
 		}
 		this.poolSize = poolSize;
+	}
+
+	/**
+	 * {@code bench.resizeCommand}: runs the user's command for the new size (a shell
+	 * line, its output in {@code deploy/external/resize-<size>.log}), then waits until
+	 * every instance's actuator reports that size: a rollout may report success before
+	 * every replica is replaced. Both within {@code bench.resizeTimeout}.
+	 */
+	private void redeploy(ExternalTarget target, int poolSize) throws IOException, InterruptedException {
+		long deadline = System.nanoTime() + target.resizeTimeout().toNanos();
+		Path log = this.directory.resolve("resize-" + poolSize + ".log");
+		String command = target.resizeCommandFor(poolSize);
+		ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command).redirectErrorStream(true)
+			.redirectOutput(log.toFile());
+		Process process = this.processes.start("resize-command", builder);
+		if (!process.waitFor(target.resizeTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+			this.processes.stop(process.toHandle());
+			throw new LabFailureException(
+					"bench.resizeCommand for pool size %d did not end within %s (bench.resizeTimeout); it was stopped. Its output: %s"
+						.formatted(poolSize, target.resizeTimeout(), log));
+		}
+		if (process.exitValue() != 0) {
+			throw new LabFailureException(
+					"bench.resizeCommand for pool size %d failed (exit code %d): %s. Its output: %s".formatted(poolSize,
+							process.exitValue(), command, log));
+		}
+		List<OptionalInt> sizes = List.of();
+		while (System.nanoTime() < deadline) {
+			sizes = new ArrayList<>();
+			for (int i = 0; i < target.instances(); i++) {
+				sizes.add(target.poolSize(i, null));
+			}
+			if (sizes.stream().allMatch((size) -> size.isPresent() && size.getAsInt() == poolSize)) {
+				return;
+			}
+			Thread.sleep(POLL.toMillis());
+		}
+		throw new LabFailureException(
+				"After bench.resizeCommand for pool size %d, the instances report hikaricp_connections_max %s (%s), not %d, within %s (bench.resizeTimeout)"
+					.formatted(poolSize,
+							sizes.stream()
+								.map((size) -> size.isPresent() ? String.valueOf(size.getAsInt()) : "nothing")
+								.toList(),
+							target.actuators(), poolSize, target.resizeTimeout()));
 	}
 
 	/**
@@ -263,12 +387,54 @@ public final class Deployment implements AutoCloseable {
 		return this.poolSize;
 	}
 
+	/**
+	 * Leaves an external deployment as the lab found it: each pool at the size it had.
+	 * What cannot be restored is said, not thrown: the sweep's results come first.
+	 */
+	private void restore(ExternalTarget target) {
+		if (this.poolSize == SweepResults.NO_POOL) {
+			return;
+		}
+		boolean same = this.foundSizes.stream().distinct().count() == 1;
+		try {
+			if (same && this.foundSizes.get(0) == this.poolSize) {
+				return;
+			}
+			if (target.resizeCommand().isPresent()) {
+				if (!same) {
+					this.out.printf(
+							"  The instances' pools were %s before the sweep, not one size: bench.resizeCommand cannot restore them; they are at %d.%n",
+							this.foundSizes, this.poolSize);
+					return;
+				}
+				redeploy(target, this.foundSizes.get(0));
+			}
+			else {
+				for (int i = 0; i < this.instances.size(); i++) {
+					this.instances.get(i).resize(this.foundSizes.get(i));
+				}
+			}
+			this.out.printf("  The external instances' pools are back at %s, as found.%n", this.foundSizes);
+		}
+		catch (IOException | RuntimeException ex) {
+			this.out.printf("  Could not restore the external instances' pool sizes %s (they are at %d): %s%n",
+					this.foundSizes, this.poolSize, ex.getMessage());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	public List<Instance> deadInstances() {
 		return this.instances.stream().filter((instance) -> !instance.isAlive()).toList();
 	}
 
 	@Override
 	public void close() {
+		if (this.external != null) {
+			restore(this.external);
+			return;
+		}
 		if (this.nginx != null) {
 			this.processes.stop(this.nginx);
 		}

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
@@ -48,25 +49,46 @@ public final class Instance {
 
 	private static final String REACTIVE_MAIN = "org.poollab.reactive.ReactiveServiceApplication";
 
+	private final String host;
+
 	private final int port;
 
-	private final int managementPort;
+	private final URI actuatorBase;
 
-	private final Process process;
+	/**
+	 * The JVM the lab started, {@code null} for an instance of an external deployment.
+	 */
+	private final @Nullable Process process;
 
-	private final Path log;
+	private final @Nullable Path log;
 
 	private final Limits limits;
 
 	private final List<Integer> cpus;
 
-	private Instance(int port, int managementPort, Process process, Path log, Limits limits, List<Integer> cpus) {
+	private final Optional<ResizeToken> token;
+
+	private Instance(String host, int port, URI actuatorBase, @Nullable Process process, @Nullable Path log,
+			Limits limits, List<Integer> cpus, Optional<ResizeToken> token) {
+		this.host = host;
 		this.port = port;
-		this.managementPort = managementPort;
+		this.actuatorBase = actuatorBase;
 		this.process = process;
 		this.log = log;
 		this.limits = limits;
 		this.cpus = cpus;
+		this.token = token;
+	}
+
+	/**
+	 * An instance of a deployment the lab did not start: watched and resized through its
+	 * actuator, never started, stopped or killed.
+	 * @param port its HTTP port as the load reaches it (a label in the telemetry)
+	 * @param actuatorBase e.g. {@code http://127.0.0.2:8081/actuator}
+	 * @param token the resize endpoint's credential, when the service asks for one
+	 */
+	static Instance external(String host, int port, URI actuatorBase, Limits limits, Optional<ResizeToken> token) {
+		return new Instance(host, port, actuatorBase, null, null, limits, List.of(), token);
 	}
 
 	/**
@@ -158,28 +180,44 @@ public final class Instance {
 		builder.environment().put("SPRING_DATASOURCE_PASSWORD", database.password());
 		builder.environment().put("SPRING_R2DBC_PASSWORD", database.password());
 		builder.environment().put("SPRING_FLYWAY_PASSWORD", database.password());
-		return new Instance(port, managementPort, processes.start("instance-" + port, builder), log, limits, cpus);
+		return new Instance("127.0.0.1", port, URI.create("http://127.0.0.1:" + managementPort + "/actuator"),
+				processes.start("instance-" + port, builder), log, limits, cpus, Optional.empty());
 	}
 
 	public int port() {
 		return this.port;
 	}
 
-	ProcessHandle handle() {
-		return this.process.toHandle();
+	/** Where the load reaches it: 127.0.0.1 for the lab's own instances. */
+	public String host() {
+		return this.host;
 	}
 
+	/** Whether the lab started it (and stops it). */
+	boolean external() {
+		return this.process == null;
+	}
+
+	/** The lab's own JVM; {@code null} for an external instance. */
+	@Nullable ProcessHandle handle() {
+		return (this.process != null) ? this.process.toHandle() : null;
+	}
+
+	/**
+	 * Whether it runs: an external instance is not the lab's to watch this way (its
+	 * scrapes and the load's errors tell).
+	 */
 	boolean isAlive() {
-		return this.process.isAlive();
+		return this.process == null || this.process.isAlive();
 	}
 
 	public URI uri(String path) {
-		return URI.create("http://127.0.0.1:" + this.port + path);
+		return URI.create("http://" + this.host + ":" + this.port + path);
 	}
 
-	/** An actuator endpoint, e.g. {@code /actuator/prometheus}. */
+	/** An actuator endpoint, e.g. {@code prometheus} for {@code /actuator/prometheus}. */
 	public URI actuator(String endpoint) {
-		return URI.create("http://127.0.0.1:" + this.managementPort + "/actuator/" + endpoint);
+		return URI.create(this.actuatorBase + "/" + endpoint);
 	}
 
 	void awaitReady() throws IOException, InterruptedException {
@@ -350,18 +388,35 @@ public final class Instance {
 	}
 
 	private HttpRequest resizeRequest(int poolSize) {
-		return HttpRequest.newBuilder(actuator("poolsize"))
+		return resizeRequest(actuator("poolsize"), String.valueOf(poolSize), this.token);
+	}
+
+	/**
+	 * A POST to a resize endpoint, with the credential when there is one.
+	 * @param size the JSON value of {@code maximumPoolSize}
+	 */
+	static HttpRequest resizeRequest(URI endpoint, String size, Optional<ResizeToken> token) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
 			.header("Content-Type", "application/json")
 			.timeout(Duration.ofSeconds(60))
-			.POST(HttpRequest.BodyPublishers.ofString("{\"maximumPoolSize\":" + poolSize + "}"))
-			.build();
+			.POST(HttpRequest.BodyPublishers.ofString("{\"maximumPoolSize\":" + size + "}"));
+		token.ifPresent((credential) -> request.header("Authorization", credential.authorization()));
+		return request.build();
 	}
 
 	private void requireResized(int poolSize, HttpResponse<String> response) {
 		if (response.statusCode() != 200) {
-			throw new LabFailureException("Could not resize the pool of the instance on port %d to %d: HTTP %d %s"
-				.formatted(this.port, poolSize, response.statusCode(), response.body()));
+			throw new LabFailureException("Could not resize the pool of the instance %s to %d: HTTP %d %s"
+				.formatted(name(), poolSize, response.statusCode(), response.body()));
 		}
+	}
+
+	/**
+	 * How messages name it: its port for the lab's own instances, its actuator for an
+	 * external one (whose instances may share a port on different hosts).
+	 */
+	public String name() {
+		return external() ? "at " + this.actuatorBase : "on port " + this.port;
 	}
 
 	/**
@@ -378,7 +433,8 @@ public final class Instance {
 	 * in its log. Such a death says nothing about the pool size.
 	 */
 	public boolean killedFromOutside() {
-		if (this.process.isAlive() || !SIGNALLED_FROM_OUTSIDE.contains(this.process.exitValue())) {
+		if (this.process == null || this.process.isAlive()
+				|| !SIGNALLED_FROM_OUTSIDE.contains(this.process.exitValue())) {
 			return false;
 		}
 		return deathCause().equals("exit code " + this.process.exitValue());

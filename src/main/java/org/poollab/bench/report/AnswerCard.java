@@ -55,7 +55,12 @@ record AnswerCard(String title, List<Line> lines) {
 					.ifPresent((settling) -> lines
 						.add(new Line("decision", "pool " + pool + ": " + Settling.NOT_REDRAWN + effort(settling))));
 			}
-			if (!grid.behindPgBouncer()) {
+			if (!grid.behindPgBouncer() && !recommendation.crossChecks().budgetKnown()) {
+				lines.add(new Line("fleet", String.format(Locale.ROOT,
+						"%d instance(s) x %d = %d connections; the database's budget was not checked (no bench.database.url)",
+						grid.instances(), pool, grid.instances() * pool)));
+			}
+			else if (!grid.behindPgBouncer()) {
 				Recommendation.CrossChecks checks = recommendation.crossChecks();
 				int budget = checks.maxConnections() - checks.reservedConnections();
 				lines.add(new Line("fleet", String.format(Locale.ROOT,

@@ -66,7 +66,12 @@ final class CrossChecksTable {
 							+ ") and Cm the connections one request holds at once: with Cm = 1 any pool of at least "
 							+ "1 cannot deadlock on itself."));
 		}
-		if (behindPgBouncer) {
+		if (!checks.budgetKnown()) {
+			rows.add(row("Fleet budget", "not checked",
+					"no bench.database.url: the lab did not read the external deployment's max_connections; "
+							+ checks.instances() + " instance(s) × pool must fit it."));
+		}
+		else if (behindPgBouncer) {
 			rows.add(row("Fleet budget", "≤ " + checks.fleetBudgetPerInstance() + " for pgbouncer's pool",
 					"pgbouncer's one pool ≤ max_connections " + checks.maxConnections() + " − reserved "
 							+ checks.reservedConnections() + "; the instances' pools connect to pgbouncer."));

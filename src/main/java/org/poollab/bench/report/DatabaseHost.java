@@ -21,6 +21,9 @@ record DatabaseHost(String hosts, boolean sameHost) {
 	private static final String JDBC = "jdbc:";
 
 	static DatabaseHost of(Database database) {
+		if (Database.UNCHECKED.equals(database.kind())) {
+			return new DatabaseHost("an unknown host", false);
+		}
 		if (!"external".equals(database.kind())) {
 			return new DatabaseHost("localhost", true); // started by the lab, on its host
 		}

@@ -45,9 +45,12 @@ public final class Header {
 	 */
 	private static String databases(List<Database> databases) {
 		String each = databases.stream()
-			.map((database) -> String.format(Locale.ROOT, "%s %s %s (max_connections %d, %d reserved), %s",
-					database.kind(), database.vendor(), database.version(), database.maxConnections(),
-					database.reservedConnections(), DatabaseHost.of(database).describe()))
+			.map((database) -> database.budgetKnown()
+					? String.format(Locale.ROOT, "%s %s %s (max_connections %d, %d reserved), %s", database.kind(),
+							database.vendor(), database.version(), database.maxConnections(),
+							database.reservedConnections(), DatabaseHost.of(database).describe())
+					: String.format(Locale.ROOT, "%s, %s: its max_connections was not read", database.vendor(),
+							database.kind()))
 			.collect(Collectors.joining("; then "));
 		return ((databases.size() > 1) ? "Databases, one at a time: " : "Database: ") + each;
 	}

@@ -49,11 +49,10 @@ record NoKnee(int poolSize, String why, List<String> caveats) {
 		String why = String.format(Locale.ROOT,
 				"the smallest of them that is at least %d, at least twice the %s connections Little's law finds "
 						+ "busy per instance (rounded up: %s) and at least the deadlock floor (%d), within the "
-						+ "fleet budget (%d per instance).",
+						+ "fleet budget (%s).",
 				MIN_POOL_SIZE,
 				littleKnown ? String.format(Locale.ROOT, "%.2f", checks.littleBusyPerInstance()) : "(unknown)",
-				littleKnown ? String.valueOf(littleFloor) : "none", checks.deadlockFloor(),
-				checks.fleetBudgetPerInstance());
+				littleKnown ? String.valueOf(littleFloor) : "none", checks.deadlockFloor(), checks.budgetPerInstance());
 		return new NoKnee(poolSize, why, caveats);
 	}
 

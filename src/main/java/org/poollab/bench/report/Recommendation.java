@@ -157,6 +157,26 @@ public record Recommendation(String topology, String poolSizeKey, Verdict verdic
 		/** {@link #requestThreads()} when nothing caps them (virtual threads). */
 		public static final int NO_THREAD_CAP = 0;
 
+		/**
+		 * {@link #fleetBudgetPerInstance()} when the database's {@code max_connections}
+		 * was not read (an external deployment without {@code bench.database.url}):
+		 * nothing is capped by it, and every sentence about it says it was not checked.
+		 */
+		public static final int BUDGET_UNKNOWN = Integer.MAX_VALUE;
+
+		/** Whether the database's budget was read. */
+		public boolean budgetKnown() {
+			return this.fleetBudgetPerInstance != BUDGET_UNKNOWN;
+		}
+
+		/**
+		 * The budget for a sentence: {@code 12 per instance}, or that it was not read.
+		 */
+		public String budgetPerInstance() {
+			return budgetKnown() ? this.fleetBudgetPerInstance + " per instance"
+					: "not checked: no bench.database.url to read max_connections from";
+		}
+
 	}
 
 }

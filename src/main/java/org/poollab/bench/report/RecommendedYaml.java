@@ -315,7 +315,7 @@ public final class RecommendedYaml {
 	private static String poolSizeWhy(Section section) {
 		Recommendation recommendation = section.recommendation();
 		Recommendation.CrossChecks checks = recommendation.crossChecks();
-		String budget = "; fleet budget " + checks.fleetBudgetPerInstance() + " per instance";
+		String budget = "; fleet budget " + checks.budgetPerInstance();
 		if (recommendation.verdict() == Recommendation.Verdict.CHOSEN
 				|| recommendation.verdict() == Recommendation.Verdict.FLAT) {
 			return "per instance; " + recommendation.basis() + budget;

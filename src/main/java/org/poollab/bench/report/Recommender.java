@@ -193,12 +193,13 @@ final class Recommender {
 		if (refused.isEmpty()) {
 			return Optional.empty();
 		}
+		String limit = database.budgetKnown() ? String.format(Locale.ROOT, "max_connections %d, %d reserved",
+				database.maxConnections(), database.reservedConnections()) : "max_connections not read";
 		return Optional.of(String.format(Locale.ROOT,
-				"The database was at its connection limit (max_connections %d, %d reserved): %s refused "
+				"The database was at its connection limit (%s): %s refused "
 						+ "new connections ('%s') at %s. There the pool could not reach its size, "
 						+ "so those points measured the database's limit, not the pool's.",
-				database.maxConnections(), database.reservedConnections(), database.vendor(),
-				database.postgresql() ? "too many clients" : "Too many connections",
+				limit, database.vendor(), database.postgresql() ? "too many clients" : "Too many connections",
 				refused.stream()
 					.map((cell) -> "pool " + cell.poolLabel() + " @ " + cell.rateRps() + " rps ("
 							+ cell.refused(Cell.TOO_MANY_CLIENTS) + " refusals)")
@@ -226,6 +227,11 @@ final class Recommender {
 	static Recommendation answer(Grid grid, Verdict verdict, OptionalInt poolSize, String summary, List<String> caveats,
 			Cell littleCell, Host host, Database database, boolean provisional, String basis) {
 		CrossChecks crossChecks = crossChecks(grid, littleCell, host, database);
+		if (poolSize.isPresent() && !crossChecks.budgetKnown()) {
+			caveats.add("The database's connection budget was not checked (no bench.database.url): "
+					+ crossChecks.instances() + " instance(s) × pool " + poolSize.getAsInt()
+					+ ", plus every other client, must fit its max_connections.");
+		}
 		if (poolSize.isPresent() && poolSize.getAsInt() > crossChecks.fleetBudgetPerInstance()) {
 			caveats.add("Pool " + poolSize.getAsInt() + " × " + crossChecks.instances()
 					+ " instance(s) exceeds the database's connection budget (" + crossChecks.fleetBudgetPerInstance()
@@ -248,8 +254,9 @@ final class Recommender {
 				: Double.NaN;
 		double busyFleet = (littleCell != null) ? littleCell.achievedRps() * holdMs / 1000 : Double.NaN;
 		int poolsReachingTheDatabase = PgBouncer.poolsAtTheDatabase(grid.behindPgBouncer(), instances);
-		int budgetPerInstance = Math.max(0, database.maxConnections() - database.reservedConnections())
-				/ poolsReachingTheDatabase;
+		int budgetPerInstance = database.budgetKnown()
+				? Math.max(0, database.maxConnections() - database.reservedConnections()) / poolsReachingTheDatabase
+				: CrossChecks.BUDGET_UNKNOWN;
 		int requestThreads = grid.limits().requestCap().orElse(CrossChecks.NO_THREAD_CAP);
 		int deadlockFloor = Fleet.deadlockFloor(requestThreads, CONNECTIONS_PER_REQUEST);
 		DatabaseHost databaseHost = DatabaseHost.of(database);

@@ -21,6 +21,12 @@ import org.poollab.service.database.DatabaseVendor;
 public record Database(String kind, String vendor, String url, String version, int maxConnections,
 		int reservedConnections) {
 
+	/**
+	 * The kind of an external deployment's database the lab did not look at (no
+	 * {@code bench.database.url}): its host, version and budget are unknown.
+	 */
+	public static final String UNCHECKED = "not checked (no bench.database.url)";
+
 	/** The vendor every sweep ran on before the vendor was recorded. */
 	public static final String POSTGRESQL = "PostgreSQL";
 
@@ -34,6 +40,14 @@ public record Database(String kind, String vendor, String url, String version, i
 	 */
 	public DatabaseVendor labVendor() {
 		return postgresql() ? DatabaseVendor.POSTGRESQL : DatabaseVendor.MARIADB;
+	}
+
+	/**
+	 * Whether the lab read the server's {@code max_connections}: not for an external
+	 * deployment's database without {@code bench.database.url} (recorded as 0).
+	 */
+	public boolean budgetKnown() {
+		return this.maxConnections > 0;
 	}
 
 	/** Whether the server is PostgreSQL: pgbouncer and PostgreSQL's words apply. */

@@ -41,6 +41,13 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 	}
 
 	/**
+	 * {@link #heap()} of an external deployment's instances
+	 * ({@code bench.target=external}): the lab set none of their limits, so it records
+	 * none.
+	 */
+	public static final String AS_DEPLOYED = "as deployed";
+
+	/**
 	 * Without {@code bench.instance*}, {@code bench.tomcatThreads} and
 	 * {@code bench.threads}.
 	 */
@@ -99,6 +106,9 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 
 	/** Short form for the console and the report, e.g. {@code 1 CPU, heap 128m}. */
 	public String describe() {
+		if (AS_DEPLOYED.equals(this.heap)) {
+			return "CPUs, heap and threads as deployed (not started by the lab)";
+		}
 		String cpus = switch (this.cpus) {
 			case 0 -> "all CPUs";
 			case 1 -> "1 CPU";

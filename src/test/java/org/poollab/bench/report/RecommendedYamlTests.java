@@ -241,6 +241,37 @@ class RecommendedYamlTests {
 				"HikariCP's default (its starting formula needs the database host's cores, unknown here)");
 	}
 
+	/**
+	 * Target mode without {@code bench.database.url}: the lab read no max_connections, so
+	 * the report says the budget was not checked instead of a budget of 0 (which would
+	 * refuse every pool) or of anything else.
+	 */
+	@Test
+	void anExternalDeploymentsUncheckedDatabaseIsSaidNotToBeChecked() throws Exception {
+		Database unchecked = new Database(Database.UNCHECKED, Database.POSTGRESQL, "", "unknown", 0, 0);
+		List<Point> points = new ArrayList<>();
+		// Pool 1 drowns at 200 rps, 5 and 10 hold it alike: pool 5 is chosen.
+		points.add(RecommenderTests.point("single", 1, 200, 120, 40, 4000));
+		for (int pool : new int[] { 5, 10 }) {
+			points.add(RecommenderTests.point("single", pool, 200, 8));
+		}
+
+		List<Recommendation> recommendations = Report.write(new SweepResults(Instant.parse("2026-11-25T10:00:00Z"),
+				"test", RecommenderTests.HOST, unchecked, 100, null, points), this.runDir);
+
+		assertThat(recommendations.get(0).poolSize()).isPresent();
+		assertThat(recommendations.get(0).crossChecks().budgetKnown()).isFalse();
+		String markdown = Files.readString(this.runDir.resolve("report.md"));
+		assertThat(markdown)
+			.contains("Database: PostgreSQL, not checked (no bench.database.url): its max_connections was not read")
+			.contains("| Fleet budget | not checked |")
+			.contains("The database's connection budget was not checked (no bench.database.url)")
+			.doesNotContain("max_connections 0", "on the same host", String.valueOf(Integer.MAX_VALUE));
+		assertThat(Files.readString(this.runDir.resolve("recommended-application.yml")))
+			.contains("fleet budget not checked: no bench.database.url")
+			.doesNotContain(String.valueOf(Integer.MAX_VALUE));
+	}
+
 	@Test
 	void saysSoWhenNoPointOfATopologyFinishedOk() throws Exception {
 		Point failed = RecommenderTests.point("single", 5, 1000, 4);

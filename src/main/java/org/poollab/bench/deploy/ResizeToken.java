@@ -1,0 +1,46 @@
+package org.poollab.bench.deploy;
+
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * The credential the lab sends to a service's resize endpoint when the service asks for
+ * one ({@code lab.pool-resize.token} on the service's side): a bearer token. It comes
+ * from the environment only, {@value #ENVIRONMENT_VARIABLE}, never from a command line,
+ * which any user of the machine can read and Maven echoes; it is never printed, written
+ * to results or logged ({@link #toString()} hides it).
+ */
+public final class ResizeToken {
+
+	/** Where the lab reads the token from. */
+	public static final String ENVIRONMENT_VARIABLE = "LAB_POOL_RESIZE_TOKEN";
+
+	/** The setting a user might try on the command line, refused there. */
+	public static final String PROPERTY = "bench.resizeToken";
+
+	private final String secret;
+
+	private ResizeToken(String secret) {
+		this.secret = secret;
+	}
+
+	/**
+	 * The token from the environment, empty when the variable is unset or blank.
+	 * @param environment looks a variable up, e.g. {@code System::getenv}
+	 */
+	public static Optional<ResizeToken> from(UnaryOperator<String> environment) {
+		String value = environment.apply(ENVIRONMENT_VARIABLE);
+		return (value == null || value.isBlank()) ? Optional.empty() : Optional.of(new ResizeToken(value.strip()));
+	}
+
+	/** The {@code Authorization} header's value. */
+	String authorization() {
+		return "Bearer " + this.secret;
+	}
+
+	@Override
+	public String toString() {
+		return "(a token from " + ENVIRONMENT_VARIABLE + ")";
+	}
+
+}
