@@ -29,24 +29,33 @@ import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.test.context.ContextConfiguration;
 
 import org.poollab.service.ServiceApplication;
+import org.poollab.service.system.PoolResize;
+import org.poollab.service.system.ResizeToken;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The files under {@code docker/}, checked without Docker (no engine runs in CI): they
- * parse, the compose file has what the README promises, nginx accepts its configuration,
- * and the Grafana dashboard asks only for metrics the service really exports, scraped
- * here from the service itself, started with the metric settings the containers get.
+ * parse, the compose file has what the README promises, nginx accepts its configuration
+ * and proxies the public port only, Prometheus scrapes the management port, the resize
+ * endpoint's token comes from the environment (never the file) and the replicas' settings
+ * pass the service's guard only with it, and the Grafana dashboard asks only for metrics
+ * the service really exports, scraped here from the service itself, started with the
+ * metric settings the containers get.
  */
 @SpringBootTest(classes = ServiceApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 @ContextConfiguration(initializers = DockerAssetsTests.ContainerMetricSettings.class)
@@ -86,8 +95,37 @@ class DockerAssetsTests {
 			.containsKeys("SPRING_DATASOURCE_URL", "SPRING_DATASOURCE_USERNAME", "SPRING_DATASOURCE_PASSWORD")
 			.containsEntry("SPRING_DATASOURCE_HIKARI_MAXIMUM_POOL_SIZE", "${POOL_SIZE:-5}")
 			.containsEntry("SERVER_ADDRESS", "0.0.0.0")
-			.containsEntry("SERVER_PORT", 8080);
+			.containsEntry("SERVER_PORT", 8080)
+			.containsEntry("MANAGEMENT_SERVER_ADDRESS", "0.0.0.0")
+			.containsEntry("MANAGEMENT_SERVER_PORT", 8081)
+			.containsEntry("LAB_POOL_RESIZE_ENABLED", "true");
 		assertThat(map(services.get("postgres"))).containsKey("healthcheck");
+	}
+
+	@Test
+	void resizeTokenComesFromTheEnvironmentComposeRequires() throws IOException {
+		Object token = serviceEnvironment().get(ResizeToken.VARIABLE);
+		assertThat(token).isInstanceOf(String.class);
+		// Compose's required-variable form: `up` stops with the message when it is unset
+		// or empty.
+		assertThat((String) token).matches("\\$\\{POOL_RESIZE_TOKEN:\\?[^}]+}");
+		assertThat(Files.readString(COMPOSE)).as("no token written in the file")
+			.doesNotContainPattern("(?i)token\\s*[:=]\\s*[\"']?[A-Za-z0-9._~+/-]{16,}");
+	}
+
+	@Test
+	void composeSettingsPassTheServicesGuardOnlyWithAToken() throws IOException {
+		ConfigurableEnvironment container = containerEnvironment(Map.of());
+		assertThatIllegalStateException().isThrownBy(() -> PoolResize.guard(container))
+			.withMessageStartingWith("lab.pool-resize.enabled=true on a non-loopback address needs "
+					+ "lab.pool-resize.token (environment variable LAB_POOL_RESIZE_TOKEN");
+		String token = "compose-test-token-0123456789";
+		ConfigurableEnvironment withToken = containerEnvironment(Map.of(ResizeToken.VARIABLE, token));
+		assertThat(withToken.getProperty(PoolResize.ENABLED_PROPERTY, Boolean.class)).isTrue();
+		assertThat(withToken.getProperty("management.server.port", Integer.class)).isEqualTo(8081);
+		ResizeToken accepted = PoolResize.guard(withToken);
+		assertThat(accepted).isNotNull();
+		assertThat(accepted.check("Bearer " + token)).isEqualTo(ResizeToken.Check.ACCEPTED);
 	}
 
 	@Test
@@ -102,6 +140,8 @@ class DockerAssetsTests {
 	void everyPublishedPortIsOnLoopbackOnly() throws IOException {
 		Map<String, Object> services = map(compose().get("services"));
 		assertThat(strings(map(services.get("nginx")).get("ports"))).containsExactly("127.0.0.1:8080:8080");
+		assertThat(map(services.get("service"))).as("the replicas publish nothing, the actuator's port least of all")
+			.doesNotContainKeys("ports", "expose");
 		List<String> published = services.values()
 			.stream()
 			.map((service) -> map(service).get("ports"))
@@ -112,7 +152,7 @@ class DockerAssetsTests {
 	}
 
 	@Test
-	void prometheusScrapesEveryReplicaFoundThroughDockerDns() throws IOException {
+	void prometheusScrapesEveryReplicasManagementPortFoundThroughDockerDns() throws IOException {
 		Map<String, Object> prometheus = load(DOCKER.resolve("prometheus/prometheus.yml"));
 		List<Object> jobs = list(prometheus.get("scrape_configs"));
 		assertThat(jobs).hasSize(1);
@@ -120,7 +160,19 @@ class DockerAssetsTests {
 		assertThat(job).containsEntry("metrics_path", "/actuator/prometheus");
 		Map<String, Object> discovery = map(list(job.get("dns_sd_configs")).get(0));
 		assertThat(strings(discovery.get("names"))).containsExactly("service");
-		assertThat(discovery).containsEntry("port", 8080);
+		assertThat(discovery).containsEntry("port", serviceEnvironment().get("MANAGEMENT_SERVER_PORT"));
+	}
+
+	@Test
+	void nginxProxiesThePublicPortOnlyNeverTheManagementPort() throws IOException {
+		String config = Files.readString(DOCKER.resolve("nginx/nginx.conf"));
+		Matcher target = Pattern.compile("http://service:(\\d+)").matcher(config);
+		List<Integer> ports = new ArrayList<>();
+		while (target.find()) {
+			ports.add(Integer.parseInt(target.group(1)));
+		}
+		assertThat(ports).isNotEmpty().containsOnly((Integer) serviceEnvironment().get("SERVER_PORT"));
+		assertThat(config).doesNotContain(":" + serviceEnvironment().get("MANAGEMENT_SERVER_PORT"));
 	}
 
 	@Test
@@ -204,6 +256,30 @@ class DockerAssetsTests {
 		return load(COMPOSE);
 	}
 
+	private static Map<String, Object> serviceEnvironment() throws IOException {
+		return map(map(map(compose().get("services")).get("service")).get("environment"));
+	}
+
+	/**
+	 * The environment a replica gets, as Spring Boot binds it (nothing starts), with the
+	 * variables compose would substitute.
+	 */
+	private static ConfigurableEnvironment containerEnvironment(Map<String, String> substituted) throws IOException {
+		Map<String, Object> variables = new LinkedHashMap<>();
+		serviceEnvironment().forEach((name, value) -> {
+			if (!String.valueOf(value).startsWith("${")) {
+				variables.put(name, String.valueOf(value));
+			}
+		});
+		variables.putAll(substituted);
+		StandardEnvironment environment = new StandardEnvironment();
+		environment.getPropertySources()
+			.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new SystemEnvironmentPropertySource(
+					StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
+		ConfigurationPropertySources.attach(environment);
+		return environment;
+	}
+
 	private static Map<String, Object> load(Path file) throws IOException {
 		try (Reader reader = Files.newBufferedReader(file)) {
 			return map(new Yaml().load(reader));
@@ -257,10 +333,11 @@ class DockerAssetsTests {
 	}
 
 	/**
-	 * The {@code MANAGEMENT_*} variables the compose file gives the service's containers,
-	 * as environment variables (same relaxed binding), so the scrape shows what a
-	 * container exports. The datasource and server variables are left out: they point at
-	 * the containers' network.
+	 * The {@code MANAGEMENT_METRICS_*} variables the compose file gives the service's
+	 * containers, as environment variables (same relaxed binding), so the scrape shows
+	 * what a container exports. The datasource, server and management server variables
+	 * are left out: they point at the containers' network (this test never listens on
+	 * anything but loopback).
 	 */
 	static class ContainerMetricSettings implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
@@ -269,7 +346,7 @@ class DockerAssetsTests {
 			try {
 				Map<String, Object> environment = new LinkedHashMap<>();
 				map(map(map(compose().get("services")).get("service")).get("environment")).forEach((name, value) -> {
-					if (name.startsWith("MANAGEMENT_")) {
+					if (name.startsWith("MANAGEMENT_METRICS_")) {
 						environment.put(name, String.valueOf(value));
 					}
 				});

@@ -32,25 +32,32 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.ByteArrayResource;
+import org.springframework.mock.env.MockEnvironment;
 import org.springframework.test.context.ContextConfiguration;
 
 import org.poollab.service.ServiceApplication;
+import org.poollab.service.system.ResizeToken;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * The manifests under {@code docker/kubernetes/}, checked without a cluster (none runs
  * here or in CI): they parse and name their objects, the image is the one compose.yaml
  * builds, pinned by the project's version, ports, selectors and the ConfigMap's mount
- * line up, the password comes from a Secret, and the service itself, started with the
- * ConfigMap's pool block and the Deployment's pool-name, runs that block and answers the
- * probes' paths.
+ * line up, the public Service never carries the management port, the password and the
+ * resize token come from Secrets (the example one holds a placeholder the service
+ * refuses), and the service itself, started with the ConfigMap's pool block, the
+ * Deployment's pool-name and its resize settings (loopback and a random port standing in
+ * for the pod's address and port 8081), runs that block, answers the probes' paths on its
+ * management port and refuses a resize without the token.
  */
 @SpringBootTest(classes = ServiceApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 @ContextConfiguration(initializers = KubernetesManifestsTests.PodSettings.class)
@@ -61,6 +68,13 @@ class KubernetesManifestsTests {
 	/** The pod name the Deployment's {@code $(POD_NAME)} stands for in this test. */
 	private static final String POD_NAME = "pool-sizing-lab-test-pod";
 
+	/** Stands in for the Secret's token in this test. Not a secret. */
+	private static final String TOKEN = "kubernetes-test-token-0123456789";
+
+	private static final String PUBLIC_SERVICE = "pool-sizing-lab";
+
+	private static final String MANAGEMENT_SERVICE = "pool-sizing-lab-management";
+
 	/** A Kubernetes env value's reference to an earlier variable. */
 	private static final Pattern VARIABLE_REFERENCE = Pattern.compile("\\$\\(([A-Z_][A-Z0-9_]*)\\)");
 
@@ -68,6 +82,9 @@ class KubernetesManifestsTests {
 
 	@LocalServerPort
 	private int port;
+
+	@LocalManagementPort
+	private int managementPort;
 
 	@Autowired
 	private DataSource dataSource;
@@ -82,7 +99,7 @@ class KubernetesManifestsTests {
 				.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 		});
 		assertThat(manifests.stream().map((manifest) -> manifest.get("kind")).toList())
-			.containsExactlyInAnyOrder("ConfigMap", "Deployment", "Service");
+			.containsExactlyInAnyOrder("ConfigMap", "Deployment", "Service", "Service", "Secret");
 	}
 
 	@Test
@@ -104,20 +121,23 @@ class KubernetesManifestsTests {
 		assertThat(spec.get("replicas")).isEqualTo(3);
 		Map<String, Object> podLabels = map(map(map(spec.get("template")).get("metadata")).get("labels"));
 		Map<String, Object> deploymentSelector = map(map(spec.get("selector")).get("matchLabels"));
-		Map<String, Object> serviceSelector = map(map(manifest("Service").get("spec")).get("selector"));
 		assertThat(deploymentSelector).isNotEmpty();
 		assertThat(podLabels).containsAllEntriesOf(deploymentSelector);
-		assertThat(serviceSelector).isNotEmpty();
-		assertThat(podLabels).containsAllEntriesOf(serviceSelector);
+		for (String name : List.of(PUBLIC_SERVICE, MANAGEMENT_SERVICE)) {
+			Map<String, Object> serviceSelector = map(map(service(name).get("spec")).get("selector"));
+			assertThat(serviceSelector).as(name).isNotEmpty();
+			assertThat(podLabels).as(name).containsAllEntriesOf(serviceSelector);
+		}
 	}
 
 	@Test
 	void serviceTargetsThePortTheServiceListensOn() throws IOException {
-		Map<String, Object> spec = map(manifest("Service").get("spec"));
+		Map<String, Object> spec = map(service(PUBLIC_SERVICE).get("spec"));
 		assertThat(spec.get("type")).isEqualTo("ClusterIP");
 		List<Object> ports = list(spec.get("ports"));
-		assertThat(ports).hasSize(1);
+		assertThat(ports).as("the public port only").hasSize(1);
 		int containerPort = containerPort(map(ports.get(0)).get("targetPort"));
+		assertThat(containerPort).isNotEqualTo(Integer.parseInt(env().get("MANAGEMENT_SERVER_PORT")));
 
 		Map<String, String> env = env();
 		assertThat(env).containsEntry("SERVER_ADDRESS", "0.0.0.0");
@@ -130,6 +150,23 @@ class KubernetesManifestsTests {
 	}
 
 	@Test
+	void theActuatorListensOnAPortOfItsOwnWithTheResizeEndpointOn() throws IOException {
+		Map<String, String> env = env();
+		assertThat(env).containsEntry("MANAGEMENT_SERVER_ADDRESS", "0.0.0.0")
+			.containsEntry("LAB_POOL_RESIZE_ENABLED", "true");
+		int management = Integer.parseInt(env.get("MANAGEMENT_SERVER_PORT"));
+		assertThat(management).isNotEqualTo(Integer.parseInt(env.get("SERVER_PORT")));
+		assertThat(containerPort("management")).isEqualTo(management);
+
+		// Headless: one address per pod, as a resize or a scrape is for one pod.
+		Map<String, Object> spec = map(service(MANAGEMENT_SERVICE).get("spec"));
+		assertThat(spec).containsEntry("type", "ClusterIP").containsEntry("clusterIP", "None");
+		List<Object> ports = list(spec.get("ports"));
+		assertThat(ports).hasSize(1);
+		assertThat(containerPort(map(ports.get(0)).get("targetPort"))).isEqualTo(management);
+	}
+
+	@Test
 	void probesAskHealthGroupsTheServiceAnswers() throws Exception {
 		Map<String, Object> container = containers().get(0);
 		Map<String, Object> readiness = map(map(container.get("readinessProbe")).get("httpGet"));
@@ -139,27 +176,67 @@ class KubernetesManifestsTests {
 		assertThat(liveness).containsEntry("path", "/actuator/health/liveness");
 		assertThat(startup).containsEntry("path", "/actuator/health/liveness");
 		for (Map<String, Object> probe : List.of(readiness, liveness, startup)) {
-			assertThat(containerPort(probe.get("port"))).isEqualTo(Integer.parseInt(env().get("SERVER_PORT")));
-			HttpResponse<String> health = get((String) probe.get("path"));
+			assertThat(containerPort(probe.get("port")))
+				.isEqualTo(Integer.parseInt(env().get("MANAGEMENT_SERVER_PORT")));
+			HttpResponse<String> health = get(this.managementPort, (String) probe.get("path"));
 			assertThat(health.statusCode()).as(probe.toString()).isEqualTo(200);
 			assertThat(health.body()).contains("\"status\":\"UP\"");
 		}
 	}
 
 	@Test
-	void passwordComesFromASecret() throws IOException {
-		List<Object> env = list(containers().get(0).get("env"));
-		List<Map<String, Object>> passwords = env.stream()
+	void passwordAndResizeTokenComeFromSecrets() throws IOException {
+		List<Map<String, Object>> secrets = list(containers().get(0).get("env")).stream()
 			.map(KubernetesManifestsTests::map)
-			.filter((variable) -> ((String) variable.get("name")).contains("PASSWORD"))
+			.filter((variable) -> ((String) variable.get("name")).matches(".*(PASSWORD|TOKEN).*"))
 			.toList();
-		assertThat(passwords).hasSize(1).allSatisfy((password) -> {
-			assertThat(password).doesNotContainKey("value");
-			Map<String, Object> secret = map(map(password.get("valueFrom")).get("secretKeyRef"));
+		assertThat(secrets).extracting((variable) -> variable.get("name"))
+			.containsExactlyInAnyOrder("SPRING_DATASOURCE_PASSWORD", ResizeToken.VARIABLE);
+		assertThat(secrets).allSatisfy((variable) -> {
+			assertThat(variable).doesNotContainKey("value");
+			Map<String, Object> secret = map(map(variable.get("valueFrom")).get("secretKeyRef"));
 			assertThat(secret).containsKeys("name", "key");
 		});
 		assertThat(env()).containsKeys("SPRING_DATASOURCE_URL", "SPRING_DATASOURCE_USERNAME");
-		assertThat(manifests()).noneMatch((manifest) -> "Secret".equals(manifest.get("kind")));
+	}
+
+	@Test
+	void theExampleSecretIsLeftOutOfTheDirectoryApplyAndHoldsATokenTheServiceRefuses() throws IOException {
+		try (Stream<Path> top = Files.list(KUBERNETES)) {
+			for (Path file : top.filter(Files::isRegularFile).toList()) {
+				assertThat(documents(file)).as(file.toString())
+					.noneMatch((manifest) -> "Secret".equals(manifest.get("kind")));
+			}
+		}
+		Map<String, Object> example = manifest("Secret");
+		Map<String, Object> reference = map(map(list(containers().get(0).get("env")).stream()
+			.map(KubernetesManifestsTests::map)
+			.filter((variable) -> ResizeToken.VARIABLE.equals(variable.get("name")))
+			.findFirst()
+			.orElseThrow()
+			.get("valueFrom")).get("secretKeyRef"));
+		assertThat(map(example.get("metadata"))).containsEntry("name", reference.get("name"));
+		Map<String, Object> data = map(example.get("stringData"));
+		assertThat(data).containsOnlyKeys((String) reference.get("key"));
+		String placeholder = (String) data.get(reference.get("key"));
+		assertThatIllegalStateException()
+			.isThrownBy(() -> ResizeToken.from(new MockEnvironment().withProperty(ResizeToken.PROPERTY, placeholder)))
+			.withMessageContaining("lab.pool-resize.token (environment variable LAB_POOL_RESIZE_TOKEN) must be");
+	}
+
+	@Test
+	void resizingNeedsTheTokenReadingDoesNot() throws Exception {
+		HttpResponse<String> refused = this.http
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.managementPort + "/actuator/poolsize"))
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString("{\"maximumPoolSize\":2}"))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(refused.statusCode()).isEqualTo(401);
+		assertThat(get(this.managementPort, "/actuator/poolsize").statusCode()).isEqualTo(200);
+		assertThat(get(this.managementPort, "/actuator/prometheus").statusCode()).isEqualTo(200);
+		assertThat(get(this.port, "/actuator/poolsize").statusCode()).as("not on the public port").isEqualTo(404);
+		assertThat(this.dataSource.unwrap(HikariDataSource.class).getMaximumPoolSize())
+			.isEqualTo(hikariBlock().get("maximum-pool-size"));
 	}
 
 	@Test
@@ -197,11 +274,11 @@ class KubernetesManifestsTests {
 		assertThat(pool.getConnectionTimeout())
 			.isEqualTo(((Number) hikariBlock().get("connection-timeout")).longValue());
 		assertThat(pool.getPoolName()).isEqualTo("roles-" + POD_NAME);
-		assertThat(get("/roles").statusCode()).isEqualTo(200);
+		assertThat(get(this.port, "/roles").statusCode()).isEqualTo(200);
 	}
 
-	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).build(),
+	private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
 				HttpResponse.BodyHandlers.ofString());
 	}
 
@@ -218,20 +295,20 @@ class KubernetesManifestsTests {
 			.anyMatch((method) -> method.getName().contentEquals(setter) && method.getParameterCount() == 1);
 	}
 
-	/** The port a Service's targetPort or a probe's port means: by name or by number. */
+	/**
+	 * The container port a Service's targetPort or a probe's port means: by name or by
+	 * number, one of the container's ports either way.
+	 */
 	private static int containerPort(Object port) throws IOException {
 		List<Map<String, Object>> ports = list(containers().get(0).get("ports")).stream()
 			.map(KubernetesManifestsTests::map)
 			.toList();
-		assertThat(ports).hasSize(1);
-		Map<String, Object> only = ports.get(0);
-		if (port instanceof Integer number) {
-			assertThat(number).isEqualTo(only.get("containerPort"));
-		}
-		else {
-			assertThat(port).isEqualTo(only.get("name"));
-		}
-		return (Integer) only.get("containerPort");
+		List<Map<String, Object>> matching = ports.stream()
+			.filter((candidate) -> (port instanceof Integer) ? port.equals(candidate.get("containerPort"))
+					: port.equals(candidate.get("name")))
+			.toList();
+		assertThat(matching).as("container port %s", port).hasSize(1);
+		return (Integer) matching.get(0).get("containerPort");
 	}
 
 	private static String projectVersion() throws Exception {
@@ -273,6 +350,15 @@ class KubernetesManifestsTests {
 		return map(map(map(configuration.get("spring")).get("datasource")).get("hikari"));
 	}
 
+	private static Map<String, Object> service(String name) throws IOException {
+		List<Map<String, Object>> found = manifests().stream()
+			.filter((manifest) -> "Service".equals(manifest.get("kind")))
+			.filter((manifest) -> name.equals(map(manifest.get("metadata")).get("name")))
+			.toList();
+		assertThat(found).as("Service " + name).hasSize(1);
+		return found.get(0);
+	}
+
 	private static Map<String, Object> manifest(String kind) throws IOException {
 		List<Map<String, Object>> found = manifests().stream()
 			.filter((manifest) -> kind.equals(manifest.get("kind")))
@@ -290,13 +376,19 @@ class KubernetesManifestsTests {
 		assertThat(files).isNotEmpty().allSatisfy((file) -> assertThat(file.toString()).endsWith(".yaml"));
 		List<Map<String, Object>> manifests = new ArrayList<>();
 		for (Path file : files) {
-			try (Reader reader = Files.newBufferedReader(file)) {
-				for (Object document : new Yaml().loadAll(reader)) {
-					manifests.add(map(document));
-				}
-			}
+			manifests.addAll(documents(file));
 		}
 		return manifests;
+	}
+
+	private static List<Map<String, Object>> documents(Path file) throws IOException {
+		List<Map<String, Object>> documents = new ArrayList<>();
+		try (Reader reader = Files.newBufferedReader(file)) {
+			for (Object document : new Yaml().loadAll(reader)) {
+				documents.add(map(document));
+			}
+		}
+		return documents;
 	}
 
 	private static Map<String, Object> load(Path file) throws IOException {
@@ -320,9 +412,12 @@ class KubernetesManifestsTests {
 	/**
 	 * What a pod gets besides the image's own configuration: the ConfigMap's
 	 * application.yml over the packaged one (SPRING_CONFIG_ADDITIONAL_LOCATION in the
-	 * pod), and the Deployment's {@code SPRING_DATASOURCE_HIKARI_*} variables, with
-	 * {@code $(POD_NAME)} as Kubernetes expands it. The datasource, server and JVM
-	 * variables are left out: they point at the cluster.
+	 * pod), the Deployment's {@code SPRING_DATASOURCE_HIKARI_*} variables, with
+	 * {@code $(POD_NAME)} as Kubernetes expands it, and its {@code LAB_POOL_RESIZE_*}
+	 * ones, with this test's token for the Secret's. The datasource, server and JVM
+	 * variables are left out: they point at the cluster; the management server listens on
+	 * loopback and a random port here, where the pod has 0.0.0.0 and 8081 (a port of its
+	 * own either way, which is what the guard and the probes care about).
 	 */
 	static class PodSettings implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
@@ -333,6 +428,9 @@ class KubernetesManifestsTests {
 				Map<String, Object> environment = new LinkedHashMap<>();
 				Set<String> unresolved = new TreeSet<>();
 				env().forEach((name, value) -> {
+					if (name.startsWith("LAB_POOL_RESIZE_")) {
+						environment.put(name, value);
+					}
 					if (name.startsWith("SPRING_DATASOURCE_HIKARI_")) {
 						Matcher reference = VARIABLE_REFERENCE.matcher(value);
 						environment.put(name, reference.replaceAll((found) -> {
@@ -344,6 +442,9 @@ class KubernetesManifestsTests {
 					}
 				});
 				assertThat(unresolved).as("variables this test does not stand in for").isEmpty();
+				environment.put(ResizeToken.VARIABLE, TOKEN);
+				environment.put("MANAGEMENT_SERVER_PORT", "0");
+				environment.put("MANAGEMENT_SERVER_ADDRESS", "127.0.0.1");
 				// Named -systemEnvironment so that Spring Boot maps the names as it maps
 				// real
 				// environment variables; above the ConfigMap's file, as in a pod.

@@ -26,8 +26,9 @@ import org.springframework.stereotype.Component;
  * The JDBC service's {@code poolsize} endpoint for the reactive twin: the same request,
  * answers and guard ({@link PoolResize}), so that the lab sweeps r2dbc-pool sizes on one
  * running instance as it sweeps HikariCP's. Off unless
- * {@code lab.pool-resize.enabled=true}, and then only on a loopback address: it lets
- * anyone who can reach it change how hard the database is hit.
+ * {@code lab.pool-resize.enabled=true}: it lets anyone who can reach it change how hard
+ * the database is hit. Then it starts only on a loopback address, or on the actuator's
+ * own port with a token that every write must carry ({@link PoolResize#guard}).
  * <p>
  * A resize puts a new pool in the old one's place ({@link ResizableConnectionPool}): for
  * a moment the instance holds both pools' connections, so the database must allow the old
@@ -45,7 +46,7 @@ class PoolSizeEndpoint {
 	PoolSizeEndpoint(ResizableConnectionPool pool, R2dbcProperties properties, Environment environment) {
 		this.pool = pool;
 		this.settings = properties.getPool();
-		PoolResize.requireLoopback(environment);
+		PoolResize.guard(environment);
 	}
 
 	@ReadOperation

@@ -16,9 +16,10 @@ import org.springframework.util.MimeType;
 /**
  * The contract of the lab's {@code poolsize} endpoint, which both services serve (this
  * service's {@link PoolSizeEndpoint} over HikariCP, the reactive twin's over r2dbc-pool):
- * the one home of the allowed sizes, the refusal of a bad size and the loopback guard, so
- * that the lab resizes either stack with the same request and reads the same answers. Not
- * a bean: each service's endpoint calls it, and neither component scan reaches the other
+ * the one home of the allowed sizes, the refusal of a bad size and the guard deciding
+ * where it may be served and whether writes need a token ({@link ResizeToken}), so that
+ * the lab resizes either stack with the same request and reads the same answers. Not a
+ * bean: each service's endpoint calls it, and neither component scan reaches the other
  * service's endpoint.
  */
 public final class PoolResize {
@@ -95,29 +96,50 @@ public final class PoolResize {
 	}
 
 	/**
-	 * Refuses to serve the endpoint anywhere but on loopback: it lets anyone who can
-	 * reach it change how hard the database is hit. The endpoint is served where the
-	 * actuator is: on the application's connector ({@code server.address}), or, when
-	 * {@code management.server.port} gives the actuator a connector of its own, on
-	 * {@code management.server.address}, which does not inherit {@code server.address}
-	 * (unset, it listens on every interface).
+	 * Decides whether the endpoint may be served where the actuator listens, at start: on
+	 * loopback, with or without a token; elsewhere, only on a port of the actuator's own
+	 * and with a token, because it lets anyone who can reach it change how hard the
+	 * database is hit. The actuator listens on the application's connector
+	 * ({@code server.address}, the public port), or, when {@code management.server.port}
+	 * gives it a connector of its own, on {@code management.server.address}, which does
+	 * not inherit {@code server.address} (unset, it listens on every interface). With
+	 * {@code management.server.port=-1} nothing of the actuator is served over HTTP.
 	 * @param environment the application's environment
-	 * @throws IllegalStateException naming the property, why it is the one that counts
-	 * and its value
+	 * @return the token every write must carry, or {@code null} when none is set (then
+	 * the endpoint is on loopback or not served over HTTP)
+	 * @throws IllegalStateException naming the settings, their values (never the token's)
+	 * and why the endpoint may not be served there
 	 */
-	public static void requireLoopback(Environment environment) {
-		boolean ownConnector = ManagementPortType.get(environment) == ManagementPortType.DIFFERENT;
-		String property = ownConnector ? "management.server.address" : "server.address";
-		String address = environment.getProperty(property, "");
-		if (!isLoopback(address)) {
-			String why = ownConnector
-					? ", because management.server.port=%s serves the actuator on a connector of its own, which does not use server.address"
-						.formatted(environment.getProperty("management.server.port"))
-					: "";
-			throw new IllegalStateException(
-					"%s=true needs %s to be a loopback address (e.g. 127.0.0.1)%s, but it is '%s'".formatted(
-							ENABLED_PROPERTY, property, why, address.isEmpty() ? "(unset: all interfaces)" : address));
+	public static @Nullable ResizeToken guard(Environment environment) {
+		ResizeToken token = ResizeToken.from(environment);
+		ManagementPortType portType = ManagementPortType.get(environment);
+		if (portType == ManagementPortType.DISABLED) {
+			return token;
 		}
+		boolean ownPort = portType == ManagementPortType.DIFFERENT;
+		String property = ownPort ? "management.server.address" : "server.address";
+		String address = environment.getProperty(property, "");
+		if (isLoopback(address)) {
+			return token;
+		}
+		String bound = "%s is '%s'".formatted(property, address.isEmpty() ? "(unset: all interfaces)" : address);
+		if (!ownPort) {
+			String managementPort = environment.getProperty("management.server.port");
+			throw new IllegalStateException(
+					"%s=true refuses to serve the poolsize endpoint on the public port: %s, not a loopback address, and the actuator shares that port (%s), but the public port never serves it. Give the actuator a port of its own (management.server.port) on a loopback address (management.server.address=127.0.0.1), or on another address with %s set (environment variable %s)"
+						.formatted(ENABLED_PROPERTY, bound,
+								(managementPort != null)
+										? "management.server.port=%s is server.port's".formatted(managementPort)
+										: "management.server.port is unset",
+								ResizeToken.PROPERTY, ResizeToken.VARIABLE));
+		}
+		if (token == null) {
+			throw new IllegalStateException(
+					"%s=true on a non-loopback address needs %s (environment variable %s, never on a command line): %s, and management.server.port=%s serves the actuator there on a connector of its own (which does not use server.address), so without a token anyone who can reach that port could change how hard the database is hit. Set the token, or bind management.server.address to a loopback address (e.g. 127.0.0.1)"
+						.formatted(ENABLED_PROPERTY, ResizeToken.PROPERTY, ResizeToken.VARIABLE, bound,
+								environment.getProperty("management.server.port")));
+		}
+		return token;
 	}
 
 	private static boolean isLoopback(String address) {

@@ -24,9 +24,12 @@ import org.springframework.stereotype.Component;
 /**
  * Changes {@code maximum-pool-size} of the running pool, for the sweep (which resizes
  * instead of restarting between pool sizes) and for exploration in the JMeter GUI. Off
- * unless {@code lab.pool-resize.enabled=true}, and then only on a loopback address: it
- * lets anyone who can reach it change how hard the database is hit. The request, the
- * allowed sizes and the refusals are the reactive twin's too ({@link PoolResize}).
+ * unless {@code lab.pool-resize.enabled=true}: it lets anyone who can reach it change how
+ * hard the database is hit. Then it starts only on a loopback address, or on the
+ * actuator's own port with a token that every write must carry ({@link PoolResize#guard},
+ * checked per request by {@code org.poollab.management.PoolResizeAuthorization}). The
+ * request, the allowed sizes and the refusals are the reactive twin's too
+ * ({@link PoolResize}).
  */
 @Component
 @Endpoint(id = "poolsize")
@@ -39,7 +42,7 @@ class PoolSizeEndpoint {
 
 	PoolSizeEndpoint(HikariDataSource dataSource, Environment environment) {
 		this.dataSource = dataSource;
-		PoolResize.requireLoopback(environment);
+		PoolResize.guard(environment);
 	}
 
 	@ReadOperation

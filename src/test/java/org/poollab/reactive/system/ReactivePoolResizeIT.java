@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -23,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import com.jayway.jsonpath.JsonPath;
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,12 +35,13 @@ import reactor.core.publisher.Mono;
 
 import org.poollab.reactive.ReactiveServiceApplication;
 import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.service.system.ResizeToken;
 
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -46,12 +49,18 @@ import static org.awaitility.Awaitility.await;
  * in Boot's r2dbc-pool gauges (which follow the pool in use) and in the PostgreSQL
  * backends the instance holds, {@code /roles} answers the same throughout, requests
  * running during a resize all succeed, connections borrowed from the old pool are given
- * back and closed, bad sizes are refused as on the JDBC service, and the endpoint is only
- * served on a loopback address.
+ * back and closed, bad sizes are refused as on the JDBC service, and, with a token set,
+ * writes without it are refused (401) and with another token too (403), changing nothing,
+ * while reads, metrics and the public API need none, on the management port of its own
+ * and on the application's port. Where the endpoint may start at all is
+ * {@link PoolSizeEndpointTests}' (no server there).
  */
 class ReactivePoolResizeIT {
 
 	static final int START_SIZE = 5;
+
+	/** Not a secret: this test's token. */
+	static final String TOKEN = "poolsize-it-token-0123456789";
 
 	/** Marks the twin's connections in {@code pg_stat_activity}. */
 	static final String APPLICATION_NAME = "reactive-resize-test";
@@ -62,25 +71,36 @@ class ReactivePoolResizeIT {
 
 	private static ConfigurableApplicationContext twin;
 
+	/** A twin whose actuator shares the application's port (loopback), with the token. */
+	private static ConfigurableApplicationContext shared;
+
 	@BeforeAll
 	static void start() {
 		database = EmbeddedPostgresServer.start(EmbeddedPostgresServer.MAX_CONNECTIONS);
-		twin = ReactiveServiceApplication.application()
-			.run("--server.port=0", "--management.server.address=127.0.0.1", "--management.server.port=0",
-					"--lab.pool-resize.enabled=true",
-					"--spring.r2dbc.url=" + database.r2dbcUrl() + "?applicationName=" + APPLICATION_NAME,
-					"--spring.r2dbc.username=" + EmbeddedPostgresServer.USER,
-					"--spring.flyway.url=" + database.jdbcUrl(), "--spring.flyway.user=" + EmbeddedPostgresServer.USER,
-					"--spring.r2dbc.pool.max-size=" + START_SIZE,
-					// No request may be refused for waiting on a busy machine: a failure
-					// here can only be the resize's.
-					"--spring.r2dbc.pool.max-acquire-time=30s", "--spring.main.banner-mode=off");
+		twin = application().run("--server.port=0", "--management.server.address=127.0.0.1",
+				"--management.server.port=0", "--lab.pool-resize.enabled=true",
+				"--spring.r2dbc.url=" + database.r2dbcUrl() + "?applicationName=" + APPLICATION_NAME,
+				"--spring.r2dbc.username=" + EmbeddedPostgresServer.USER, "--spring.flyway.url=" + database.jdbcUrl(),
+				"--spring.flyway.user=" + EmbeddedPostgresServer.USER, "--spring.r2dbc.pool.max-size=" + START_SIZE,
+				// No request may be refused for waiting on a busy machine: a failure
+				// here can only be the resize's.
+				"--spring.r2dbc.pool.max-acquire-time=30s", "--spring.main.banner-mode=off");
+		// Started here, not in its test, and closed after the twin: closing a reactive
+		// application disposes Reactor Netty's global resources, the other one's server
+		// too.
+		shared = application().run("--server.port=0", "--lab.pool-resize.enabled=true",
+				"--spring.r2dbc.url=" + database.r2dbcUrl(), "--spring.r2dbc.username=" + EmbeddedPostgresServer.USER,
+				"--spring.flyway.url=" + database.jdbcUrl(), "--spring.flyway.user=" + EmbeddedPostgresServer.USER,
+				"--spring.r2dbc.pool.max-size=1", "--spring.main.banner-mode=off");
 	}
 
 	@AfterAll
 	static void stop() {
 		if (twin != null) {
 			twin.close();
+		}
+		if (shared != null) {
+			shared.close();
 		}
 		if (database != null) {
 			database.close();
@@ -226,18 +246,74 @@ class ReactivePoolResizeIT {
 	}
 
 	@Test
-	void refusesToStartWhenTheManagementPortIsNotOnLoopback() {
-		assertThatException()
-			.isThrownBy(() -> ReactiveServiceApplication.application()
-				.run("--server.port=0", "--management.server.port=0", "--lab.pool-resize.enabled=true",
-						"--spring.r2dbc.url=" + database.r2dbcUrl(),
-						"--spring.r2dbc.username=" + EmbeddedPostgresServer.USER,
-						"--spring.flyway.url=" + database.jdbcUrl(),
-						"--spring.flyway.user=" + EmbeddedPostgresServer.USER, "--spring.main.banner-mode=off")
-				.close())
-			.withStackTraceContaining("lab.pool-resize.enabled=true needs management.server.address to be a "
-					+ "loopback address (e.g. 127.0.0.1), because management.server.port=0 serves the actuator on a "
-					+ "connector of its own, which does not use server.address, but it is '(unset: all interfaces)'");
+	void writesWithoutTheTokenAreRefusedAndChangeNothing() throws Exception {
+		int sizeBefore = JsonPath.read(get(managementPort(), "/actuator/poolsize").body(), "$.maximumPoolSize");
+		String resized = String.valueOf(sizeBefore + 1);
+
+		HttpResponse<String> missing = http.send(request(managementPort(), resized, null),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(missing.statusCode()).isEqualTo(401);
+		assertThat(missing.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"poolsize\"");
+		assertThat(missing.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat((String) JsonPath.read(missing.body(), "$.detail"))
+			.isEqualTo("Changing the pool size needs the header Authorization: Bearer <lab.pool-resize.token>");
+
+		HttpResponse<String> wrong = http.send(request(managementPort(), resized, "another-token-0123456789"),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(wrong.statusCode()).isEqualTo(403);
+		assertThat((String) JsonPath.read(wrong.body(), "$.detail"))
+			.isEqualTo("The bearer token is not lab.pool-resize.token");
+		assertThat(missing.body() + wrong.body()).doesNotContain(TOKEN);
+
+		assertThat((Integer) JsonPath.read(get(managementPort(), "/actuator/poolsize").body(), "$.maximumPoolSize"))
+			.isEqualTo(sizeBefore);
+		assertThat(prometheus())
+			.contains("r2dbc_pool_max_allocated_connections{name=\"connectionFactory\"} " + (double) sizeBefore);
+	}
+
+	@Test
+	void readsMetricsAndThePublicApiNeedNoTokenAndThePublicPortHasNoEndpoint() throws Exception {
+		for (String path : List.of("/actuator/poolsize", "/actuator/prometheus", "/actuator/health")) {
+			HttpResponse<String> read = get(managementPort(), path);
+			assertThat(read.statusCode()).as(path).isEqualTo(200);
+			assertThat(read.body()).as(path).doesNotContain(TOKEN);
+		}
+		// Not exposed: they would list the settings, the token's among them.
+		for (String path : List.of("/actuator/env", "/actuator/configprops")) {
+			assertThat(get(managementPort(), path).statusCode()).as(path).isEqualTo(404);
+		}
+		assertThat(get(port(), "/roles").statusCode()).isEqualTo(200);
+		assertThat(http.send(request(port(), "3", TOKEN), HttpResponse.BodyHandlers.ofString()).statusCode())
+			.as("not on the application's port")
+			.isEqualTo(404);
+	}
+
+	@Test
+	void onTheApplicationsPortOnLoopbackTheTokenGuardsOnlyTheEndpoint() throws Exception {
+		int sharedPort = Integer.parseInt(shared.getEnvironment().getProperty("local.server.port"));
+		assertThat(http.send(request(sharedPort, "2", null), HttpResponse.BodyHandlers.ofString()).statusCode())
+			.isEqualTo(401);
+		assertThat(get(sharedPort, "/actuator/poolsize").statusCode()).isEqualTo(200);
+		assertThat(get(sharedPort, "/roles").statusCode()).isEqualTo(200);
+		assertThat(http
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + sharedPort + "/roles/3/audit"))
+				.POST(BodyPublishers.noBody())
+				.build(), HttpResponse.BodyHandlers.ofString())
+			.statusCode()).as("the public API's write workload").isEqualTo(201);
+		HttpResponse<String> resized = http.send(request(sharedPort, "2", TOKEN), HttpResponse.BodyHandlers.ofString());
+		assertThat(resized.statusCode()).as(resized.body()).isEqualTo(200);
+		assertThat(resized.body()).contains("\"maximumPoolSize\":2", "\"total\":2");
+	}
+
+	/**
+	 * The twin with this test's token, as a default property rather than an argument
+	 * ({@code reactive.yml} leaves it unset).
+	 */
+	private static SpringApplication application() {
+		SpringApplication application = ReactiveServiceApplication.application();
+		application.setDefaultProperties(
+				Map.of("spring.config.name", ReactiveServiceApplication.CONFIG_NAME, ResizeToken.PROPERTY, TOKEN));
+		return application;
 	}
 
 	private static int selectOne(Connection connection) {
@@ -283,15 +359,27 @@ class ReactivePoolResizeIT {
 	}
 
 	/**
+	 * To the management port, with this test's token.
 	 * @param json the size as it appears in the JSON body, e.g. {@code 8} or
 	 * {@code "ten"}
 	 */
 	private static HttpRequest request(String json) {
-		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort() + "/actuator/poolsize"))
+		return request(managementPort(), json, TOKEN);
+	}
+
+	/**
+	 * @param token the bearer token to send, {@code null} for none
+	 */
+	private static HttpRequest request(int port, String json, @Nullable String token) {
+		HttpRequest.Builder request = HttpRequest
+			.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/poolsize"))
 			.header("Content-Type", "application/json")
 			.timeout(Duration.ofSeconds(60))
-			.POST(BodyPublishers.ofString("{\"maximumPoolSize\":" + json + "}"))
-			.build();
+			.POST(BodyPublishers.ofString("{\"maximumPoolSize\":" + json + "}"));
+		if (token != null) {
+			request.header("Authorization", "Bearer " + token);
+		}
+		return request.build();
 	}
 
 	private static HttpResponse<String> get(int port, String path) throws Exception {

@@ -10,13 +10,14 @@ import java.util.List;
 
 import com.jayway.jsonpath.JsonPath;
 import com.zaxxer.hikari.HikariDataSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -27,18 +28,24 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.poollab.service.ServiceApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatException;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The opt-in resize endpoint changes the live pool: the new size shows in HikariCP's
  * metric and in the number of PostgreSQL backends the instance holds; growing keeps the
- * connections the pool has, and the endpoint is only served on a loopback address.
+ * connections the pool has. With a token set, a write without it is refused (401) and one
+ * with another token too (403), changing nothing, while reads, metrics and the public API
+ * need none: here on the application's port (loopback), and on a management port of its
+ * own. Where the endpoint may start at all is {@link PoolResizeTests}' (no server there).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "lab.pool-resize.enabled=true", "spring.datasource.hikari.maximum-pool-size=2",
-				"spring.datasource.hikari.data-source-properties.ApplicationName=resize-test" })
+				"spring.datasource.hikari.data-source-properties.ApplicationName=resize-test",
+				ResizeToken.PROPERTY + "=" + PoolSizeEndpointIT.TOKEN })
 class PoolSizeEndpointIT {
+
+	/** Not a secret: this test's token. */
+	static final String TOKEN = "poolsize-it-token-0123456789";
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
@@ -128,31 +135,70 @@ class PoolSizeEndpointIT {
 	}
 
 	@Test
-	void refusesToStartOnANonLoopbackAddress() {
-		assertThatException()
-			.isThrownBy(
-					() -> SpringApplication
-						.run(ServiceApplication.class, "--server.port=0", "--lab.pool-resize.enabled=true",
-								"--server.address=0.0.0.0")
-						.close())
-			.withStackTraceContaining("lab.pool-resize.enabled=true needs server.address to be a loopback address");
+	void writesWithoutTheTokenAreRefusedAndChangeNothing() throws Exception {
+		int maximumBefore = this.dataSource.getHikariConfigMXBean().getMaximumPoolSize();
+		int resized = maximumBefore + 1;
+
+		HttpResponse<String> missing = send(post(this.port, String.valueOf(resized), null));
+		assertThat(missing.statusCode()).isEqualTo(401);
+		assertThat(missing.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"poolsize\"");
+		assertThat(missing.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat((String) JsonPath.read(missing.body(), "$.detail"))
+			.isEqualTo("Changing the pool size needs the header Authorization: Bearer <lab.pool-resize.token>");
+
+		HttpResponse<String> wrong = send(post(this.port, String.valueOf(resized), "another-token-0123456789"));
+		assertThat(wrong.statusCode()).isEqualTo(403);
+		assertThat((String) JsonPath.read(wrong.body(), "$.detail"))
+			.isEqualTo("The bearer token is not lab.pool-resize.token");
+		assertThat(missing.body() + wrong.body()).doesNotContain(TOKEN);
+
+		assertThat(this.dataSource.getHikariConfigMXBean().getMaximumPoolSize()).isEqualTo(maximumBefore);
+		assertThat((Integer) JsonPath.read(send(get(this.port, "/actuator/poolsize")).body(), "$.maximumPoolSize"))
+			.isEqualTo(maximumBefore);
 	}
 
 	@Test
-	void resizesThroughASeparateManagementPort() throws Exception {
-		try (ConfigurableApplicationContext instance = SpringApplication.run(ServiceApplication.class,
-				"--server.port=0", "--management.server.port=0", "--management.server.address=127.0.0.1",
-				"--lab.pool-resize.enabled=true", "--spring.datasource.hikari.maximum-pool-size=2")) {
+	void readsMetricsAndThePublicApiNeedNoToken() throws Exception {
+		for (String path : List.of("/actuator/poolsize", "/actuator/prometheus", "/actuator/health", "/roles")) {
+			HttpResponse<String> read = send(get(this.port, path));
+			assertThat(read.statusCode()).as(path).isEqualTo(200);
+			assertThat(read.body()).as(path).doesNotContain(TOKEN);
+		}
+		assertThat(prometheus()).contains("hikaricp_connections_max{pool=\"roles-0\"}");
+		HttpResponse<String> audit = send(
+				HttpRequest.newBuilder(uri(this.port, "/roles/3/audit")).POST(BodyPublishers.noBody()).build());
+		assertThat(audit.statusCode()).as("the public API's write workload").isEqualTo(201);
+		// Not exposed: they would list the settings, the token's among them.
+		for (String path : List.of("/actuator/env", "/actuator/configprops")) {
+			assertThat(send(get(this.port, path)).statusCode()).as(path).isEqualTo(404);
+		}
+	}
+
+	@Test
+	void resizesThroughASeparateManagementPortWithTheToken() throws Exception {
+		// The token as a default property, not an argument: application.yml leaves it
+		// unset.
+		try (ConfigurableApplicationContext instance = new SpringApplicationBuilder(ServiceApplication.class)
+			.properties(ResizeToken.PROPERTY + "=" + TOKEN)
+			.run("--server.port=0", "--management.server.port=0", "--management.server.address=127.0.0.1",
+					"--lab.pool-resize.enabled=true", "--spring.datasource.hikari.maximum-pool-size=2")) {
 			int serverPort = Integer.parseInt(instance.getEnvironment().getProperty("local.server.port"));
 			int managementPort = Integer.parseInt(instance.getEnvironment().getProperty("local.management.port"));
 			assertThat(managementPort).isNotEqualTo(serverPort);
+			HikariDataSource pool = instance.getBean(HikariDataSource.class);
+
+			assertThat(send(post(managementPort, "4", null)).statusCode()).isEqualTo(401);
+			assertThat(send(post(managementPort, "4", "another-token-0123456789")).statusCode()).isEqualTo(403);
+			assertThat(pool.getHikariConfigMXBean().getMaximumPoolSize()).isEqualTo(2);
+			assertThat(send(get(managementPort, "/actuator/poolsize")).statusCode()).isEqualTo(200);
+			assertThat(send(get(managementPort, "/actuator/prometheus")).statusCode()).isEqualTo(200);
 
 			HttpResponse<String> grown = send(post(managementPort, 4));
 			assertThat(grown.statusCode()).as(grown.body()).isEqualTo(200);
 			assertThat(grown.body()).contains("\"maximumPoolSize\":4", "\"total\":4");
-			assertThat(instance.getBean(HikariDataSource.class).getHikariPoolMXBean().getTotalConnections())
-				.isEqualTo(4);
+			assertThat(pool.getHikariPoolMXBean().getTotalConnections()).isEqualTo(4);
 			assertThat(send(post(serverPort, 3)).statusCode()).as("not on the application's port").isEqualTo(404);
+			assertThat(pool.getHikariConfigMXBean().getMaximumPoolSize()).isEqualTo(4);
 		}
 	}
 
@@ -174,14 +220,25 @@ class PoolSizeEndpointIT {
 	}
 
 	/**
+	 * With this test's token.
 	 * @param json the size as it appears in the JSON body, e.g. {@code 8} or
 	 * {@code "ten"}
 	 */
 	private static HttpRequest post(int port, String json) {
-		return HttpRequest.newBuilder(uri(port, "/actuator/poolsize"))
+		return post(port, json, TOKEN);
+	}
+
+	/**
+	 * @param token the bearer token to send, {@code null} for none
+	 */
+	private static HttpRequest post(int port, String json, @Nullable String token) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(uri(port, "/actuator/poolsize"))
 			.header("Content-Type", "application/json")
-			.POST(BodyPublishers.ofString("{\"maximumPoolSize\":" + json + "}"))
-			.build();
+			.POST(BodyPublishers.ofString("{\"maximumPoolSize\":" + json + "}"));
+		if (token != null) {
+			request.header("Authorization", "Bearer " + token);
+		}
+		return request.build();
 	}
 
 	private static HttpRequest get(int port, String path) {
