@@ -21,7 +21,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.core.env.ConfigurableEnvironment;
 
 import org.poollab.bench.deploy.ExternalTarget;
-import org.poollab.bench.deploy.ResizeToken;
+import org.poollab.bench.deploy.ResizeCredential;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.LabFailureException;
@@ -102,7 +102,7 @@ public class BenchApplication {
 
 	/**
 	 * Runs the sweep with the environment variables {@code variables} looks up (a test's
-	 * resize token: {@link ResizeToken#ENVIRONMENT_VARIABLE}).
+	 * resize token: {@link ResizeCredential#ENVIRONMENT_VARIABLE}).
 	 */
 	static Sweep.Outcome run(PrintStream console, Programs programs, UnaryOperator<String> variables, String... args)
 			throws Exception {

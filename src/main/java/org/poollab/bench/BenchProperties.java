@@ -26,7 +26,7 @@ import org.springframework.validation.annotation.Validated;
 
 import org.poollab.bench.deploy.Database;
 import org.poollab.bench.deploy.ExternalTarget;
-import org.poollab.bench.deploy.ResizeToken;
+import org.poollab.bench.deploy.ResizeCredential;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Preset;
@@ -123,7 +123,7 @@ import org.poollab.service.database.DatabaseVendor;
  * {@code http://127.0.0.2:8081/actuator}
  * @param resizeCommand with {@code external}: a shell command line that redeploys the
  * fleet at {@code {poolSize}}; unset: the service's resize endpoint, with the token from
- * {@link ResizeToken#ENVIRONMENT_VARIABLE} when it asks for one
+ * {@link ResizeCredential#ENVIRONMENT_VARIABLE} when it asks for one
  * @param resizeTimeout the longest a resize of an external deployment may take, command
  * and wait until every instance reports the new size
  * @param allowRemoteTargets let targets and actuators be beyond this machine's loopback
@@ -185,7 +185,7 @@ record BenchProperties(
 	 * The external deployment {@code bench.target=external} asks for, checked; empty for
 	 * the lab's own.
 	 * @param environment where the resize token is read
-	 * ({@link ResizeToken#ENVIRONMENT_VARIABLE})
+	 * ({@link ResizeCredential#ENVIRONMENT_VARIABLE})
 	 * @throws BenchSettingException for a setting of target mode without it, a setting
 	 * that shapes deployments the lab starts beside it, or a bad target
 	 */
@@ -222,7 +222,7 @@ record BenchProperties(
 					"bench.workload=write with bench.target=external needs bench.database.url: every point starts on an empty role_audit table, which the lab empties through the database. Nothing was started.");
 		}
 		return Optional.of(ExternalTarget.of(this.targets, this.actuators, this.resizeCommand, this.resizeTimeout,
-				this.allowRemoteTargets, ResizeToken.from(environment)));
+				this.allowRemoteTargets, ResizeCredential.from(environment)));
 	}
 
 	private static void refuseWithoutExternal(String setting, @Nullable Object value) {

@@ -26,7 +26,7 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.validation.FieldError;
 import org.springframework.validation.ObjectError;
 
-import org.poollab.bench.deploy.ResizeToken;
+import org.poollab.bench.deploy.ResizeCredential;
 import org.poollab.bench.grid.Preset;
 
 /**
@@ -186,10 +186,10 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	}
 
 	private static String unknown(String written, Object value) {
-		if (SettingNames.uniform(written).equals(SettingNames.uniform(ResizeToken.PROPERTY))) {
+		if (SettingNames.uniform(written).equals(SettingNames.uniform(ResizeCredential.PROPERTY))) {
 			// Never echoed: the value is a credential.
 			return "%s is not allowed as a setting: the resize endpoint's token must not be on a command line (any user of the machine can read it there, and Maven prints it). Set the environment variable %s instead. Nothing was started."
-				.formatted(ResizeToken.PROPERTY, ResizeToken.ENVIRONMENT_VARIABLE);
+				.formatted(ResizeCredential.PROPERTY, ResizeCredential.ENVIRONMENT_VARIABLE);
 		}
 		String suggestion = SettingNames.closest(written, knownNames())
 			.map((name) -> "did you mean " + name + "?")

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.poollab.bench.deploy.Database;
-import org.poollab.bench.deploy.ResizeToken;
+import org.poollab.bench.deploy.ResizeCredential;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabPaths;
@@ -165,7 +165,7 @@ class ExternalTargetSweepIT {
 					"--bench.poolSizes=2", "--bench.rates=50",
 					"--bench.outputDirectory=" + directory.resolve("refused")))
 			.withMessageContaining("refused the lab's credential (HTTP 403)")
-			.withMessageContaining(ResizeToken.ENVIRONMENT_VARIABLE)
+			.withMessageContaining(ResizeCredential.ENVIRONMENT_VARIABLE)
 			.withMessageNotContaining("not-the-token-of-the-service");
 		assertThat(directory.resolve("refused")).doesNotExist();
 		// The endpoint itself: no credential 401, a wrong one 403, the pool unchanged.
@@ -197,7 +197,7 @@ class ExternalTargetSweepIT {
 	}
 
 	private static UnaryOperator<String> environment(String token) {
-		Map<String, String> variables = Map.of(ResizeToken.ENVIRONMENT_VARIABLE, token);
+		Map<String, String> variables = Map.of(ResizeCredential.ENVIRONMENT_VARIABLE, token);
 		return variables::get;
 	}
 

@@ -40,7 +40,7 @@ import org.poollab.bench.lab.BenchSettingException;
  * @param token the resize endpoint's credential, when the service asks for one
  */
 public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<String> resizeCommand,
-		Duration resizeTimeout, Optional<ResizeToken> token) {
+		Duration resizeTimeout, Optional<ResizeCredential> token) {
 
 	/** What {@code bench.resizeCommand} must contain: replaced by each pool size. */
 	public static final String POOL_SIZE = "{poolSize}";
@@ -63,7 +63,7 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	 * @throws BenchSettingException naming the setting, the value and what is allowed
 	 */
 	public static ExternalTarget of(List<String> targets, List<String> actuators, String resizeCommand,
-			Duration resizeTimeout, boolean allowRemote, Optional<ResizeToken> token) {
+			Duration resizeTimeout, boolean allowRemote, Optional<ResizeCredential> token) {
 		if (targets == null || targets.isEmpty()) {
 			throw new BenchSettingException(
 					"bench.target=external needs bench.targets: the URL the load goes to, one load balancer's (e.g. http://127.0.0.1:8080) or each instance's, comma-separated. Nothing was started.");
@@ -223,10 +223,9 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 			throw new BenchSettingException(
 					"The resize endpoint %s refused the lab's credential (HTTP %d): %s. Set the service's token (lab.pool-resize.token) in the environment variable %s, never on a command line. Nothing was started."
 						.formatted(endpoint, status,
-								this.token.isPresent()
-										? "the token from " + ResizeToken.ENVIRONMENT_VARIABLE + " is not the service's"
-										: "no token was given",
-								ResizeToken.ENVIRONMENT_VARIABLE));
+								this.token.isPresent() ? "the token from " + ResizeCredential.ENVIRONMENT_VARIABLE
+										+ " is not the service's" : "no token was given",
+								ResizeCredential.ENVIRONMENT_VARIABLE));
 		}
 		if (status == 404) {
 			throw new BenchSettingException(

@@ -66,10 +66,10 @@ public final class Instance {
 
 	private final List<Integer> cpus;
 
-	private final Optional<ResizeToken> token;
+	private final Optional<ResizeCredential> token;
 
 	private Instance(String host, int port, URI actuatorBase, @Nullable Process process, @Nullable Path log,
-			Limits limits, List<Integer> cpus, Optional<ResizeToken> token) {
+			Limits limits, List<Integer> cpus, Optional<ResizeCredential> token) {
 		this.host = host;
 		this.port = port;
 		this.actuatorBase = actuatorBase;
@@ -87,7 +87,7 @@ public final class Instance {
 	 * @param actuatorBase e.g. {@code http://127.0.0.2:8081/actuator}
 	 * @param token the resize endpoint's credential, when the service asks for one
 	 */
-	static Instance external(String host, int port, URI actuatorBase, Limits limits, Optional<ResizeToken> token) {
+	static Instance external(String host, int port, URI actuatorBase, Limits limits, Optional<ResizeCredential> token) {
 		return new Instance(host, port, actuatorBase, null, null, limits, List.of(), token);
 	}
 
@@ -177,6 +177,9 @@ public final class Instance {
 			.redirectOutput(log.toFile())
 			.redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
 		// The password goes through the environment: any user can read a command line.
+		// The lab's own instances listen on loopback and take no token: one in the lab's
+		// environment (target mode's credential) would make them ask for it.
+		builder.environment().remove(ResizeCredential.ENVIRONMENT_VARIABLE);
 		builder.environment().put("SPRING_DATASOURCE_PASSWORD", database.password());
 		builder.environment().put("SPRING_R2DBC_PASSWORD", database.password());
 		builder.environment().put("SPRING_FLYWAY_PASSWORD", database.password());
@@ -395,7 +398,7 @@ public final class Instance {
 	 * A POST to a resize endpoint, with the credential when there is one.
 	 * @param size the JSON value of {@code maximumPoolSize}
 	 */
-	static HttpRequest resizeRequest(URI endpoint, String size, Optional<ResizeToken> token) {
+	static HttpRequest resizeRequest(URI endpoint, String size, Optional<ResizeCredential> token) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
 			.header("Content-Type", "application/json")
 			.timeout(Duration.ofSeconds(60))

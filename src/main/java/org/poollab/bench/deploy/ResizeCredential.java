@@ -3,24 +3,27 @@ package org.poollab.bench.deploy;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
+import org.poollab.service.system.ResizeToken;
+
 /**
  * The credential the lab sends to a service's resize endpoint when the service asks for
- * one ({@code lab.pool-resize.token} on the service's side): a bearer token. It comes
- * from the environment only, {@value #ENVIRONMENT_VARIABLE}, never from a command line,
- * which any user of the machine can read and Maven echoes; it is never printed, written
- * to results or logged ({@link #toString()} hides it).
+ * one ({@link ResizeToken#PROPERTY} on the service's side): a bearer token. It comes from
+ * the environment only, the variable the service reads it from too
+ * ({@value #ENVIRONMENT_VARIABLE}), never from a command line, which any user of the
+ * machine can read and Maven echoes; it is never printed, written to results or logged
+ * ({@link #toString()} hides it).
  */
-public final class ResizeToken {
+public final class ResizeCredential {
 
 	/** Where the lab reads the token from. */
-	public static final String ENVIRONMENT_VARIABLE = "LAB_POOL_RESIZE_TOKEN";
+	public static final String ENVIRONMENT_VARIABLE = ResizeToken.VARIABLE;
 
 	/** The setting a user might try on the command line, refused there. */
 	public static final String PROPERTY = "bench.resizeToken";
 
 	private final String secret;
 
-	private ResizeToken(String secret) {
+	private ResizeCredential(String secret) {
 		this.secret = secret;
 	}
 
@@ -28,9 +31,9 @@ public final class ResizeToken {
 	 * The token from the environment, empty when the variable is unset or blank.
 	 * @param environment looks a variable up, e.g. {@code System::getenv}
 	 */
-	public static Optional<ResizeToken> from(UnaryOperator<String> environment) {
+	public static Optional<ResizeCredential> from(UnaryOperator<String> environment) {
 		String value = environment.apply(ENVIRONMENT_VARIABLE);
-		return (value == null || value.isBlank()) ? Optional.empty() : Optional.of(new ResizeToken(value.strip()));
+		return (value == null || value.isBlank()) ? Optional.empty() : Optional.of(new ResizeCredential(value.strip()));
 	}
 
 	/** The {@code Authorization} header's value. */
