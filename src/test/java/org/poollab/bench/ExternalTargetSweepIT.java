@@ -143,9 +143,13 @@ class ExternalTargetSweepIT {
 			.isEqualTo(outcome.results());
 		assertThat(printed).contains("Sweeping the external deployment (2 instance(s)")
 			.contains("No confirmation run")
+			.contains("Instances: limits as deployed, not set by the lab.")
 			.contains("pools are back at [3, 3]")
 			.doesNotContain(TOKEN);
-		assertThat(Files.readString(outcome.directory().resolve("report.md"))).doesNotContain(TOKEN);
+		assertThat(Files.readString(outcome.directory().resolve("report.md"))).doesNotContain(TOKEN)
+			.contains("not run: the lab did not start this deployment (bench.target=external)");
+		assertThat(Files.readString(outcome.directory().resolve("recommended-application.yml")))
+			.contains("on a deployment the lab did not start", "maximum-pool-size:");
 		assertThat(Files.readString(outcome.directory().resolve(ResultsStore.RESULTS_JSON))).doesNotContain(TOKEN);
 		// The lab stopped nothing of the test's and left each pool as it found it.
 		assertThat(this.instances).allMatch(Process::isAlive);

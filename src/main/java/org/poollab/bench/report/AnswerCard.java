@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Settling;
 
 /**
@@ -73,7 +74,8 @@ record AnswerCard(String title, List<Line> lines) {
 			title = grid.name() + ": no pool size (" + Header.headline(recommendation) + ")";
 		}
 		if (section.confirmed().isEmpty()) {
-			lines.add(new Line("confirmation", "not run"));
+			lines.add(new Line("confirmation", Limits.AS_DEPLOYED.equals(grid.limits().heap())
+					? "not run: the lab did not start this deployment (bench.target=external)" : "not run"));
 		}
 		section.confirmed().forEach((confirmed) -> lines.add(new Line("confirmation", confirmed.sentence())));
 		unconfirmed(section).ifPresent((said) -> lines.add(new Line("confirmation", said)));

@@ -12,6 +12,7 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Stack;
 
 /**
@@ -152,10 +153,15 @@ public final class RecommendedYaml {
 			String said = section.confirmed().stream().map(Confirmed::sentence).collect(Collectors.joining(" "));
 			return Optional.of(said + AnswerCard.unconfirmed(section).map((more) -> " " + more).orElse(""));
 		}
-		return section.recommendation().poolSize().isPresent()
-				? Optional.of("Not run as pasted: the sweep measured maximum-pool-size with the service's own timeouts "
-						+ "(bench.confirmation=0s, or results from before confirmation runs).")
-				: Optional.empty();
+		if (section.recommendation().poolSize().isEmpty()) {
+			return Optional.empty();
+		}
+		return Optional.of(Limits.AS_DEPLOYED.equals(section.grid().limits().heap())
+				? "Not run as pasted: the sweep measured maximum-pool-size on a deployment the lab did not start "
+						+ "(bench.target=external), with that deployment's other settings; deploy this block and sweep "
+						+ "at its size to confirm it."
+				: "Not run as pasted: the sweep measured maximum-pool-size with the service's own timeouts "
+						+ "(bench.confirmation=0s, or results from before confirmation runs).");
 	}
 
 	/**

@@ -107,7 +107,7 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 	/** Short form for the console and the report, e.g. {@code 1 CPU, heap 128m}. */
 	public String describe() {
 		if (AS_DEPLOYED.equals(this.heap)) {
-			return "CPUs, heap and threads as deployed (not started by the lab)";
+			return "limits as deployed, not set by the lab";
 		}
 		String cpus = switch (this.cpus) {
 			case 0 -> "all CPUs";
