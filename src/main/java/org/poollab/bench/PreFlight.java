@@ -1,5 +1,6 @@
 package org.poollab.bench;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -17,8 +18,10 @@ import org.poollab.bench.deploy.ServiceJvm;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.load.JMeter;
+import org.poollab.bench.load.RemoteEngines;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.service.database.DatabaseVendor;
 
@@ -28,23 +31,25 @@ import static org.poollab.bench.results.PgBouncer.poolsAtTheDatabase;
  * What is checked before anything starts, for a sweep and for {@code -Psingle/-Pmulti}
  * alike: the ports are free, the programs the topologies need are here (nginx, pgbouncer,
  * taskset), the database answers and its connection budget holds the largest fleet, the
- * remote engines are loopback. A setting that fails here starts nothing.
+ * remote engines are loopback, answer as JMeter servers and keep the lab's time. A
+ * setting that fails here starts nothing.
  *
  * @param nginx nginx, when the topologies need a load balancer and it is installed
  * @param pgbouncer pgbouncer, when a topology needs it and it is installed
  * @param pinning how instances are pinned to CPUs, {@code null} when they are not
- * @param remoteEngines JMeter servers to load from, empty for JMeter here
+ * @param remoteEngines JMeter servers to load from, checked; none for JMeter here
  * @param serviceJvm the JDK the instances run on
  */
 record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPinning pinning,
-		List<String> remoteEngines, ServiceJvm serviceJvm) {
+		RemoteEngines remoteEngines, ServiceJvm serviceJvm) {
 
 	/**
 	 * @param topologies the topologies that will run
 	 * @param largestPoolSize the largest pool size any instance will hold
 	 */
 	static PreFlight check(Grid grid, BenchProperties properties, Programs programs, List<Topology> topologies,
-			int largestPoolSize, PrintStream out) throws SQLException {
+			int largestPoolSize, PrintStream out) throws SQLException, IOException, InterruptedException {
+		RemoteEngines engines = properties.remoteEngineSettings();
 		ServiceJvm serviceJvm = ServiceJvm.choose(properties.serviceJavaHome(), grid.virtualThreads());
 		Optional<Path> pgbouncer = pgbouncerFor(topologies, programs, out);
 		int mostInstances = topologies.stream().mapToInt(grid::instancesOf).max().orElse(1);
@@ -60,10 +65,12 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 				requireBudget(grid, Database.embeddedSettings(vendor), topologies, largestPoolSize);
 			}
 		}
-		List<String> engines = (properties.remoteEngines() != null) ? properties.remoteEngines() : List.of();
-		JMeter.requireEvenSplit(grid.rates(), engines);
-		JMeter.requireLoopback(engines);
-		PreFlight found = new PreFlight(nginx, pgbouncer, pinning(grid.instanceCpus(), programs), engines, serviceJvm);
+		JMeter.requireEvenSplit(grid.rates(), engines.addresses());
+		JMeter.requireReachable(engines.addresses(), true);
+		CpuPinning pinning = pinning(grid.instanceCpus(), programs);
+		// Last: it runs the lab's JMeter against the engines for a few seconds.
+		engines = engines.check(LabPaths.of(properties.buildDirectory()), out);
+		PreFlight found = new PreFlight(nginx, pgbouncer, pinning, engines, serviceJvm);
 		out.println("Service instances run on " + serviceJvm.describe() + ".");
 		return found;
 	}
