@@ -35,6 +35,7 @@ import org.poollab.bench.grid.ThreadModel;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.load.RemoteEngines;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
@@ -78,6 +79,13 @@ import org.poollab.service.database.DatabaseVendor;
  * until Ctrl-C instead of sweeping
  * @param remoteEngines {@code host:port} of JMeter servers to generate the load from, in
  * JMeter's distributed mode (empty: JMeter runs here)
+ * @param remoteEnginesSsl whether the lab talks to the remote engines over RMI with SSL;
+ * unset: it does ({@code false} for engines started with
+ * {@code server.rmi.ssl.disable=true})
+ * @param rmiKeystore the keystore the lab and its remote engines share for RMI over SSL;
+ * unset: {@code rmi_keystore.jks} in the build directory; made where named when missing
+ * @param maxClockSkew the most a remote engine's clock may be off the lab's, checked
+ * before anything starts; unset: 50 ms
  * @param instanceCpus CPUs per instance: each instance is pinned to that many cores
  * ({@code taskset}) and told so ({@code -XX:ActiveProcessorCount}); unset: not pinned
  * @param instanceHeap each instance's {@code -Xmx}, from 64m to 8g; unset: the preset's
@@ -149,6 +157,8 @@ record BenchProperties(
 		@Nullable Topology serve,
 		@Nullable List<@jakarta.validation.constraints.Pattern(
 				regexp = "[A-Za-z0-9.\\-]+:[0-9]{1,5}") String> remoteEngines,
+		@Nullable Boolean remoteEnginesSsl, @Nullable Path rmiKeystore,
+		@DurationMin(millis = 1) @DurationMax(seconds = 1) @Nullable Duration maxClockSkew,
 		@Min(1) @Max(1024) @Nullable Integer instanceCpus,
 		@jakarta.validation.constraints.Pattern(regexp = BenchProperties.HEAP_SIZE) @Nullable String instanceHeap,
 		@Nullable List<@NotNull @Min(1) @Max(10_000) Integer> tomcatThreads, @Nullable List<ThreadModel> threads,
@@ -506,6 +516,15 @@ record BenchProperties(
 
 	private static <T> List<T> distinct(List<T> values) {
 		return values.stream().distinct().toList();
+	}
+
+	/**
+	 * {@code bench.remoteEngines} and how the lab talks to them, checked as a whole; no
+	 * engine is asked anything yet ({@link RemoteEngines#check}).
+	 */
+	RemoteEngines remoteEngineSettings() {
+		return RemoteEngines.of(this.remoteEngines, this.remoteEnginesSsl, this.rmiKeystore, this.maxClockSkew,
+				this.buildDirectory);
 	}
 
 	/** 1 to 1000, or {@code none}: no pool. */

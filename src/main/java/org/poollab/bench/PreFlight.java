@@ -1,5 +1,6 @@
 package org.poollab.bench;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -18,8 +19,10 @@ import org.poollab.bench.deploy.ServiceJvm;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.load.JMeter;
+import org.poollab.bench.load.RemoteEngines;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.service.database.DatabaseVendor;
 
@@ -29,12 +32,13 @@ import static org.poollab.bench.results.PgBouncer.poolsAtTheDatabase;
  * What is checked before anything starts, for a sweep and for {@code -Psingle/-Pmulti}
  * alike: the ports are free, the programs the topologies need are here (nginx, pgbouncer,
  * taskset), the database answers and its connection budget holds the largest fleet, the
- * remote engines are loopback. A setting that fails here starts nothing.
+ * remote engines are loopback, answer as JMeter servers and keep the lab's time. A
+ * setting that fails here starts nothing.
  *
  * @param nginx nginx, when the topologies need a load balancer and it is installed
  * @param pgbouncer pgbouncer, when a topology needs it and it is installed
  * @param pinning how instances are pinned to CPUs, {@code null} when they are not
- * @param remoteEngines JMeter servers to load from, empty for JMeter here
+ * @param remoteEngines JMeter servers to load from, checked; none for JMeter here
  * @param serviceJvm the JDK the instances run on
  * @param external the deployment the lab did not start ({@code bench.target=external}),
  * checked to answer; empty when the lab deploys
@@ -42,10 +46,10 @@ import static org.poollab.bench.results.PgBouncer.poolsAtTheDatabase;
  * the lab restores at the end), empty when the lab deploys
  */
 record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPinning pinning,
-		List<String> remoteEngines, ServiceJvm serviceJvm, Optional<ExternalTarget> external,
+		RemoteEngines remoteEngines, ServiceJvm serviceJvm, Optional<ExternalTarget> external,
 		List<Integer> foundSizes) {
 
-	PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPinning pinning, List<String> remoteEngines,
+	PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPinning pinning, RemoteEngines remoteEngines,
 			ServiceJvm serviceJvm) {
 		this(nginx, pgbouncer, pinning, remoteEngines, serviceJvm, Optional.empty(), List.of());
 	}
@@ -55,10 +59,13 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 	 * deployments is looked for (ports, nginx, pgbouncer, taskset, a JDK); the targets
 	 * must answer, the actuators show HikariCP's pool size, the resize endpoint take the
 	 * lab's credential ({@link ExternalTarget#requireReady}); the budget is checked when
-	 * {@code bench.database.url} names the database, and said not to be otherwise.
+	 * {@code bench.database.url} names the database, and said not to be otherwise. Remote
+	 * engines may be on other hosts here (the targets are where the user says), checked
+	 * like the lab's own sweep's (answer, clock).
 	 */
 	static PreFlight checkExternal(Grid grid, BenchProperties properties, ExternalTarget external, PrintStream out)
-			throws SQLException, InterruptedException {
+			throws SQLException, IOException, InterruptedException {
+		RemoteEngines engines = properties.remoteEngineSettings();
 		if (properties.database().configured()) {
 			requireBudget(grid, externalSettings(properties), grid.topologies(), grid.largestPoolSize());
 		}
@@ -67,9 +74,11 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 					"The connection budget is not checked: without bench.database.url the lab cannot read the database's max_connections (%d instance(s) x pool up to %d must fit it).%n",
 					external.instances(), grid.largestPoolSize());
 		}
-		List<String> engines = (properties.remoteEngines() != null) ? properties.remoteEngines() : List.of();
-		JMeter.requireEvenSplit(grid.rates(), engines);
+		JMeter.requireEvenSplit(grid.rates(), engines.addresses());
+		JMeter.requireReachable(engines.addresses(), false);
 		List<Integer> found = external.requireReady(out);
+		// Last: it runs the lab's JMeter against the engines for a few seconds.
+		engines = engines.check(LabPaths.of(properties.buildDirectory()), out);
 		return new PreFlight(Optional.empty(), Optional.empty(), null, engines, ServiceJvm.choose(null, false),
 				Optional.of(external), List.copyOf(found));
 	}
@@ -79,7 +88,8 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 	 * @param largestPoolSize the largest pool size any instance will hold
 	 */
 	static PreFlight check(Grid grid, BenchProperties properties, Programs programs, List<Topology> topologies,
-			int largestPoolSize, PrintStream out) throws SQLException {
+			int largestPoolSize, PrintStream out) throws SQLException, IOException, InterruptedException {
+		RemoteEngines engines = properties.remoteEngineSettings();
 		ServiceJvm serviceJvm = ServiceJvm.choose(properties.serviceJavaHome(), grid.virtualThreads());
 		Optional<Path> pgbouncer = pgbouncerFor(topologies, programs, out);
 		int mostInstances = topologies.stream().mapToInt(grid::instancesOf).max().orElse(1);
@@ -95,10 +105,12 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 				requireBudget(grid, Database.embeddedSettings(vendor), topologies, largestPoolSize);
 			}
 		}
-		List<String> engines = (properties.remoteEngines() != null) ? properties.remoteEngines() : List.of();
-		JMeter.requireEvenSplit(grid.rates(), engines);
-		JMeter.requireLoopback(engines);
-		PreFlight found = new PreFlight(nginx, pgbouncer, pinning(grid.instanceCpus(), programs), engines, serviceJvm);
+		JMeter.requireEvenSplit(grid.rates(), engines.addresses());
+		JMeter.requireReachable(engines.addresses(), true);
+		CpuPinning pinning = pinning(grid.instanceCpus(), programs);
+		// Last: it runs the lab's JMeter against the engines for a few seconds.
+		engines = engines.check(LabPaths.of(properties.buildDirectory()), out);
+		PreFlight found = new PreFlight(nginx, pgbouncer, pinning, engines, serviceJvm);
 		out.println("Service instances run on " + serviceJvm.describe() + ".");
 		return found;
 	}

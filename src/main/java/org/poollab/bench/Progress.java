@@ -14,6 +14,7 @@ import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.load.LoadRun;
 import org.poollab.bench.report.Durations;
 import org.poollab.bench.report.Failures;
+import org.poollab.bench.results.EngineLoad;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
 
@@ -147,7 +148,8 @@ final class Progress {
 				(point.serverP99Ms() >= 0) ? "%.1f".formatted(point.serverP99Ms()) : "-", point.errorPercent(),
 				failures.isEmpty() ? "" : " (" + failures + ")", point.pool().observedMax(),
 				point.pool().acquireP99Ms(), point.loadGeneratorCpuCores(),
-				(point.startLagP99Ms() >= 0) ? ", late p99 %.0f ms".formatted(point.startLagP99Ms()) : "",
+				((point.startLagP99Ms() >= 0) ? ", late p99 %.0f ms".formatted(point.startLagP99Ms()) : "")
+						+ (point.engines().isEmpty() ? "" : " (" + EngineLoad.describe(point.engines()) + ")"),
 				point.ok() ? "ok" : point.outcome(), Durations.human(eta));
 	}
 

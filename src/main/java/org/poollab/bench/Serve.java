@@ -19,6 +19,7 @@ import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.lab.Programs;
+import org.poollab.bench.load.JMeter;
 import org.poollab.bench.report.RecommendedYaml;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.SweepResults;
@@ -62,9 +63,9 @@ record Serve(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 						new Ports(this.properties.basePort(), instances), preFlight.nginx(), preFlight.pgbouncer()),
 				this.paths, database, directory, processes, this.out);
 		this.out.printf(Locale.ROOT,
-				"%n%s deployment running: %d instance(s), pool %s, %s, %s.%nTargets file for JMeter: %s%n",
+				"%n%s deployment running: %d instance(s), pool %s, %s, %s.%nTargets for JMeter's plans (their targets property): %s%n",
 				topology.label(), instances, SweepResults.poolLabel(poolSize), limits.describe(),
-				Deployment.describe(deployment.loadBalancer()), deployment.targets());
+				Deployment.describe(deployment.loadBalancer()), JMeter.targets(deployment.targets()));
 		deployment.instances()
 			.forEach((instance) -> this.out.printf(
 					"  instance %s  actuator %s, %s%n    resize: curl -XPOST -H 'Content-Type: application/json' -d '{\"maximumPoolSize\":8}' %s%n",
@@ -80,7 +81,7 @@ record Serve(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 					.collect(Collectors.joining()));
 		this.out.printf(
 				"Open the exploring plan in the JMeter GUI:%n  ./mvnw -Pgui -Djmeter.targets=%s -Djmeter.actuators=%s%nPress Ctrl-C to stop everything.%n",
-				deployment.targets(), actuators);
+				JMeter.targets(deployment.targets()), actuators);
 		Thread.currentThread().join();
 	}
 

@@ -80,6 +80,10 @@ class BenchSettingsTests {
 					bench.database.vendor=oracle | bench.database.vendor=oracle is not allowed: use postgresql, mariadb or both, comma-separated
 					bench.target=elsewhere   | bench.target=elsewhere is not allowed: use lab or external
 					bench.resizeTimeout=0s   | bench.resizeTimeout=0s is not allowed: use a duration from 1s to 1h
+					bench.remoteEngines=127.0.0.1 | bench.remoteEngines=127.0.0.1 is not allowed: use comma-separated host:port of running JMeter servers, e.g. 127.0.0.1:1099.
+					bench.remoteEnginesSsl=maybe | bench.remoteEnginesSsl=maybe is not allowed: use true or false
+					bench.maxClockSkew=0ms   | bench.maxClockSkew=0ms is not allowed: use a duration from 1ms to 1s
+					bench.maxClockSkew=2s    | bench.maxClockSkew=2s is not allowed: use a duration from 1ms to 1s
 					""")
 	void badSettingIsRefusedBeforeAnythingStarts(String setting, String message, CapturedOutput output) {
 		assertRefusedBeforeAnythingStarts(new String[] { "--" + setting }, message, output);
@@ -301,6 +305,43 @@ class BenchSettingsTests {
 			.isInstanceOf(BenchSettingException.class)
 			.withMessageStartingWith(
 					"bench.remoteEngines=127.0.0.1:1099,192.0.2.7:1099 is not allowed: 192.0.2.7 is not this machine's loopback");
+		assertNothingStarted(childrenBefore);
+	}
+
+	/**
+	 * What only makes sense with remote engines is refused without them, and a keystore
+	 * beside the SSL opt-out, before anything starts.
+	 */
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					--bench.remoteEnginesSsl=false                                                  | bench.remoteEnginesSsl=false is not allowed without bench.remoteEngines
+					--bench.maxClockSkew=20ms                                                       | bench.maxClockSkew=20ms is not allowed without bench.remoteEngines
+					--bench.rmiKeystore=/tmp/lab.jks                                                | bench.rmiKeystore=/tmp/lab.jks is not allowed without bench.remoteEngines
+					--bench.remoteEngines=127.0.0.1:1099 --bench.remoteEnginesSsl=false --bench.rmiKeystore=/tmp/lab.jks | bench.rmiKeystore=/tmp/lab.jks is not allowed with bench.remoteEnginesSsl=false
+					--bench.remoteEngines=127.0.0.1:99999                                           | bench.remoteEngines=127.0.0.1:99999 is not allowed (element 1 is 127.0.0.1:99999)
+					""")
+	void remoteEngineSettingsAreRefusedAsAWholeBeforeAnythingStarts(String settings, String message,
+			CapturedOutput output) {
+		assertRefusedBeforeAnythingStarts(settings.split(" "), message, output);
+	}
+
+	@Test
+	void anEngineThatDoesNotAnswerIsRefusedBeforeAnythingStarts() throws Exception {
+		int closed;
+		try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.4"))) {
+			closed = probe.getLocalPort();
+		}
+		long childrenBefore = ProcessHandle.current().children().count();
+		assertThatException()
+			.isThrownBy(() -> run("--bench.remoteEngines=127.0.0.4:" + closed, "--bench.remoteEnginesSsl=false",
+					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4)))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageStartingWith(
+					"bench.remoteEngines=127.0.0.4:%d is not allowed: the engine 127.0.0.4:%d does not answer: a TCP connection to 127.0.0.4:%d was not accepted within 2000 ms"
+						.formatted(closed, closed, closed))
+			.withMessageContaining("The lab never starts engines")
+			.withMessageEndingWith("Nothing was started.");
 		assertNothingStarted(childrenBefore);
 	}
 

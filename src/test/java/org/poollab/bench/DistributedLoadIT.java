@@ -18,7 +18,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The sweep drives its load through JMeter's own distributed mode: one JMeter server
- * ({@code jmeter -s}) started here, reached over RMI on 127.0.0.1 only.
+ * ({@code jmeter -s}) started here, reached over RMI on 127.0.0.1 only, without SSL (the
+ * opt-out, {@code bench.remoteEnginesSsl=false}; {@code RemoteEngineIT} runs an engine
+ * over SSL).
  */
 class DistributedLoadIT {
 
@@ -44,8 +46,8 @@ class DistributedLoadIT {
 			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
 					"--bench.poolSizes=2", "--bench.rates=60", "--bench.duration=3s", "--bench.warmup=1s",
 					"--bench.topologyWarmup=0s", "--bench.confirmation=0s",
-					"--bench.remoteEngines=127.0.0.1:" + ports[0], "--bench.outputDirectory=" + this.output,
-					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
+					"--bench.remoteEngines=127.0.0.1:" + ports[0], "--bench.remoteEnginesSsl=false",
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 			assertThat(outcome.results().host().loadGenerator())
 				.endsWith("distributed over remote engines [127.0.0.1:" + ports[0] + "]");
 			List<Point> points = outcome.results().points();
@@ -58,6 +60,14 @@ class DistributedLoadIT {
 				assertThat(point.samples()).isBetween(160L, 195L);
 				assertThat(point.errors()).isZero();
 				assertThat(point.pool().observedMax()).containsExactly(2);
+				// The engine's requests are told apart and judged against its own even
+				// schedule.
+				assertThat(point.engines()).singleElement().satisfies((engine) -> {
+					assertThat(engine.engine()).isEqualTo("127.0.0.1:" + ports[0]);
+					assertThat(engine.achievedRps()).isPositive();
+					assertThat(engine.startLagP99Ms()).isNotNegative();
+				});
+				assertThat(point.startLagP99Ms()).isNotNegative();
 			});
 			assertThat(server.isAlive()).as("the remote engine is not the lab's to stop").isTrue();
 			// The engine, not a local JMeter, ran the plan: once per point (warm-up and

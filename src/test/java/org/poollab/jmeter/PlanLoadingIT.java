@@ -26,10 +26,11 @@ import static org.assertj.core.api.Assertions.fail;
  * Every plan under {@code jmeter/} loads with JMeter's own loader and holds what the lab
  * relies on: an open-model schedule driven by the {@code rate} and
  * {@code durationSeconds} properties, the {@code Java} HTTP implementation (the JVM-wide
- * keep-alive cache), targets from the {@code targets} property, and, in the plans the
- * sweep measures with, no listeners. The exploring plan the GUI opens runs the measuring
- * plan's load unchanged, with listeners, the instances' pool gauges and a disabled resize
- * request around it.
+ * keep-alive cache), requests round robin over the targets the {@code targets} property
+ * holds (the targets themselves, which a remote engine gets, not a file it cannot read),
+ * and, in the plans the sweep measures with, no listeners. The exploring plan the GUI
+ * opens runs the measuring plan's load unchanged, with listeners, the instances' pool
+ * gauges and a disabled resize request around it.
  * <p>
  * JMeter runs in a child JVM on the jars of the installation the build laid out
  * ({@code target/config.json}), the very ones the sweep and the GUI run, through a
@@ -51,6 +52,10 @@ class PlanLoadingIT {
 	private static final String CSV_DATA_SET = "org.apache.jmeter.config.CSVDataSet";
 
 	private static final String THREAD_GROUP = "org.apache.jmeter.threads.ThreadGroup";
+
+	private static final String ARGUMENTS = "org.apache.jmeter.config.Arguments";
+
+	private static final String COUNTER = "org.apache.jmeter.modifiers.CounterConfig";
 
 	private static final String REGEX_EXTRACTOR = "org.apache.jmeter.extractor.RegexExtractor";
 
@@ -136,10 +141,27 @@ class PlanLoadingIT {
 	}
 
 	@Test
-	void everyPlanReadsItsTargetsFromTheTargetsProperty() {
-		assertThat(plans).allSatisfy((plan) -> assertThat(plan.elementsOf(CSV_DATA_SET)).as(plan.file())
-			.singleElement()
-			.satisfies((csv) -> assertThat(csv.properties().get("filename")).startsWith("${__P(targets,")));
+	void everyPlanSendsItsRequestsRoundRobinOverTheTargetsInTheTargetsProperty() {
+		assertThat(plans).allSatisfy((plan) -> {
+			assertThat(plan.elementsOf(CSV_DATA_SET)).as("%s: a file a remote engine could not read", plan.file())
+				.isEmpty();
+			assertThat(targets(plan)).as(plan.file())
+				.satisfies((targets) -> assertThat(targets.properties().get("Arguments.arguments"))
+					.contains("${__split(${__P(targets,127.0.0.1:8080)},target)}"));
+			List<Element> load = plan.subtree(OPEN_MODEL_THREAD_GROUP);
+			assertThat(load).filteredOn((element) -> element.type().equals(COUNTER))
+				.as(plan.file())
+				.singleElement()
+				.satisfies((counter) -> assertThat(counter.properties()).containsEntry("CounterConfig.start", "1")
+					.containsEntry("CounterConfig.end", "${target_n}")
+					.containsEntry("CounterConfig.name", "targetIndex")
+					.containsEntry("CounterConfig.per_user", "false"));
+			assertThat(load).filteredOn((element) -> element.type().equals(HTTP_SAMPLER))
+				.as(plan.file())
+				.singleElement()
+				.satisfies((sampler) -> assertThat(sampler.properties().get("HTTPSampler.path"))
+					.startsWith("http://${__V(target_${targetIndex})}${__P(path,"));
+		});
 	}
 
 	@Test
@@ -158,6 +180,18 @@ class PlanLoadingIT {
 		List<Element> exploring = plan(EXPLORING_PLAN).subtree(OPEN_MODEL_THREAD_GROUP);
 		assertThat(measuring).hasSizeGreaterThan(2);
 		assertThat(exploring).filteredOn((element) -> !element.listener()).isEqualTo(measuring);
+		assertThat(targets(plan(EXPLORING_PLAN))).isEqualTo(targets(plan(MEASURING_PLAN)));
+	}
+
+	/** The element that splits the {@code targets} property, beside the thread groups. */
+	private static Element targets(Plan plan) {
+		return plan.elements()
+			.stream()
+			.filter((element) -> element.depth() == 1 && element.type().equals(ARGUMENTS))
+			.reduce((first, second) -> {
+				throw new AssertionError("more than one Arguments element beside the thread groups in " + plan.file());
+			})
+			.orElseThrow(() -> new AssertionError("no Arguments element beside the thread groups in " + plan.file()));
 	}
 
 	@Test

@@ -2,6 +2,7 @@ package org.poollab.bench.load;
 
 import java.util.Optional;
 
+import org.poollab.bench.results.EngineLoad;
 import org.poollab.bench.results.Point;
 
 /**
@@ -50,6 +51,9 @@ public final class GeneratorCheck {
 			why.append(late ? " and " : "")
 				.append("sent %.0f rps for %d (off by %.1f %%, limit %.1f %%)".formatted(point.achievedRps(),
 						point.rateRps(), 100 * offBy, 100 * rateTolerance(point)));
+		}
+		if (!point.engines().isEmpty()) {
+			why.append(" (remote engines: ").append(EngineLoad.describe(point.engines())).append(')');
 		}
 		return Optional.of(why.append("; its window measured the generator, not the service").toString());
 	}

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Workload;
@@ -28,33 +29,40 @@ public final class JMeter {
 
 	private final LabPaths paths;
 
-	private final List<String> remoteEngines;
+	private final RemoteEngines remoteEngines;
 
 	private final Workload workload;
 
 	/**
 	 * @param paths where JMeter is
-	 * @param remoteEngines {@code host:port} of running JMeter servers
-	 * ({@code jmeter -s}) to generate the load in JMeter's own distributed mode; empty to
-	 * generate it here
+	 * @param remoteEngines running JMeter servers ({@code jmeter -s}) to generate the
+	 * load in JMeter's own distributed mode, checked ({@link RemoteEngines#check}); none
+	 * to generate it here
 	 * @param workload the request every arrival sends
 	 */
-	public JMeter(LabPaths paths, List<String> remoteEngines, Workload workload) {
+	public JMeter(LabPaths paths, RemoteEngines remoteEngines, Workload workload) {
 		this.paths = paths;
-		this.remoteEngines = List.copyOf(remoteEngines);
+		this.remoteEngines = remoteEngines;
 		this.workload = workload;
 	}
 
-	/** Whether the load comes from remote engines, whose schedule the lab cannot see. */
+	/** Whether the load comes from remote engines, each on a schedule of its own. */
 	public boolean distributed() {
-		return !this.remoteEngines.isEmpty();
+		return !this.remoteEngines.none();
+	}
+
+	/**
+	 * The remote engines as JMeter names them: each one's threads' names begin with it
+	 * and a hyphen.
+	 */
+	public List<String> engines() {
+		return this.remoteEngines.addresses();
 	}
 
 	/** E.g. {@code JMeter 5.6.3 OpenModelThreadGroup, HTTP implementation Java}. */
 	public String description() {
 		String generator = "JMeter " + this.paths.jmeterVersion() + " OpenModelThreadGroup, HTTP implementation Java";
-		return this.remoteEngines.isEmpty() ? generator
-				: generator + ", distributed over remote engines " + this.remoteEngines;
+		return distributed() ? generator + ", distributed over remote engines " + engines() : generator;
 	}
 
 	/**
@@ -72,24 +80,35 @@ public final class JMeter {
 	}
 
 	/**
-	 * The lab's deployments listen on 127.0.0.1 only, and the plan sends its load to the
-	 * targets' 127.0.0.1: an engine on another machine would load whatever listens on its
-	 * own loopback, not this lab.
+	 * Refuses engines that could not load what the lab measures. The lab's own
+	 * deployments listen on 127.0.0.1 only and the plan sends its load to the targets'
+	 * 127.0.0.1, so while the lab deploys the service, an engine on another machine would
+	 * load whatever listens on its own loopback: only this machine's loopback is allowed.
+	 * A service the lab does not deploy is reached at its own address, so engines may be
+	 * anywhere whose name resolves.
+	 * @param remoteEngines {@code host:port} as in {@code bench.remoteEngines}
+	 * @param labDeploys whether the lab deploys the service itself
+	 * @throws BenchSettingException naming the engine that is refused and why
 	 */
-	public static void requireLoopback(List<String> remoteEngines) {
+	public static void requireReachable(List<String> remoteEngines, boolean labDeploys) {
 		for (String engine : remoteEngines) {
-			String host = engine.substring(0, engine.lastIndexOf(':'));
-			boolean loopback;
+			String host = RemoteEngines.host(engine);
+			InetAddress address;
 			try {
-				loopback = InetAddress.getByName(host).isLoopbackAddress();
+				address = InetAddress.getByName(host);
 			}
 			catch (UnknownHostException ex) {
-				loopback = false;
+				address = null;
 			}
-			if (!loopback) {
+			if (labDeploys && (address == null || !address.isLoopbackAddress())) {
 				throw new BenchSettingException(
-						"bench.remoteEngines=%s is not allowed: %s is not this machine's loopback, and the lab's deployment listens on 127.0.0.1 only (an engine elsewhere would send its load to its own 127.0.0.1). Use JMeter servers on this machine, e.g. 127.0.0.1:1099"
+						"bench.remoteEngines=%s is not allowed: %s is not this machine's loopback, and the lab's deployment listens on 127.0.0.1 only (an engine elsewhere would send its load to its own 127.0.0.1). Use JMeter servers on this machine, e.g. 127.0.0.1:1099; engines on other hosts can load a service the lab does not deploy (bench.target=external). Nothing was started."
 							.formatted(String.join(",", remoteEngines), host));
+			}
+			if (address == null) {
+				throw new BenchSettingException(
+						"bench.remoteEngines=%s is not allowed: the host %s of %s cannot be resolved. Use a host name or address this machine can reach. Nothing was started."
+							.formatted(String.join(",", remoteEngines), host, engine));
 			}
 		}
 	}
@@ -198,8 +217,7 @@ public final class JMeter {
 	 */
 	JMeterRun start(Path targets, Schedule schedule, boolean warmup, String path, Path jtl, Path log,
 			ChildProcesses processes) throws IOException {
-		Files.deleteIfExists(jtl); // JMeter appends to an existing results file
-		int engines = Math.max(1, this.remoteEngines.size());
+		int engines = Math.max(1, engines().size());
 		Map<String, String> properties = new LinkedHashMap<>();
 		properties.put("phases", schedule.before(engines));
 		properties.put("rate", String.valueOf(schedule.last().rateRps() / engines));
@@ -208,48 +226,109 @@ public final class JMeter {
 		properties.put("drainSeconds", String.valueOf(drain.toSeconds()));
 		properties.put("responseTimeoutMs", String.valueOf(RESPONSE_TIMEOUT.toMillis()));
 		properties.put("arrivals", schedule.arrivals().label());
-		properties.put("targets", targets.toAbsolutePath().toString());
+		properties.put("targets", targets(targets));
 		if (!path.equals(DEFAULT_PATH)) {
 			properties.put("path", path);
 		}
+		return launch(this.paths.plan(this.workload.plan), properties, schedule.length(), drain, jtl, log, processes);
+	}
+
+	/**
+	 * Runs the clock probe ({@code jmeter/clock-probe.jmx}) on every remote engine:
+	 * {@link EngineCheck#PROBE_RATE_RPS} requests per second each, evenly spaced, for
+	 * {@link EngineCheck#PROBE_LENGTH}, to {@code target}.
+	 * @param target {@code host:port} of the lab's probe server
+	 */
+	JMeterRun startProbe(String target, Path jtl, Path log, ChildProcesses processes) throws IOException {
+		Map<String, String> properties = new LinkedHashMap<>();
+		properties.put("rate", String.valueOf(EngineCheck.PROBE_RATE_RPS));
+		properties.put("durationSeconds", String.valueOf(EngineCheck.PROBE_LENGTH.toSeconds()));
+		properties.put("drainSeconds", "1");
+		properties.put("arrivals", "even");
+		properties.put("targets", target);
+		properties.put("path", EngineCheck.PROBE_PATH);
+		return launch(this.paths.plan(EngineCheck.PROBE_PLAN), properties, EngineCheck.PROBE_LENGTH,
+				Duration.ofSeconds(1), jtl, log, processes);
+	}
+
+	/**
+	 * Starts JMeter on a plan. The plan's properties go where the plan runs: to the
+	 * remote engines ({@code -G}) in distributed mode, where the lab's JMeter is the
+	 * client that collects their results ({@code StrippedAsynch}) and listens for them on
+	 * this machine's address as the engines reach it ({@code java.rmi.server.hostname}).
+	 * Over SSL, the client opens the keystore by its name from its directory, as each
+	 * engine does from its own: JMeter hands the keystore's location from one side to the
+	 * other with every RMI reference, so both must find it under the same name. Results
+	 * are written here either way.
+	 */
+	private JMeterRun launch(Path plan, Map<String, String> properties, Duration length, Duration drain, Path jtl,
+			Path log, ChildProcesses processes) throws IOException {
+		Files.deleteIfExists(jtl); // JMeter appends to an existing results file
 		Map<String, String> local = new LinkedHashMap<>();
 		local.put("jmeterengine.force.system.exit", "true");
 		local.put("summariser.interval", "300");
-		local.putAll(minimalCsv());
-		List<String> command = new ArrayList<>(
-				List.of(this.paths.java(), "-XX:TieredStopAtLevel=1", "-Xms256m", "-Xmx1g", "-Dhttp.maxConnections=64",
-						"-jar", this.paths.jmeterHome().resolve("bin").resolve(this.paths.jmeterJar()).toString(), "-n",
-						"-t", this.paths.plan(this.workload.plan).toString(), "-l", jtl.toAbsolutePath().toString(),
-						"-j", log.toAbsolutePath().toString(),
-						// The open model starts a thread per request, and JMeterThread
-						// logs three
-						// lines for each: megabytes per run, written on the box under
-						// test.
-						"-Lorg.apache.jmeter.threads.JMeterThread=WARN"));
-		// The plan's properties go where the plan runs: to the remote engines (-G) in
-		// distributed mode. Results are written here either way.
-		String planFlag = this.remoteEngines.isEmpty() ? "-J" : "-G";
+		local.putAll(minimalCsv(distributed()));
+		List<String> command = new ArrayList<>(List.of(this.paths.java(), "-XX:TieredStopAtLevel=1", "-Xms256m",
+				"-Xmx1g", "-Dhttp.maxConnections=64"));
+		Path directory = this.paths.jmeterHome().resolve("bin");
+		if (distributed()) {
+			command.add("-Djava.rmi.server.hostname=" + this.remoteEngines.labAddressForEngines().getHostAddress());
+			if (this.remoteEngines.ssl()) {
+				directory = Objects.requireNonNull(this.remoteEngines.keystore()).getParent();
+			}
+		}
+		command.addAll(List.of("-jar",
+				this.paths.jmeterHome().resolve("bin").resolve(this.paths.jmeterJar()).toString(), "-n", "-t",
+				plan.toString(), "-l", jtl.toAbsolutePath().toString(), "-j", log.toAbsolutePath().toString(),
+				// The open model starts a thread per request, and JMeterThread logs
+				// three lines for each: megabytes per run, written on the box under
+				// test.
+				"-Lorg.apache.jmeter.threads.JMeterThread=WARN"));
+		String planFlag = distributed() ? "-G" : "-J";
 		properties.forEach((name, value) -> command.add(planFlag + name + "=" + value));
 		local.forEach((name, value) -> command.add("-J" + name + "=" + value));
-		if (!this.remoteEngines.isEmpty()) {
-			command.addAll(List.of("-R", String.join(",", this.remoteEngines), "-Jserver.rmi.ssl.disable=true",
-					"-Gserver.rmi.ssl.disable=true", "-Jmode=StrippedAsynch"));
+		if (distributed()) {
+			command.addAll(List.of("-R", String.join(",", engines()), "-Jmode=StrippedAsynch"));
+			command.add(this.remoteEngines.ssl() ? "-Jserver.rmi.ssl.keystore.file=" + this.remoteEngines.keystoreName()
+					: "-Jserver.rmi.ssl.disable=true");
 		}
 		Path stdout = log.resolveSibling(log.getFileName() + ".out");
-		ProcessBuilder builder = new ProcessBuilder(command).directory(this.paths.jmeterHome().resolve("bin").toFile())
+		ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(stdout.toFile());
-		return new JMeterRun(processes.start("jmeter", builder), schedule.length(), drain, jtl, stdout,
-				!this.remoteEngines.isEmpty(), processes);
+		return new JMeterRun(processes.start("jmeter", builder), length, drain, jtl, stdout, distributed(), processes);
+	}
+
+	/**
+	 * The plan's {@code targets} property from a targets file ({@code host,port} per
+	 * line): {@code host:port}, comma-separated. The plan splits it itself, so an engine
+	 * on another machine gets the targets, not the name of a file it cannot read.
+	 */
+	public static String targets(Path file) throws IOException {
+		List<String> targets = new ArrayList<>();
+		for (String line : Files.readAllLines(file)) {
+			if (!line.isBlank()) {
+				int comma = line.lastIndexOf(',');
+				targets.add(
+						authority(line.substring(0, comma).trim(), Integer.parseInt(line.substring(comma + 1).trim())));
+			}
+		}
+		return String.join(",", targets);
+	}
+
+	/** {@code host:port}, an IPv6 address in brackets as in a URL. */
+	static String authority(String host, int port) {
+		return (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
 	}
 
 	/** The request path of the plans unless told otherwise. */
 	static final String DEFAULT_PATH = "/roles";
 
 	/**
-	 * Only the fields the lab reads (start time, elapsed, status, success), buffered.
+	 * Only the fields the lab reads (start time, elapsed, status, success), buffered;
+	 * from remote engines also the thread's name, which begins with the engine's.
 	 */
-	private static Map<String, String> minimalCsv() {
+	private static Map<String, String> minimalCsv(boolean distributed) {
 		Map<String, String> save = new LinkedHashMap<>();
 		save.put("jmeter.save.saveservice.output_format", "csv");
 		save.put("jmeter.save.saveservice.print_field_names", "true");
@@ -259,10 +338,10 @@ public final class JMeter {
 		for (String on : List.of("time", "timestamp", "code", "successful")) {
 			save.put("jmeter.save.saveservice." + on, "true");
 		}
-		for (String off : List.of("label", "response_message", "thread_name", "data_type",
-				"assertion_results_failure_message", "bytes", "sent_bytes", "url", "latency", "idle_time",
-				"connect_time", "thread_counts", "subresults", "assertions", "encoding", "filename", "hostname",
-				"sample_count")) {
+		save.put("jmeter.save.saveservice.thread_name", String.valueOf(distributed));
+		for (String off : List.of("label", "response_message", "data_type", "assertion_results_failure_message",
+				"bytes", "sent_bytes", "url", "latency", "idle_time", "connect_time", "thread_counts", "subresults",
+				"assertions", "encoding", "filename", "hostname", "sample_count")) {
 			save.put("jmeter.save.saveservice." + off, "false");
 		}
 		return save;

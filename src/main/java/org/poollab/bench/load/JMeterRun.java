@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -170,6 +171,33 @@ final class JMeterRun {
 
 	public boolean distributed() {
 		return this.distributed;
+	}
+
+	/**
+	 * What JMeter said about a run that went wrong, in a line: its lines about errors and
+	 * engines that did not start, else its last line.
+	 */
+	String said() {
+		List<String> lines;
+		try {
+			lines = Files.exists(this.stdout) ? Files.readAllLines(this.stdout) : List.of();
+		}
+		catch (IOException ex) {
+			return "(its output " + this.stdout + " could not be read: " + ex.getMessage() + ")";
+		}
+		List<String> telling = lines.stream()
+			.filter((line) -> line.contains("Error") || line.contains("rror ") || line.contains("not started")
+					|| line.contains("could not be configured") || line.startsWith("Caused by"))
+			.limit(3)
+			.toList();
+		if (telling.isEmpty()) {
+			telling = lines.stream()
+				.filter((line) -> !line.isBlank())
+				.reduce((first, second) -> second)
+				.stream()
+				.toList();
+		}
+		return telling.isEmpty() ? "nothing" : String.join(" / ", telling).strip();
 	}
 
 	private long awaitOrigin() throws IOException, InterruptedException {

@@ -284,8 +284,15 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		long phaseStartMs = originMs + segment.start().toMillis();
 		long startMs = originMs + segment.windowStart().toMillis();
 		long endMs = originMs + segment.end().toMillis();
-		boolean evenSchedule = this.grid.arrivals() == Arrivals.EVEN && !this.jmeter.distributed();
+		boolean even = this.grid.arrivals() == Arrivals.EVEN;
+		boolean evenSchedule = even && !this.jmeter.distributed();
 		LoadWindow window = LoadWindow.of(samples, startMs, endMs, evenSchedule ? planned.rateRps() : 0, phaseStartMs);
+		// Remote engines each run the plan at their share of the rate: their requests are
+		// told apart and each is judged against its own schedule.
+		LoadWindow.Engines engines = this.jmeter.distributed()
+				? LoadWindow.engines(samples, this.jmeter.engines(), startMs, endMs,
+						even ? planned.rateRps() / this.jmeter.engines().size() : 0, phaseStartMs)
+				: new LoadWindow.Engines(List.of(), window.startLagP99Ms());
 		Pool pool = PoolWindow.summarize(scrapes, deployment.instances().size(), startMs, endMs);
 		Point measured = Point.builder()
 			.topology(planned.topology().label())
@@ -304,7 +311,8 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			.limits(this.grid.limits(planned.vendor(), planned.stack(), planned.threads()))
 			.pgbouncer((deployment.pgbouncer() != null)
 					? PgBouncer.summarize(pgbouncerSamples, this.grid.pgbouncerClientPoolSize(), startMs, endMs) : null)
-			.startLagP99Ms(window.startLagP99Ms())
+			.startLagP99Ms(engines.startLagP99Ms())
+			.engines(engines.loads())
 			.refusals(PoolWindow.refusals(scrapes, deployment.instances().size(), startMs, endMs))
 			.serverLatency(ServerLatencyWindow.summarize(scrapes,
 					deployment.instances().stream().map(Instance::port).toList(), startMs, endMs))

@@ -60,7 +60,7 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 
 	public Point {
 		limits = (limits != null) ? limits : Limits.DEFAULTS;
-		generator = (generator != null) ? generator : new Generator(0, -1.0);
+		generator = (generator != null) ? generator : new Generator(0, -1.0, List.of());
 		server = (server != null) ? server : new ServerSide(Map.of(), List.of());
 		seconds = (seconds != null) ? List.copyOf(seconds) : List.of();
 	}
@@ -98,12 +98,16 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 	 * @param cpuCores CPU it used during the window, in cores
 	 * @param startLagP99Ms how late requests left it against their even schedule, 99th
 	 * percentile: latency cannot show a wait that happened before the request was sent;
-	 * -1 when unknown (random arrivals, remote engines, older results)
+	 * with remote engines, over every engine's requests, each against its own schedule;
+	 * -1 when unknown (random arrivals, older results, remote engines before 2026-11-25)
+	 * @param engines what each remote engine sent, in the order of
+	 * {@code bench.remoteEngines}; empty for JMeter here and in older results
 	 */
-	public record Generator(double cpuCores, Double startLagP99Ms) {
+	public record Generator(double cpuCores, Double startLagP99Ms, List<EngineLoad> engines) {
 
 		public Generator {
 			startLagP99Ms = (startLagP99Ms != null) ? startLagP99Ms : -1.0;
+			engines = (engines != null) ? List.copyOf(engines) : List.of();
 		}
 
 	}
@@ -161,6 +165,11 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 
 	public Double startLagP99Ms() {
 		return this.generator.startLagP99Ms();
+	}
+
+	/** What each remote engine sent; empty for JMeter here. */
+	public List<EngineLoad> engines() {
+		return this.generator.engines();
 	}
 
 	public Map<String, Long> refusals() {

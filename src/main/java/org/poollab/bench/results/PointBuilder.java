@@ -55,6 +55,8 @@ public final class PointBuilder {
 
 	private Double startLagP99Ms = -1.0;
 
+	private List<EngineLoad> engines = List.of();
+
 	private Map<String, Long> refusals = Map.of();
 
 	private List<ServerLatency> serverLatency = List.of();
@@ -89,6 +91,7 @@ public final class PointBuilder {
 		this.limits = point.limits();
 		this.pgbouncer = point.pgbouncer();
 		this.startLagP99Ms = point.startLagP99Ms();
+		this.engines = point.engines();
 		this.refusals = point.refusals();
 		this.serverLatency = point.serverLatency();
 		this.crossCheck = point.crossCheck();
@@ -213,6 +216,11 @@ public final class PointBuilder {
 		return this;
 	}
 
+	public PointBuilder engines(List<EngineLoad> engines) {
+		this.engines = engines;
+		return this;
+	}
+
 	public PointBuilder refusals(Map<String, Long> refusals) {
 		this.refusals = refusals;
 		return this;
@@ -244,7 +252,8 @@ public final class PointBuilder {
 		return new Point(this.topology, this.instances, this.loadBalancer, this.poolSize, this.rateRps, this.arrivals,
 				this.repeat, new Point.Window(this.warmupSeconds, this.durationSeconds),
 				new Point.Requests(this.achievedRps, this.samples, this.errors, this.statusCounts, this.failedMaxMs),
-				this.latency, this.pool, new Point.Generator(this.loadGeneratorCpuCores, this.startLagP99Ms),
+				this.latency, this.pool,
+				new Point.Generator(this.loadGeneratorCpuCores, this.startLagP99Ms, this.engines),
 				new Point.ServerSide(this.refusals, this.serverLatency), this.limits, this.pgbouncer, this.crossCheck,
 				this.seconds, this.outcome);
 	}

@@ -18,6 +18,7 @@ import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
 import org.poollab.bench.lab.LabFailureException;
+import org.poollab.bench.results.EngineLoad;
 import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.Second;
@@ -144,6 +145,12 @@ public record LoadWindow(long startMs, long endMs, long samples, long errors, Ma
 	 * @param phase the samples of one constant-rate phase, from its start
 	 */
 	static double startLagP99Ms(List<Sample> phase, int rateRps, long startMs, long endMs) {
+		Histogram lag = startLags(phase, rateRps, startMs, endMs);
+		return (lag.getTotalCount() > 0) ? lag.getValueAtPercentile(99) : 0;
+	}
+
+	/** Each request's lag, as {@link #startLagP99Ms} reads it. */
+	private static Histogram startLags(List<Sample> phase, int rateRps, long startMs, long endMs) {
 		long[] starts = phase.stream().mapToLong(Sample::startMs).sorted().toArray();
 		double intervalMs = 1000.0 / rateRps;
 		double anchorMs = Double.MAX_VALUE;
@@ -156,7 +163,53 @@ public record LoadWindow(long startMs, long endMs, long samples, long errors, Ma
 				lag.recordValue(Math.min(HIGHEST_MS, Math.round(starts[k] - k * intervalMs - anchorMs)));
 			}
 		}
-		return (lag.getTotalCount() > 0) ? lag.getValueAtPercentile(99) : 0;
+		return lag;
+	}
+
+	/**
+	 * What each remote engine sent in the window [startMs, endMs). Every engine runs the
+	 * whole plan at its share of the rate, on its own schedule and stamped by its own
+	 * clock (checked against the lab's before the sweep): with even arrivals each
+	 * engine's lag is read against its own even schedule, as one local JMeter's is, and
+	 * the fleet's p99 over every engine's requests is the window's.
+	 * @param all the run's samples, in order of start, with their thread names
+	 * @param engines the engines as JMeter names them ({@code host:port}); an engine's
+	 * threads are called {@code host:port-...}
+	 * @param evenRatePerEngineRps each engine's rate of evenly spaced arrivals; 0 for
+	 * random arrivals, whose schedule only the engines know
+	 * @param phaseStartMs when the window's phase began, at or before {@code startMs}
+	 */
+	public static Engines engines(List<Sample> all, List<String> engines, long startMs, long endMs,
+			int evenRatePerEngineRps, long phaseStartMs) {
+		List<EngineLoad> loads = new ArrayList<>();
+		Histogram fleet = new Histogram(HIGHEST_MS, 3);
+		for (String engine : engines) {
+			List<Sample> phase = all.stream()
+				.filter((sample) -> sample.thread().startsWith(engine + "-"))
+				.filter((sample) -> sample.startMs() >= phaseStartMs && sample.startMs() < endMs)
+				.toList();
+			long sent = phase.stream().filter((sample) -> sample.startMs() >= startMs).count();
+			double lagP99Ms = UNKNOWN_LAG;
+			if (evenRatePerEngineRps > 0) {
+				Histogram lag = startLags(phase, evenRatePerEngineRps, startMs, endMs);
+				fleet.add(lag);
+				lagP99Ms = (lag.getTotalCount() > 0) ? lag.getValueAtPercentile(99) : 0;
+			}
+			loads.add(new EngineLoad(engine, sent * 1000.0 / (endMs - startMs), lagP99Ms));
+		}
+		double fleetP99Ms = (evenRatePerEngineRps <= 0) ? UNKNOWN_LAG
+				: (fleet.getTotalCount() > 0) ? fleet.getValueAtPercentile(99) : 0;
+		return new Engines(loads, fleetP99Ms);
+	}
+
+	/**
+	 * What the remote engines sent in a window.
+	 *
+	 * @param loads each engine's
+	 * @param startLagP99Ms the p99 of every engine's late starts, each against its own
+	 * schedule; {@link #UNKNOWN_LAG} for random arrivals
+	 */
+	public record Engines(List<EngineLoad> loads, double startLagP99Ms) {
 	}
 
 	public double achievedRps() {
@@ -187,14 +240,29 @@ public record LoadWindow(long startMs, long endMs, long samples, long errors, Ma
 		try (Reader reader = Files.newBufferedReader(jtl); CSVParser parser = CSVParser.parse(reader, format)) {
 			for (CSVRecord record : parser) {
 				samples.add(new Sample(Long.parseLong(record.get("timeStamp")), Long.parseLong(record.get("elapsed")),
-						record.get("responseCode"), Boolean.parseBoolean(record.get("success"))));
+						record.get("responseCode"), Boolean.parseBoolean(record.get("success")),
+						record.isMapped(THREAD_NAME) ? record.get(THREAD_NAME) : ""));
 			}
 		}
 		samples.sort(Comparator.comparingLong(Sample::startMs));
 		return samples;
 	}
 
-	public record Sample(long startMs, long elapsedMs, String code, boolean success) {
+	/** JMeter's column of the thread's name, written for remote engines only. */
+	private static final String THREAD_NAME = "threadName";
+
+	/**
+	 * One request.
+	 *
+	 * @param thread the JMeter thread that sent it, empty when not recorded (JMeter
+	 * here); a remote engine's thread names begin with the engine's {@code host:port}
+	 */
+	public record Sample(long startMs, long elapsedMs, String code, boolean success, String thread) {
+
+		public Sample(long startMs, long elapsedMs, String code, boolean success) {
+			this(startMs, elapsedMs, code, success, "");
+		}
+
 	}
 
 }

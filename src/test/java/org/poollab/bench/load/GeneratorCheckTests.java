@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import org.poollab.bench.results.EngineLoad;
 import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.Pool;
@@ -38,6 +39,15 @@ public class GeneratorCheckTests {
 		// 500 rps for 5 s: 2,500 expected, one standard deviation 50 (2 %).
 		assertThat(GeneratorCheck.verdict(point("random", 500, 475, -1))).as("5 % off, within 3 sd").isEmpty();
 		assertThat(GeneratorCheck.verdict(point("random", 500, 460, -1))).as("8 % off").isPresent();
+	}
+
+	@Test
+	void aLateRemoteEngineIsNamedInTheVerdict() {
+		Point point = point("even", 2000, 2000, 40).toBuilder()
+			.engines(List.of(new EngineLoad("127.0.0.4:1099", 1000, 1), new EngineLoad("127.0.0.5:1099", 1000, 45)))
+			.build();
+		assertThat(GeneratorCheck.verdict(point)).hasValueSatisfying((verdict) -> assertThat(verdict).contains(
+				"(remote engines: 127.0.0.4:1099 sent 1000.0 rps, late p99 1 ms; 127.0.0.5:1099 sent 1000.0 rps, late p99 45 ms)"));
 	}
 
 	public static Point point(String arrivals, int rateRps, double achievedRps, double lagP99Ms) {

@@ -66,6 +66,27 @@ class ResultsStoreTests {
 	}
 
 	@Test
+	void eachRemoteEnginesLoadRoundTripsAndResultsWithoutItReadAsNoEngines() throws Exception {
+		SweepResults quick = fixture("quick-results-new-format.json");
+		assertThat(quick.points()).allSatisfy((point) -> assertThat(point.engines()).isEmpty());
+		Point distributed = quick.points()
+			.get(0)
+			.toBuilder()
+			.startLagP99Ms(3.0)
+			.engines(List.of(new EngineLoad("127.0.0.4:1099", 100.0, 3.0), new EngineLoad("127.0.0.5:1099", 99.7, 1.0)))
+			.build();
+		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
+				quick.p99ObjectiveMs(), quick.workload(), List.of(distributed), quick.timing());
+
+		writeAndReadCsv(results);
+
+		SweepResults read = ResultsStore.read(this.output.resolve("latest").resolve(ResultsStore.RESULTS_JSON));
+		assertThat(read).isEqualTo(results);
+		assertThat(read.points().get(0).engines()).extracting(EngineLoad::engine)
+			.containsExactly("127.0.0.4:1099", "127.0.0.5:1099");
+	}
+
+	@Test
 	void resultsWrittenBeforeTheNewFiguresLoadAndLeaveThemEmptyInTheCsv() throws Exception {
 		SweepResults paper = fixture("paper-results-20261123.json");
 
