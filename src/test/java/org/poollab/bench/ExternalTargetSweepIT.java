@@ -32,6 +32,8 @@ import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.lab.Programs;
+import org.poollab.bench.load.JMeterServer;
+import org.poollab.bench.load.RemoteEngines;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.service.database.DatabaseVendor;
@@ -41,13 +43,15 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Target mode ({@code bench.target=external}) against a deployment the lab did not start,
- * on this one machine: Linux routes all of 127.0.0.0/8 to loopback, so other loopback
- * addresses stand in for other hosts. The test starts a PostgreSQL and two service
- * instances bound to 127.0.0.2 and 127.0.0.3, their resize endpoint protected by a token;
- * the lab sweeps them with the token from its environment, proves every point's pool size
- * from both instances' {@code hikaricp_connections_max}, leaves the test's processes
- * running and the pools at the size it found. A wrong token is refused before anything is
- * measured, and nothing is resized.
+ * loaded from a JMeter engine on another host, on this one machine: Linux routes all of
+ * 127.0.0.0/8 to loopback, so other loopback addresses stand in for other hosts. The test
+ * starts a PostgreSQL, two service instances bound to 127.0.0.2 and 127.0.0.3 with their
+ * resize endpoint protected by a token, and a JMeter server bound to 127.0.0.4 (RMI over
+ * SSL, with the lab's keystore); the lab sweeps the instances from the engine with the
+ * token from its environment, proves every point's pool size from both instances'
+ * {@code hikaricp_connections_max}, reports the engine's send lag, and leaves the test's
+ * processes running and the pools at the size it found. A wrong token is refused before
+ * anything is measured, and nothing is resized.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExternalTargetSweepIT {
@@ -77,6 +81,10 @@ class ExternalTargetSweepIT {
 
 	private final List<String> actuators = new ArrayList<>();
 
+	private JMeterServer engine;
+
+	private Path keystore;
+
 	@BeforeAll
 	void startTheDeployment() throws Exception {
 		this.database = Database.embedded(DatabaseVendor.POSTGRESQL, directory, this.processes);
@@ -102,10 +110,15 @@ class ExternalTargetSweepIT {
 		for (String actuator : this.actuators) {
 			awaitHealthy(actuator);
 		}
+		this.keystore = directory.resolve("lab").resolve(RemoteEngines.DEFAULT_KEYSTORE);
+		this.engine = JMeterServer.start(paths, "127.0.0.4", this.keystore, directory);
 	}
 
 	@AfterAll
-	void stopTheDeployment() {
+	void stopTheDeployment() throws InterruptedException {
+		if (this.engine != null) {
+			this.engine.close();
+		}
 		this.processes.close();
 	}
 
@@ -118,15 +131,17 @@ class ExternalTargetSweepIT {
 				"--bench.actuators=" + String.join(",", this.actuators), "--bench.database.url=" + this.database.url(),
 				"--bench.database.username=" + this.database.username(), "--bench.preset=quick",
 				"--bench.poolSizes=2,4", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
-				"--bench.topologyWarmup=0s", "--bench.adaptiveCap=0s",
-				"--bench.outputDirectory=" + directory.resolve("runs"));
+				"--bench.topologyWarmup=0s", "--bench.adaptiveCap=0s", "--bench.remoteEngines=" + this.engine.address(),
+				"--bench.rmiKeystore=" + this.keystore, "--bench.outputDirectory=" + directory.resolve("runs"));
 		String printed = console.toString(StandardCharsets.UTF_8);
 		System.out.print(printed);
 
 		List<Point> points = outcome.results().points();
 		assertThat(points).extracting(Point::poolSize).containsExactly(4, 2);
 		assertThat(points).allSatisfy((point) -> {
-			assertThat(point.outcome()).isEqualTo("ok");
+			// A point whose window measured the engine's lateness twice (a cold SSL
+			// engine here) says so; it is the proof and the telemetry that are tested.
+			assertThat(point.outcome()).matches("ok|generator-bound: .*");
 			assertThat(point.instances()).isEqualTo(2);
 			assertThat(point.loadBalancer()).isEqualTo("client-round-robin");
 			// The proof: each instance's own gauge, both at the point's size.
@@ -137,11 +152,19 @@ class ExternalTargetSweepIT {
 			assertThat(point.pool().telemetrySamples()).isPositive();
 			assertThat(point.requests().samples()).isPositive();
 			assertThat(point.requests().errors()).isZero();
+			// The load came from the engine on 127.0.0.4, its send lag measured.
+			assertThat(point.generator().engines()).singleElement().satisfies((load) -> {
+				assertThat(load.engine()).isEqualTo(this.engine.address());
+				assertThat(load.achievedRps()).isPositive();
+				assertThat(load.startLagP99Ms()).isNotNegative();
+			});
 		});
 		assertThat(outcome.results().database().kind()).isEqualTo("external");
 		assertThat(ResultsStore.read(outcome.directory().resolve(ResultsStore.RESULTS_JSON)))
 			.isEqualTo(outcome.results());
-		assertThat(printed).contains("Sweeping the external deployment (2 instance(s)")
+		assertThat(printed)
+			.contains("Remote engine " + this.engine.address() + " answers as a JMeter server (RMI over SSL)")
+			.contains("Sweeping the external deployment (2 instance(s)")
 			.contains("No confirmation run")
 			.contains("Instances: limits as deployed, not set by the lab.")
 			.contains("pools are back at [3, 3]")
@@ -153,6 +176,7 @@ class ExternalTargetSweepIT {
 		assertThat(Files.readString(outcome.directory().resolve(ResultsStore.RESULTS_JSON))).doesNotContain(TOKEN);
 		// The lab stopped nothing of the test's and left each pool as it found it.
 		assertThat(this.instances).allMatch(Process::isAlive);
+		assertThat(this.engine.isAlive()).as("the lab never stops an engine").isTrue();
 		assertThat(this.database.exit()).isEmpty();
 		for (String actuator : this.actuators) {
 			assertThat(poolMax(actuator)).isEqualTo(FOUND_POOL_SIZE);

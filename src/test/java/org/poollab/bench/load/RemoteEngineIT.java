@@ -28,7 +28,6 @@ import org.poollab.bench.telemetry.LoadWindow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A remote engine on another address than the lab's: a JMeter server bound to 127.0.0.4,
@@ -49,29 +48,22 @@ class RemoteEngineIT {
 	void anEngineElsewhereIsCheckedRunsTheLoadOverSslAndIsLeftRunningAndFree() throws Exception {
 		LabPaths paths = LabPaths.of(Path.of("target"));
 		Path keystore = this.directory.resolve("lab").resolve(RemoteEngines.DEFAULT_KEYSTORE);
-		RemoteEngines engines = RemoteEngines.of(List.of(ENGINE_HOST + ":" + freePortPair()), null, keystore, null,
-				paths.buildDirectory());
-		String engine = engines.addresses().get(0);
 		ByteArrayOutputStream console = new ByteArrayOutputStream();
 		PrintStream out = new PrintStream(console, true, StandardCharsets.UTF_8);
 		// The lab makes its keystore on first use; the engine gets a copy, as a user
 		// would give it.
-		RmiKeystore.ensure(keystore);
-		Path engineDirectory = Files.createDirectories(this.directory.resolve("engine"));
-		Files.copy(keystore, engineDirectory.resolve(keystore.getFileName()));
-		Process server = startEngine(paths, engines, engine, engineDirectory);
+		JMeterServer server = JMeterServer.start(paths, ENGINE_HOST, keystore, this.directory);
+		RemoteEngines engines = RemoteEngines.of(List.of(server.address()), null, keystore, null,
+				paths.buildDirectory());
+		String engine = engines.addresses().get(0);
 		List<AtomicInteger> served = new ArrayList<>();
 		List<HttpServer> services = new ArrayList<>();
-		try (ChildProcesses processes = new ChildProcesses()) {
+		try (server; ChildProcesses processes = new ChildProcesses()) {
 			for (String address : List.of("127.0.0.5", "127.0.0.6")) {
 				AtomicInteger count = new AtomicInteger();
 				services.add(service(address, count));
 				served.add(count);
 			}
-			await().atMost(Duration.ofSeconds(60))
-				.until(() -> !server.isAlive() || Files.exists(this.directory.resolve("engine.log"))
-						&& Files.readString(this.directory.resolve("engine.log")).contains("Bound to RMI registry"));
-			assertThat(server.isAlive()).as("the engine started: %s", this.directory.resolve("engine.out")).isTrue();
 			JMeter.requireReachable(engines.addresses(), true);
 
 			assertThatException()
@@ -136,8 +128,6 @@ class RemoteEngineIT {
 		}
 		finally {
 			services.forEach((service) -> service.stop(0));
-			server.destroy();
-			server.waitFor();
 		}
 	}
 
@@ -171,24 +161,6 @@ class RemoteEngineIT {
 			.contains("-Jserver_port=" + closed);
 	}
 
-	/**
-	 * The engine, started as the lab says to (its command, with this machine's JDK and
-	 * JMeter), from the directory that holds its copy of the keystore.
-	 */
-	private Process startEngine(LabPaths paths, RemoteEngines engines, String engine, Path engineDirectory)
-			throws IOException {
-		List<String> command = new ArrayList<>();
-		for (String word : engines.startCommand(engine, paths.jmeterJar()).split(" ")) {
-			command
-				.add(word.equals("java") ? paths.java() : word.replace("JMETER_HOME", paths.jmeterHome().toString()));
-		}
-		command.addAll(List.of("-j", this.directory.resolve("engine.log").toString()));
-		return new ProcessBuilder(command).directory(engineDirectory.toFile())
-			.redirectErrorStream(true)
-			.redirectOutput(this.directory.resolve("engine.out").toFile())
-			.start();
-	}
-
 	/** A service that answers {@code GET /roles} with 200 and counts what it served. */
 	private static HttpServer service(String address, AtomicInteger served) throws IOException {
 		HttpServer service = HttpServer.create(new InetSocketAddress(address, 0), 0);
@@ -202,27 +174,6 @@ class RemoteEngineIT {
 		});
 		service.start();
 		return service;
-	}
-
-	/**
-	 * A port on 127.0.0.4 whose next port is free too (the engine's registry and object).
-	 */
-	private static int freePortPair() throws IOException {
-		InetAddress host = InetAddress.getByName(ENGINE_HOST);
-		for (int attempt = 0; attempt < 50; attempt++) {
-			try (ServerSocket first = new ServerSocket(0, 1, host)) {
-				int port = first.getLocalPort();
-				if (port < 65_535) {
-					try (ServerSocket second = new ServerSocket(port + 1, 1, host)) {
-						return port;
-					}
-					catch (IOException taken) {
-						// try another
-					}
-				}
-			}
-		}
-		throw new IllegalStateException("no two free ports in a row on " + ENGINE_HOST);
 	}
 
 }
