@@ -65,7 +65,11 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 	 */
 	static PreFlight checkExternal(Grid grid, BenchProperties properties, ExternalTarget external, PrintStream out)
 			throws SQLException, IOException, InterruptedException {
+		// Settings first, then what asks the network.
 		RemoteEngines engines = properties.remoteEngineSettings();
+		JMeter.requireEvenSplit(grid.rates(), engines.addresses());
+		JMeter.requireReachable(engines.addresses(), false);
+		external.requireReachableFrom(engines.addresses().stream().map(RemoteEngines::host).toList());
 		if (properties.database().configured()) {
 			requireBudget(grid, externalSettings(properties), grid.topologies(), grid.largestPoolSize());
 		}
@@ -74,8 +78,6 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 					"The connection budget is not checked: without bench.database.url the lab cannot read the database's max_connections (%d instance(s) x pool up to %d must fit it).%n",
 					external.instances(), grid.largestPoolSize());
 		}
-		JMeter.requireEvenSplit(grid.rates(), engines.addresses());
-		JMeter.requireReachable(engines.addresses(), false);
 		List<Integer> found = external.requireReady(out);
 		// Last: it runs the lab's JMeter against the engines for a few seconds.
 		engines = engines.check(LabPaths.of(properties.buildDirectory()), out);

@@ -135,6 +135,7 @@ class BenchSettingsTests {
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.targetRps=1500 | bench.targetRps=1500 is not allowed with bench.target=external
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.poolSizes=none,5 | bench.poolSizes=none,5 is not allowed with bench.target=external: the lab resizes the running pools and cannot take them away (none)
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.workload=write | bench.workload=write with bench.target=external needs bench.database.url
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.remoteEngines=10.1.2.3:1099 | bench.targets=http://127.0.0.1:8080 is not allowed with engines on other hosts (10.1.2.3): 127.0.0.1 is a loopback address
 					""")
 	void targetModeIsCheckedBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
 		assertRefusedBeforeAnythingStarts(settings.split(" "), message, output);

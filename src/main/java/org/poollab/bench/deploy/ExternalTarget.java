@@ -134,18 +134,35 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	 */
 	private static void requireLoopback(String setting, List<URI> uris) {
 		for (URI uri : uris) {
-			boolean loopback;
-			try {
-				loopback = InetAddress.getByName(uri.getHost()).isLoopbackAddress();
-			}
-			catch (UnknownHostException ex) {
-				loopback = false;
-			}
-			if (!loopback) {
+			if (!loopback(uri.getHost())) {
 				throw new BenchSettingException(
 						"%s=%s is not allowed: %s is not this machine's loopback (127.0.0.0/8). The lab sends real load and resizes real pools; to point it at a deployment beyond this machine, one that is yours to load, add -Dbench.allowRemoteTargets=true. Nothing was started."
 							.formatted(setting, uri, uri.getHost()));
 			}
+		}
+	}
+
+	/**
+	 * Refuses loopback targets loaded from engines on other hosts: each engine would send
+	 * its share to its own loopback, not to the service the lab watches.
+	 * @param engineHosts the hosts of {@code bench.remoteEngines}
+	 */
+	public void requireReachableFrom(List<String> engineHosts) {
+		List<String> elsewhere = engineHosts.stream().filter((host) -> !loopback(host)).toList();
+		Optional<URI> local = this.targets.stream().filter((target) -> loopback(target.getHost())).findFirst();
+		if (!elsewhere.isEmpty() && local.isPresent()) {
+			throw new BenchSettingException(
+					"bench.targets=%s is not allowed with engines on other hosts (%s): %s is a loopback address, so each engine would send its load to its own machine. Name the targets by an address the engines reach, or run the engines on this machine. Nothing was started."
+						.formatted(local.get(), String.join(",", elsewhere), local.get().getHost()));
+		}
+	}
+
+	private static boolean loopback(String host) {
+		try {
+			return InetAddress.getByName(host).isLoopbackAddress();
+		}
+		catch (UnknownHostException ex) {
+			return false;
 		}
 	}
 

@@ -209,7 +209,7 @@ public record RemoteEngines(List<String> addresses, boolean ssl, @Nullable Path 
 		return Objects.requireNonNull(this.keystore, "no keystore without SSL").getFileName().toString();
 	}
 
-	static String host(String engine) {
+	public static String host(String engine) {
 		return engine.substring(0, engine.lastIndexOf(':'));
 	}
 
