@@ -1,8 +1,5 @@
 package org.poollab.bench.load;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,7 +37,7 @@ class JMeterTargetsIT {
 		try (ChildProcesses processes = new ChildProcesses()) {
 			for (String address : List.of("127.0.0.1", "127.0.0.2", "127.0.0.3")) {
 				AtomicInteger count = new AtomicInteger();
-				services.add(service(address, count));
+				services.add(StandInService.start(address, count));
 				served.add(count);
 			}
 			Path targets = this.directory.resolve("targets.csv");
@@ -68,20 +65,6 @@ class JMeterTargetsIT {
 		finally {
 			services.forEach((service) -> service.stop(0));
 		}
-	}
-
-	private static HttpServer service(String address, AtomicInteger served) throws IOException {
-		HttpServer service = HttpServer.create(new InetSocketAddress(address, 0), 0);
-		service.createContext("/roles", (exchange) -> {
-			served.incrementAndGet();
-			byte[] body = "[]".getBytes(StandardCharsets.US_ASCII);
-			exchange.sendResponseHeaders(200, body.length);
-			try (var response = exchange.getResponseBody()) {
-				response.write(body);
-			}
-		});
-		service.start();
-		return service;
 	}
 
 }

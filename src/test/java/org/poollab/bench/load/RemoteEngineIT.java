@@ -1,10 +1,8 @@
 package org.poollab.bench.load;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -61,7 +59,7 @@ class RemoteEngineIT {
 		try (server; ChildProcesses processes = new ChildProcesses()) {
 			for (String address : List.of("127.0.0.5", "127.0.0.6")) {
 				AtomicInteger count = new AtomicInteger();
-				services.add(service(address, count));
+				services.add(StandInService.start(address, count));
 				served.add(count);
 			}
 			JMeter.requireReachable(engines.addresses(), true);
@@ -159,21 +157,6 @@ class RemoteEngineIT {
 		assertThat(keystore).isRegularFile();
 		assertThat(console.toString(StandardCharsets.UTF_8)).contains("Made the RMI keystore " + keystore)
 			.contains("-Jserver_port=" + closed);
-	}
-
-	/** A service that answers {@code GET /roles} with 200 and counts what it served. */
-	private static HttpServer service(String address, AtomicInteger served) throws IOException {
-		HttpServer service = HttpServer.create(new InetSocketAddress(address, 0), 0);
-		service.createContext("/roles", (exchange) -> {
-			served.incrementAndGet();
-			byte[] body = "[]".getBytes(StandardCharsets.US_ASCII);
-			exchange.sendResponseHeaders(200, body.length);
-			try (var response = exchange.getResponseBody()) {
-				response.write(body);
-			}
-		});
-		service.start();
-		return service;
 	}
 
 }
