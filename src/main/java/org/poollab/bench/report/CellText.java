@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.results.EngineLoad;
 import org.poollab.bench.results.Point;
 
 /**
@@ -72,6 +73,21 @@ final class CellText {
 		return (cell.startLagP99Ms() >= Cell.LATE_START_CAVEAT_MS) ? Optional.of(String.format(Locale.ROOT,
 				"the load generator fell behind by up to %s ms (late starts p99): latency understated",
 				Recommender.ms(cell.startLagP99Ms()))) : Optional.empty();
+	}
+
+	/**
+	 * What each remote engine sent and how late (JMeter's distributed mode), per repeat,
+	 * e.g. {@code 127.0.0.4:1099 sent 30.0 rps, late p99 2 ms}; empty for load from one
+	 * local JMeter.
+	 */
+	static Optional<String> engines(Cell cell) {
+		List<String> repeats = cell.points()
+			.stream()
+			.filter((point) -> !point.engines().isEmpty())
+			.map((point) -> ((cell.points().size() > 1) ? "repeat " + point.repeat() + ": " : "")
+					+ EngineLoad.describe(point.engines()))
+			.toList();
+		return repeats.isEmpty() ? Optional.empty() : Optional.of("per engine: " + String.join("; ", repeats));
 	}
 
 	/** More than 105 % of the target sent; empty when not. */

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
@@ -206,10 +207,11 @@ final class Tables {
 	}
 
 	private static Entry lateStarts(Cell cell) {
-		if (cell.startLagP99Ms() < 0) {
-			return Entry.of("–");
-		}
-		return Entry.of(Recommender.ms(cell.startLagP99Ms())).withFootnote(CellText.lateStartCaveat(cell).orElse(null));
+		String note = Stream.of(CellText.lateStartCaveat(cell), CellText.engines(cell))
+			.flatMap(Optional::stream)
+			.collect(Collectors.joining("; "));
+		return Entry.of((cell.startLagP99Ms() < 0) ? "–" : Recommender.ms(cell.startLagP99Ms()))
+			.withFootnote(note.isEmpty() ? null : note);
 	}
 
 	/**

@@ -17,6 +17,7 @@ import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.poollab.bench.results.Database;
+import org.poollab.bench.results.EngineLoad;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.RequestThreads;
@@ -270,6 +271,34 @@ class RecommendedYamlTests {
 		assertThat(Files.readString(this.runDir.resolve("recommended-application.yml")))
 			.contains("fleet budget not checked: no bench.database.url")
 			.doesNotContain(String.valueOf(Integer.MAX_VALUE));
+	}
+
+	/**
+	 * Load from remote engines: each engine's rate and send lag, kept per point, reach
+	 * the report beside the late starts, per repeat.
+	 */
+	@Test
+	void eachRemoteEnginesSendLagIsInTheReport() throws Exception {
+		List<Point> points = new ArrayList<>();
+		for (int pool : new int[] { 5, 10 }) {
+			for (int repeat = 1; repeat <= 2; repeat++) {
+				points.add(RecommenderTests.point("single", pool, 200, 8)
+					.toBuilder()
+					.repeat(repeat)
+					.startLagP99Ms(3.0)
+					.engines(
+							List.of(new EngineLoad("127.0.0.4:1099", 100, 3), new EngineLoad("127.0.0.5:1099", 100, 2)))
+					.build());
+			}
+		}
+
+		Report.write(new SweepResults(Instant.parse("2026-11-25T10:00:00Z"), "test", RecommenderTests.HOST,
+				RecommenderTests.DATABASE, 100, null, points), this.runDir);
+
+		assertThat(Files.readString(this.runDir.resolve("report.md"))).contains(
+				"per engine: repeat 1: 127.0.0.4:1099 sent 100.0 rps, late p99 3 ms; 127.0.0.5:1099 sent 100.0 rps, late p99 2 ms; repeat 2: 127.0.0.4:1099");
+		assertThat(Files.readString(this.runDir.resolve("report.html")))
+			.contains("per engine: repeat 1: 127.0.0.4:1099 sent 100.0 rps");
 	}
 
 	@Test
