@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,6 +41,7 @@ import org.poollab.service.database.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Target mode ({@code bench.target=external}) against a deployment the lab did not start,
@@ -65,8 +67,7 @@ class ExternalTargetSweepIT {
 
 	private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-	private static final Pattern POOL_MAX = Pattern.compile("^hikaricp_connections_max\\{[^\\n]*\\} (\\S+)$",
-			Pattern.MULTILINE);
+	private static final Pattern POOL_MAX = Pattern.compile("\"maximumPoolSize\":(\\d+)");
 
 	@TempDir
 	static Path directory;
@@ -183,6 +184,47 @@ class ExternalTargetSweepIT {
 		}
 	}
 
+	/**
+	 * Ctrl-C ends the lab without unwinding the sweep; the pools it changed go back to
+	 * the size it found all the same, and the test's instances run on.
+	 */
+	@Test
+	void ctrlCMidSweepLeavesThePoolsAsFound() throws Exception {
+		LabPaths paths = LabPaths.of(Path.of("target"));
+		Path output = directory.resolve("interrupted");
+		// As a terminal's Ctrl-C reaches it: env restores SIGINT's default, which a
+		// background process started by a non-interactive shell inherits as ignored.
+		ProcessBuilder builder = new ProcessBuilder("env", "--default-signal=INT", paths.java(), "-cp",
+				paths.serviceClasspath(), BenchApplication.class.getName(), "--bench.target=external",
+				"--bench.targets=" + String.join(",", this.targets),
+				"--bench.actuators=" + String.join(",", this.actuators), "--bench.preset=quick",
+				"--bench.poolSizes=2,1", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
+				"--bench.topologyWarmup=0s", "--bench.adaptiveCap=0s", "--bench.repeats=3",
+				"--bench.outputDirectory=" + output)
+			.redirectErrorStream(true)
+			.redirectOutput(directory.resolve("interrupted.log").toFile());
+		builder.environment().put(ResizeCredential.ENVIRONMENT_VARIABLE, TOKEN);
+		Process lab = builder.start();
+		try {
+			Path results = output.resolve("latest").resolve(ResultsStore.RESULTS_JSON);
+			await().atMost(Duration.ofSeconds(120))
+				.until(() -> Files.isRegularFile(results) && !ResultsStore.read(results).points().isEmpty());
+			assertThat(poolMax(this.actuators.get(0))).as("changed by the sweep").isNotEqualTo(FOUND_POOL_SIZE);
+			new ProcessBuilder("kill", "-INT", String.valueOf(lab.pid())).start().waitFor();
+			assertThat(lab.waitFor(60, TimeUnit.SECONDS)).as("the lab stopped on SIGINT").isTrue();
+		}
+		finally {
+			lab.destroyForcibly();
+		}
+		System.out.print(Files.readString(directory.resolve("interrupted.log")));
+		assertThat(Files.readString(directory.resolve("interrupted.log")))
+			.contains("Stopped: restoring the external instances' pool sizes.", "pools are back at [3, 3], as found");
+		for (String actuator : this.actuators) {
+			assertThat(poolMax(actuator)).isEqualTo(FOUND_POOL_SIZE);
+		}
+		assertThat(this.instances).allMatch(Process::isAlive);
+	}
+
 	@Test
 	void aWrongTokenIsRefusedBeforeAnythingIsMeasuredAndNothingIsResized() throws Exception {
 		assertThatExceptionOfType(BenchSettingException.class)
@@ -239,14 +281,19 @@ class ExternalTargetSweepIT {
 		return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
 	}
 
+	/**
+	 * The running pool's maximum as the resize endpoint reads it from HikariCP, live:
+	 * HikariCP's {@code hikaricp_connections_max} gauge caches its pool statistics for up
+	 * to a second, which a check right after a resize would read stale.
+	 */
 	private static int poolMax(String actuator) throws IOException, InterruptedException {
 		String body = HTTP
-			.send(HttpRequest.newBuilder(URI.create(actuator + "/prometheus")).build(),
+			.send(HttpRequest.newBuilder(URI.create(actuator + "/poolsize")).build(),
 					HttpResponse.BodyHandlers.ofString())
 			.body();
 		Matcher max = POOL_MAX.matcher(body);
-		assertThat(max.find()).as("hikaricp_connections_max in %s", actuator).isTrue();
-		return (int) Double.parseDouble(max.group(1));
+		assertThat(max.find()).as("maximumPoolSize in %s", body).isTrue();
+		return Integer.parseInt(max.group(1));
 	}
 
 	private void awaitHealthy(String actuator) throws Exception {

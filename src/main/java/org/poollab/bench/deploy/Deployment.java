@@ -14,6 +14,7 @@ import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
@@ -75,6 +76,16 @@ public final class Deployment implements AutoCloseable {
 
 	/** Where the restoring of an external deployment's pool sizes is reported. */
 	private final PrintStream out;
+
+	/**
+	 * Set once an external deployment's pools are restored (or found as they were): by
+	 * {@link #close()}, or by the JVM's shutdown on Ctrl-C or SIGTERM, whichever comes
+	 * first.
+	 */
+	private final AtomicBoolean restored = new AtomicBoolean();
+
+	/** Restores an external deployment's pools when the JVM is stopped mid-sweep. */
+	private @Nullable Thread restoreOnShutdown;
 
 	/**
 	 * The swept pool size right now: pgbouncer's pool behind pgbouncer, else every
@@ -224,6 +235,10 @@ public final class Deployment implements AutoCloseable {
 		String loadBalancer = (target.targets().size() > 1) ? CLIENT_ROUND_ROBIN : EXTERNAL;
 		Deployment deployment = new Deployment(instances, loadBalancer, targets, null, null, processes, database,
 				SweepResults.NO_POOL, target, foundSizes, directory, out);
+		// Ctrl-C or SIGTERM ends the lab without unwinding the sweep: a fleet left at a
+		// pool of 1 would be the user's to find.
+		deployment.restoreOnShutdown = new Thread(deployment::restoreWhileStopping, "lab-restore-pools");
+		Runtime.getRuntime().addShutdownHook(deployment.restoreOnShutdown);
 		deployment.resize(poolSize);
 		out.printf("  %d instance(s) at pool size %d, load to %s (%s)%n", instances.size(), poolSize, target.targets(),
 				describe(loadBalancer));
@@ -279,7 +294,13 @@ public final class Deployment implements AutoCloseable {
 	 * Refused at once when the lab's database is gone: the pools could never fill, and
 	 * each instance would wait up to 30 s to say so.
 	 */
-	public void resize(int poolSize) throws IOException, InterruptedException {
+	public synchronized void resize(int poolSize) throws IOException, InterruptedException {
+		if (this.restored.get()) {
+			// The sweep's thread runs on while the JVM stops: the pools stay as found.
+			throw new LabFailureException(
+					"Not resizing the external instances to %d: the lab is stopping, and their pools are back at the sizes found"
+						.formatted(poolSize));
+		}
 		if (this.database.exit().isPresent()) {
 			throw new LabFailureException("Could not resize the pools to %d: the lab's %s is gone".formatted(poolSize,
 					this.database.vendor().product()));
@@ -391,8 +412,8 @@ public final class Deployment implements AutoCloseable {
 	 * Leaves an external deployment as the lab found it: each pool at the size it had.
 	 * What cannot be restored is said, not thrown: the sweep's results come first.
 	 */
-	private void restore(ExternalTarget target) {
-		if (this.poolSize == SweepResults.NO_POOL) {
+	private synchronized void restore(ExternalTarget target) {
+		if (this.poolSize == SweepResults.NO_POOL || !this.restored.compareAndSet(false, true)) {
 			return;
 		}
 		boolean same = this.foundSizes.stream().distinct().count() == 1;
@@ -425,6 +446,29 @@ public final class Deployment implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * The shutdown hook's restore: through the resize endpoint, as at the end of a sweep;
+	 * a resize command is not started while the JVM stops (the lab refuses to start
+	 * processes then), so the console says which command restores the pools instead.
+	 */
+	private void restoreWhileStopping() {
+		ExternalTarget target = this.external;
+		if (target == null || this.restored.get() || this.poolSize == SweepResults.NO_POOL) {
+			return;
+		}
+		boolean same = this.foundSizes.stream().distinct().count() == 1;
+		if (target.resizeCommand().isPresent() && !(same && this.foundSizes.get(0) == this.poolSize)) {
+			this.restored.set(true);
+			this.out.printf(
+					"  Stopped: the external instances' pools are at %d, not the %s found. Restore them with: %s%n",
+					this.poolSize, this.foundSizes, same ? target.resizeCommandFor(this.foundSizes.get(0))
+							: "(one size each: " + this.foundSizes + ")");
+			return;
+		}
+		this.out.println("  Stopped: restoring the external instances' pool sizes.");
+		restore(target);
+	}
+
 	public List<Instance> deadInstances() {
 		return this.instances.stream().filter((instance) -> !instance.isAlive()).toList();
 	}
@@ -432,6 +476,12 @@ public final class Deployment implements AutoCloseable {
 	@Override
 	public void close() {
 		if (this.external != null) {
+			try {
+				Runtime.getRuntime().removeShutdownHook(this.restoreOnShutdown);
+			}
+			catch (IllegalStateException ex) {
+				// Already stopping: the hook restores, or has.
+			}
 			restore(this.external);
 			return;
 		}
