@@ -18,6 +18,10 @@ import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
 import org.poollab.bench.lab.BenchSettingException;
 
 /**
@@ -46,6 +50,8 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	public static final String POOL_SIZE = "{poolSize}";
 
 	private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	/**
 	 * HikariCP's pool-size gauge in the Prometheus text format: the proof of every
@@ -213,9 +219,14 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 						"bench.actuators=%s does not expose hikaricp_connections_max at %s: the lab proves every point's pool size by it. Expose the prometheus endpoint (management.endpoints.web.exposure.include=health,prometheus) of a service with a HikariCP pool. Nothing was started."
 							.formatted(this.actuators.get(i), actuator(i, "prometheus")));
 			}
-			sizes.add(size.getAsInt());
 			if (this.resizeCommand.isEmpty()) {
 				requireResizable(i);
+				// The size to restore, read live: HikariCP's gauge caches its statistics
+				// for up to a second, stale right after a resize.
+				sizes.add(livePoolSize(i).orElse(size.getAsInt()));
+			}
+			else {
+				sizes.add(size.getAsInt());
 			}
 		}
 		out.printf(Locale.ROOT, "Instances by their actuators: %s, pool sizes now %s (restored at the end).%n",
@@ -253,6 +264,24 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 			throw new BenchSettingException(
 					"The resize endpoint %s answered HTTP %d to a size it must refuse (0), where the lab's endpoint answers 400: is it the lab's service? Nothing was started."
 						.formatted(endpoint, status));
+		}
+	}
+
+	/**
+	 * The pool's {@code maximumPoolSize} as the resize endpoint reads it from HikariCP,
+	 * empty when the endpoint does not say.
+	 */
+	private OptionalInt livePoolSize(int instance) throws InterruptedException {
+		try {
+			HttpResponse<String> response = HTTP.send(
+					HttpRequest.newBuilder(actuator(instance, "poolsize")).timeout(Duration.ofSeconds(5)).build(),
+					HttpResponse.BodyHandlers.ofString());
+			JsonNode size = (response.statusCode() == 200) ? JSON.readTree(response.body()).get("maximumPoolSize")
+					: null;
+			return (size != null && size.isInt()) ? OptionalInt.of(size.asInt()) : OptionalInt.empty();
+		}
+		catch (IOException | JacksonException ex) {
+			return OptionalInt.empty();
 		}
 	}
 
