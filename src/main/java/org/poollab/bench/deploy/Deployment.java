@@ -356,7 +356,7 @@ public final class Deployment implements AutoCloseable {
 		while (System.nanoTime() < deadline) {
 			sizes = new ArrayList<>();
 			for (int i = 0; i < target.instances(); i++) {
-				sizes.add(target.poolSize(i, null));
+				sizes.add(pollPoolSize(target, i));
 			}
 			if (sizes.stream().allMatch((size) -> size.isPresent() && size.getAsInt() == poolSize)) {
 				return;
@@ -408,6 +408,21 @@ public final class Deployment implements AutoCloseable {
 		return this.poolSize;
 	}
 
+	/** Whether the lab found every external instance's pool at one size. */
+	private boolean foundAtOneSize() {
+		return this.foundSizes.stream().distinct().count() == 1;
+	}
+
+	/** A redeploying instance may not answer yet: that is not its size yet either. */
+	private static OptionalInt pollPoolSize(ExternalTarget target, int instance) throws InterruptedException {
+		try {
+			return target.poolSize(instance);
+		}
+		catch (IOException ex) {
+			return OptionalInt.empty();
+		}
+	}
+
 	/**
 	 * Leaves an external deployment as the lab found it: each pool at the size it had.
 	 * What cannot be restored is said, not thrown: the sweep's results come first.
@@ -416,7 +431,7 @@ public final class Deployment implements AutoCloseable {
 		if (this.poolSize == SweepResults.NO_POOL || !this.restored.compareAndSet(false, true)) {
 			return;
 		}
-		boolean same = this.foundSizes.stream().distinct().count() == 1;
+		boolean same = foundAtOneSize();
 		try {
 			if (same && this.foundSizes.get(0) == this.poolSize) {
 				return;
@@ -456,7 +471,7 @@ public final class Deployment implements AutoCloseable {
 		if (target == null || this.restored.get() || this.poolSize == SweepResults.NO_POOL) {
 			return;
 		}
-		boolean same = this.foundSizes.stream().distinct().count() == 1;
+		boolean same = foundAtOneSize();
 		if (target.resizeCommand().isPresent() && !(same && this.foundSizes.get(0) == this.poolSize)) {
 			this.restored.set(true);
 			this.out.printf(

@@ -2,10 +2,8 @@ package org.poollab.bench.deploy;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -23,6 +21,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.service.system.PoolResize;
 
 /**
  * A deployment the lab did not start ({@code bench.target=external}): where the load goes
@@ -140,7 +139,7 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	 */
 	private static void requireLoopback(String setting, List<URI> uris) {
 		for (URI uri : uris) {
-			if (!loopback(uri.getHost())) {
+			if (!PoolResize.isLoopback(uri.getHost())) {
 				throw new BenchSettingException(
 						"%s=%s is not allowed: %s is not this machine's loopback (127.0.0.0/8). The lab sends real load and resizes real pools; to point it at a deployment beyond this machine, one that is yours to load, add -Dbench.allowRemoteTargets=true. Nothing was started."
 							.formatted(setting, uri, uri.getHost()));
@@ -154,21 +153,14 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	 * @param engineHosts the hosts of {@code bench.remoteEngines}
 	 */
 	public void requireReachableFrom(List<String> engineHosts) {
-		List<String> elsewhere = engineHosts.stream().filter((host) -> !loopback(host)).toList();
-		Optional<URI> local = this.targets.stream().filter((target) -> loopback(target.getHost())).findFirst();
+		List<String> elsewhere = engineHosts.stream().filter((host) -> !PoolResize.isLoopback(host)).toList();
+		Optional<URI> local = this.targets.stream()
+			.filter((target) -> PoolResize.isLoopback(target.getHost()))
+			.findFirst();
 		if (!elsewhere.isEmpty() && local.isPresent()) {
 			throw new BenchSettingException(
 					"bench.targets=%s is not allowed with engines on other hosts (%s): %s is a loopback address, so each engine would send its load to its own machine. Name the targets by an address the engines reach, or run the engines on this machine. Nothing was started."
 						.formatted(local.get(), String.join(",", elsewhere), local.get().getHost()));
-		}
-	}
-
-	private static boolean loopback(String host) {
-		try {
-			return InetAddress.getByName(host).isLoopbackAddress();
-		}
-		catch (UnknownHostException ex) {
-			return false;
 		}
 	}
 
@@ -213,7 +205,14 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 		}
 		List<Integer> sizes = new ArrayList<>();
 		for (int i = 0; i < instances(); i++) {
-			OptionalInt size = poolSize(i, "bench.actuators");
+			OptionalInt size;
+			try {
+				size = poolSize(i);
+			}
+			catch (IOException ex) {
+				throw new BenchSettingException("bench.actuators=%s does not answer: %s. Nothing was started."
+					.formatted(this.actuators.get(i), describe(ex)));
+			}
 			if (size.isEmpty()) {
 				throw new BenchSettingException(
 						"bench.actuators=%s does not expose hikaricp_connections_max at %s: the lab proves every point's pool size by it. Expose the prometheus endpoint (management.endpoints.web.exposure.include=health,prometheus) of a service with a HikariCP pool. Nothing was started."
@@ -287,26 +286,18 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 
 	/**
 	 * An instance's pool size as its actuator reports it now, empty when it does not
-	 * report one (or does not answer).
+	 * report one.
+	 * @throws IOException when the actuator does not answer
 	 */
-	OptionalInt poolSize(int instance, String setting) throws InterruptedException {
-		try {
-			HttpResponse<String> response = HTTP.send(
-					HttpRequest.newBuilder(actuator(instance, "prometheus")).timeout(Duration.ofSeconds(5)).build(),
-					HttpResponse.BodyHandlers.ofString());
-			if (response.statusCode() != 200) {
-				return OptionalInt.empty();
-			}
-			Matcher max = POOL_MAX.matcher(response.body());
-			return max.find() ? OptionalInt.of((int) Double.parseDouble(max.group(2))) : OptionalInt.empty();
-		}
-		catch (IOException ex) {
-			if (setting != null) {
-				throw new BenchSettingException("%s=%s does not answer: %s. Nothing was started.".formatted(setting,
-						this.actuators.get(instance), describe(ex)));
-			}
+	OptionalInt poolSize(int instance) throws IOException, InterruptedException {
+		HttpResponse<String> response = HTTP.send(
+				HttpRequest.newBuilder(actuator(instance, "prometheus")).timeout(Duration.ofSeconds(5)).build(),
+				HttpResponse.BodyHandlers.ofString());
+		if (response.statusCode() != 200) {
 			return OptionalInt.empty();
 		}
+		Matcher max = POOL_MAX.matcher(response.body());
+		return max.find() ? OptionalInt.of((int) Double.parseDouble(max.group(2))) : OptionalInt.empty();
 	}
 
 	private static String describe(IOException ex) {

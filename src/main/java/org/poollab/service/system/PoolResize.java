@@ -142,7 +142,11 @@ public final class PoolResize {
 		return token;
 	}
 
-	private static boolean isLoopback(String address) {
+	/**
+	 * Whether a host name or address is this machine's loopback (all of 127.0.0.0/8,
+	 * {@code ::1}); blank and unresolvable are not.
+	 */
+	public static boolean isLoopback(String address) {
 		if (address.isBlank()) {
 			return false;
 		}
