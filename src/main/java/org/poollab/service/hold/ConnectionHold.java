@@ -1,0 +1,26 @@
+package org.poollab.service.hold;
+
+/**
+ * The names of the measured hold, one home for the service that records it and the lab
+ * that reads it.
+ */
+public final class ConnectionHold {
+
+	/**
+	 * Every request's connection hold, checkout to return, on a nanosecond clock: a
+	 * Micrometer timer with a percentile histogram. HikariCP's own
+	 * {@code hikaricp.connections.usage} counts whole milliseconds, and r2dbc-pool has
+	 * none.
+	 */
+	public static final String METRIC = "lab.connection.hold";
+
+	/** {@link #METRIC} as {@code /actuator/prometheus} names its series' stem. */
+	public static final String PROMETHEUS_NAME = "lab_connection_hold_seconds";
+
+	/** The service's settings of the emulated hold. */
+	public static final String PROPERTIES_PREFIX = "lab.hold";
+
+	private ConnectionHold() {
+	}
+
+}
