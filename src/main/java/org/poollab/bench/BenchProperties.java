@@ -29,6 +29,7 @@ import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.deploy.ResizeCredential;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.HoldTimeFrom;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.grid.Question;
 import org.poollab.bench.grid.ThreadModel;
@@ -36,11 +37,14 @@ import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.load.RemoteEngines;
+import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.service.database.DatabaseVendor;
+import org.poollab.service.hold.HoldPlace;
+import org.poollab.service.hold.HoldTime;
 
 /**
  * The sweep's settings, from {@code -Dbench.*}. Unset grid values come from the preset.
@@ -119,9 +123,15 @@ import org.poollab.service.database.DatabaseVendor;
  * @param otherConnections connections other clients (Flyway, admin, monitoring) hold on
  * the database
  * @param connectionsPerRequest connections one request holds at once (Cm)
- * @param holdTime the team's own requests' connection hold: a mean, or a mean and a p99
- * (e.g. read off {@code hikaricp_connections_usage_seconds}); the fleet plan is derived
- * for it as well as for the measured endpoint
+ * @param holdTime the connection hold every instance emulates on each request, in the
+ * request's transaction: a mean (every request holds it), or a mean and a p99 (drawn per
+ * request from the lognormal through both, {@link HoldTime}); unset: the preset's
+ * @param holdPlace where the emulated hold's time goes: {@code database} (the database
+ * waits, {@code pg_sleep}; the default) or {@code application} (the request's thread
+ * sleeps holding the connection)
+ * @param holdTimeFrom a file or http(s) URL of a Prometheus exposition (a service's
+ * {@code /actuator/prometheus}) to read the hold from ({@link HoldTimeFrom}), instead of
+ * {@code bench.holdTime}
  * @param target {@code lab} (the lab deploys the service) or {@code external}: sweep a
  * deployment the lab did not start ({@link ExternalTarget}), which starts no service and
  * no database
@@ -173,11 +183,11 @@ record BenchProperties(
 		@DefaultValue("25%") @jakarta.validation.constraints.Pattern(regexp = Question.SURGE_PATTERN) String surge,
 		@DefaultValue("5") @Min(0) @Max(100_000) int otherConnections,
 		@DefaultValue("1") @Min(1) @Max(100) int connectionsPerRequest,
-		@Nullable List<@NotNull @DurationMin(nanos = 1000) @DurationMax(minutes = 10) Duration> holdTime,
-		@DefaultValue("lab") Target target, @Nullable List<@NotNull String> targets,
-		@Nullable List<@NotNull String> actuators, @Nullable String resizeCommand,
-		@DefaultValue("10m") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(seconds = 1) @DurationMax(
-				hours = 1) Duration resizeTimeout,
+		@Nullable List<@NotNull @DurationMin(nanos = 100_000) @DurationMax(seconds = 60) Duration> holdTime,
+		@Nullable HoldPlace holdPlace, @Nullable String holdTimeFrom, @DefaultValue("lab") Target target,
+		@Nullable List<@NotNull String> targets, @Nullable List<@NotNull String> actuators,
+		@Nullable String resizeCommand, @DefaultValue("10m") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(
+				seconds = 1) @DurationMax(hours = 1) Duration resizeTimeout,
 		@DefaultValue("false") boolean allowRemoteTargets) {
 
 	/** Who deploys what the load goes to. */
@@ -217,6 +227,9 @@ record BenchProperties(
 		refuseBesideExternal("instanceHeap", this.instanceHeap);
 		refuseBesideExternal("serviceJavaHome", this.serviceJavaHome);
 		refuseBesideExternal("acquireCost", Boolean.TRUE.equals(this.acquireCost) ? true : null);
+		refuseBesideExternal("holdTime", this.holdTime);
+		refuseBesideExternal("holdTimeFrom", this.holdTimeFrom);
+		refuseBesideExternal("holdPlace", this.holdPlace);
 		if (this.database.vendor != null && this.database.vendor.size() > 1) {
 			refuseBesideExternal("database.vendor", this.database.vendor);
 		}
@@ -293,7 +306,63 @@ record BenchProperties(
 				Objects.requireNonNullElse(this.instanceCpus, preset.instanceCpus()),
 				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()), stacks(preset),
 				requestThreads(preset), Objects.requireNonNullElse(this.workload, preset.workload()),
-				Objects.requireNonNullElse(this.acquireCost, preset.acquireCost()), vendors());
+				Objects.requireNonNullElse(this.acquireCost, preset.acquireCost()), vendors(), hold(preset));
+	}
+
+	/**
+	 * The hold every instance emulates: {@code bench.holdTimeFrom}'s,
+	 * {@code bench.holdTime} or the preset's; {@code null} for none.
+	 * @throws BenchSettingException for both sources at once, a hold the lab cannot
+	 * emulate, an exposition that does not answer or has no usage series, or a place
+	 * without a hold
+	 */
+	@Nullable EmulatedHold hold(Preset preset) {
+		HoldPlace place = Objects.requireNonNullElse(this.holdPlace, HoldPlace.DATABASE);
+		if (this.holdTime != null && this.holdTimeFrom != null) {
+			throw new BenchSettingException(
+					"bench.holdTime and bench.holdTimeFrom=%s are both set: use one, the hold you give or the one read from your metrics. Nothing was started."
+						.formatted(this.holdTimeFrom));
+		}
+		if (this.holdTimeFrom != null) {
+			HoldTimeFrom.Read read = HoldTimeFrom.read(this.holdTimeFrom);
+			return EmulatedHold.of(read.hold(), place, "bench.holdTimeFrom: " + read.description());
+		}
+		if (this.holdTime != null) {
+			return EmulatedHold.of(requireHoldTime(this.holdTime), place, "bench.holdTime");
+		}
+		if (preset.hold() != null) {
+			return EmulatedHold.of(preset.hold(), place, "bench.preset=" + preset.label());
+		}
+		if (this.holdPlace != null) {
+			throw new BenchSettingException(
+					"bench.holdPlace=%s needs a hold to place, and bench.preset=%s has none: add bench.holdTime (e.g. 10ms) or bench.holdTimeFrom, or leave bench.holdPlace unset. Nothing was started."
+						.formatted(place.value(), preset.label()));
+		}
+		return null;
+	}
+
+	/**
+	 * {@code bench.holdTime} as a hold.
+	 * @throws BenchSettingException naming the value and what is allowed
+	 */
+	static HoldTime requireHoldTime(List<Duration> holdTime) {
+		String written = String.join(",", holdTime.stream().map(BenchProperties::millis).toList());
+		if (holdTime.isEmpty() || holdTime.size() > 2) {
+			throw new BenchSettingException("bench.holdTime=%s is not allowed: use %s. Nothing was started."
+				.formatted(written, HoldTime.ALLOWED));
+		}
+		try {
+			return HoldTime.of(holdTime.get(0), (holdTime.size() == 2) ? holdTime.get(1) : null);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new BenchSettingException("bench.holdTime=%s is not allowed: %s; use %s. Nothing was started."
+				.formatted(written, ex.getMessage(), HoldTime.ALLOWED));
+		}
+	}
+
+	private static String millis(Duration duration) {
+		double ms = duration.toNanos() / 1e6;
+		return ((ms == Math.rint(ms)) ? String.valueOf((long) ms) : String.valueOf(ms)) + "ms";
 	}
 
 	/**
@@ -422,7 +491,7 @@ record BenchProperties(
 		int fleet = Objects.requireNonNullElse(this.replicas,
 				Objects.requireNonNullElse(this.instances, Preset.INSTANCES));
 		return Optional.of(Question.of(this.targetRps, fleet, this.maxReplicas, this.surge, this.otherConnections,
-				this.connectionsPerRequest, this.p99Objective, this.holdTime));
+				this.connectionsPerRequest, this.p99Objective, null));
 	}
 
 	/**
@@ -483,7 +552,7 @@ record BenchProperties(
 				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()), List.of(Stack.JDBC),
 				List.of(RequestThreads
 					.platform(distinct(orDefault(this.tomcatThreads, preset.tomcatThreads())).get(0))),
-				Objects.requireNonNullElse(this.workload, preset.workload()), false, vendors());
+				Objects.requireNonNullElse(this.workload, preset.workload()), false, vendors(), hold(preset));
 	}
 
 	/**

@@ -26,10 +26,12 @@ import tools.jackson.databind.json.JsonMapper;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
+import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.service.database.DatabaseVendor;
+import org.poollab.service.hold.ConnectionHold;
 import org.poollab.service.system.ThreadTelemetry;
 
 /**
@@ -163,6 +165,9 @@ public final class Instance {
 			command.addAll(
 					List.of("--spring.flyway.url=" + database.url(), "--spring.flyway.user=" + database.username()));
 		}
+		if (limits.hold() != null) {
+			command.addAll(holdArguments(limits.hold(), port));
+		}
 		if (limits.virtualThreads()) {
 			// ThreadTelemetry's gauge is the proof that Boot took it (Java 21+ only).
 			command.add("--spring.threads.virtual.enabled=true");
@@ -185,6 +190,25 @@ public final class Instance {
 		builder.environment().put("SPRING_FLYWAY_PASSWORD", database.password());
 		return new Instance("127.0.0.1", port, URI.create("http://127.0.0.1:" + managementPort + "/actuator"),
 				processes.start("instance-" + port, builder), log, limits, cpus, Optional.empty());
+	}
+
+	/**
+	 * The service's {@code lab.hold.*} for an emulated hold: durations in whole
+	 * microseconds (Spring Boot's simple duration format takes whole numbers), the seed
+	 * the instance's port, so two runs of one grid draw the same holds.
+	 */
+	static List<String> holdArguments(EmulatedHold hold, int port) {
+		String prefix = "--" + ConnectionHold.PROPERTIES_PREFIX + ".";
+		List<String> arguments = new ArrayList<>(List.of(prefix + "mean=" + micros(hold.meanMs()),
+				prefix + "place=" + hold.place(), prefix + "seed=" + port));
+		if (hold.p99Ms() != null) {
+			arguments.add(prefix + "p99=" + micros(hold.p99Ms()));
+		}
+		return arguments;
+	}
+
+	private static String micros(double ms) {
+		return Math.round(ms * 1000) + "us";
 	}
 
 	public int port() {

@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
+import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
@@ -28,11 +31,22 @@ import org.poollab.service.database.DatabaseVendor;
  * when neither is set; the JDBC stack's only
  * @param stacks which services answer: the JDBC one and/or its reactive twin
  * @param vendors the databases the instances run on, in the order they are started
+ * @param hold the connection hold every instance emulates on each request; {@code null}
+ * for none
  */
 public record Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes,
 		List<Integer> rates, Duration duration, Duration warmup, Duration topologyWarmup, int repeats,
 		Arrivals arrivals, int instanceCpus, String instanceHeap, List<Stack> stacks, List<RequestThreads> threads,
-		Workload workload, boolean acquireCost, List<DatabaseVendor> vendors) {
+		Workload workload, boolean acquireCost, List<DatabaseVendor> vendors, @Nullable EmulatedHold hold) {
+
+	/** A grid without an emulated hold. */
+	public Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes, List<Integer> rates,
+			Duration duration, Duration warmup, Duration topologyWarmup, int repeats, Arrivals arrivals,
+			int instanceCpus, String instanceHeap, List<Stack> stacks, List<RequestThreads> threads, Workload workload,
+			boolean acquireCost, List<DatabaseVendor> vendors) {
+		this(preset, topologies, instances, poolSizes, rates, duration, warmup, topologyWarmup, repeats, arrivals,
+				instanceCpus, instanceHeap, stacks, threads, workload, acquireCost, vendors, null);
+	}
 
 	/** A grid on PostgreSQL alone. */
 	public Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes, List<Integer> rates,
@@ -51,7 +65,7 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	public Grid forConfirmation(Duration window) {
 		return new Grid(this.preset, this.topologies, this.instances, this.poolSizes, this.rates, window, this.warmup,
 				this.topologyWarmup, 1, Arrivals.RANDOM, this.instanceCpus, this.instanceHeap, this.stacks,
-				this.threads, this.workload, false, this.vendors);
+				this.threads, this.workload, false, this.vendors, this.hold);
 	}
 
 	/**
@@ -88,7 +102,7 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	 * runs with.
 	 */
 	public Limits limits(DatabaseVendor vendor, Stack stack, RequestThreads threads) {
-		return new Limits(this.instanceCpus, this.instanceHeap, vendor, stack, threads);
+		return new Limits(this.instanceCpus, this.instanceHeap, vendor, stack, threads).withHold(this.hold);
 	}
 
 	/**

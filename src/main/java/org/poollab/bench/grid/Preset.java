@@ -4,9 +4,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.service.database.DatabaseVendor;
+import org.poollab.service.hold.HoldTime;
 
 /**
  * Named grids, each reproducing a source text's experiment (README, "What it measures")
@@ -33,11 +36,23 @@ import org.poollab.service.database.DatabaseVendor;
  * texts' set-ups, {@code random} (Poisson) where the answer is to be pasted and confirmed
  * @param vendors the embedded databases the grid runs on, one after the other, when
  * neither {@code bench.database.vendor} nor {@code bench.database.url} says
+ * @param hold the connection hold every instance emulates unless {@code bench.holdTime}
+ * or {@code bench.holdTimeFrom} says; {@code null}: none, the request's own statement
+ * only
  */
 public record Preset(String name, List<Topology> topologies, List<Integer> poolSizes, List<Integer> rates,
 		Duration duration, Duration warmup, Duration topologyWarmup, Workload workload, int instanceCpus,
 		String instanceHeap, List<Integer> tomcatThreads, List<ThreadModel> threads, List<Stack> stacks,
-		boolean acquireCost, Arrivals arrivals, List<DatabaseVendor> vendors) {
+		boolean acquireCost, Arrivals arrivals, List<DatabaseVendor> vendors, @Nullable HoldTime hold) {
+
+	/** A preset without an emulated hold. */
+	Preset(String name, List<Topology> topologies, List<Integer> poolSizes, List<Integer> rates, Duration duration,
+			Duration warmup, Duration topologyWarmup, Workload workload, int instanceCpus, String instanceHeap,
+			List<Integer> tomcatThreads, List<ThreadModel> threads, List<Stack> stacks, boolean acquireCost,
+			Arrivals arrivals, List<DatabaseVendor> vendors) {
+		this(name, topologies, poolSizes, rates, duration, warmup, topologyWarmup, workload, instanceCpus, instanceHeap,
+				tomcatThreads, threads, stacks, acquireCost, arrivals, vendors, null);
+	}
 
 	/** A preset on PostgreSQL, the lab's default database. */
 	Preset(String name, List<Topology> topologies, List<Integer> poolSizes, List<Integer> rates, Duration duration,
@@ -75,6 +90,16 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	/** The same below 2000 rps (see {@link #WARMUP_AT_2000_RPS}). */
 	private static final Duration WARMUP_BELOW_2000_RPS = Duration.ofSeconds(2);
 
+	/**
+	 * The connection hold of the default preset: 10 ms, a short transaction of a few
+	 * statements against a database in another availability zone of the same region, each
+	 * a round trip of one to a few milliseconds ("single-digit millisecond latency"
+	 * between zones: AWS, "Regions and Availability Zones",
+	 * https://aws.amazon.com/about-aws/global-infrastructure/regions_az/). A team with
+	 * its own figure gives {@code bench.holdTime} or {@code bench.holdTimeFrom}.
+	 */
+	public static final HoldTime TYPICAL_HOLD = new HoldTime(10, null);
+
 	/** A minute or two: both topologies, two pool sizes, one modest rate. */
 	static final Preset QUICK = new Preset("quick", TOPOLOGIES, List.of(1, 5), List.of(200), Duration.ofSeconds(3),
 			WARMUP_BELOW_2000_RPS, Duration.ofSeconds(5), Workload.READ, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, PLATFORM,
@@ -90,23 +115,22 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 			PLATFORM, JDBC, false, Arrivals.EVEN);
 
 	/**
-	 * The default: a wider pool range than the paper's, 1, 2, 5, 10 and 50 (from "too
-	 * small" to "far too large" on the log axis), at 250 and 500 rps with Poisson
-	 * arrivals, 8 s windows (2,000 and 4,000 samples), sized to the 15 minutes it may
-	 * take on a 2-core box with a confirmation run of each answer as pasted (up to two
-	 * per topology when the first is refuted). Poisson, because the confirmation loads
-	 * the pasted block with Poisson arrivals (a fleet's traffic is not evenly spaced):
-	 * with even arrivals in the grid, small pools that queued nothing there were refuted
-	 * by their confirmations in every run, and the answer moved with whichever small pool
-	 * came first (README, Measured here). 250 and 500 rps, because on the 2-core box this
-	 * was sized on three instances could not carry 1000 rps beside JMeter at all and one
-	 * instance sat on the edge of its capacity there, where the same cell measured p99
-	 * 19, 128 and 268 ms in three runs; an answer taken at the edge of the box moves from
-	 * run to run. {@code paper} and {@code blog} keep the higher rates.
+	 * The default: every request holds its connection {@link #TYPICAL_HOLD} (the database
+	 * waits, {@code pg_sleep}), pools 1, 2, 5, 10 and 50 at 300 and 600 rps with Poisson
+	 * arrivals, one instance and three, 8 s windows. With that hold the queueing model
+	 * puts the knee inside the grid for both topologies at 600 rps: one instance keeps 6
+	 * connections busy on average (Little's law), so pools 1, 2 and 5 cannot keep up and
+	 * 10 and 50 can; each of three instances keeps 2 busy, so 1 and 2 cannot and 5, 10
+	 * and 50 can (PresetTests checks this against the model). At 300 rps the knee moves
+	 * down. The pools just below each knee are unstable rather than merely slower, so the
+	 * answer does not move with a few milliseconds of noise. Poisson, because the
+	 * confirmation loads the pasted block with Poisson arrivals (a fleet's traffic is not
+	 * evenly spaced). The rates stay below where three instances beside JMeter reach the
+	 * limits of a 2-core box.
 	 */
-	public static final Preset FULL = new Preset("full", TOPOLOGIES, List.of(1, 2, 5, 10, 50), List.of(250, 500),
+	public static final Preset FULL = new Preset("full", TOPOLOGIES, List.of(1, 2, 5, 10, 50), List.of(300, 600),
 			Duration.ofSeconds(8), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(45), Workload.READ, 0, DEFAULT_HEAP,
-			TOMCAT_DEFAULT, PLATFORM, JDBC, false, Arrivals.RANDOM);
+			TOMCAT_DEFAULT, PLATFORM, JDBC, false, Arrivals.RANDOM, List.of(DatabaseVendor.POSTGRESQL), TYPICAL_HOLD);
 
 	/**
 	 * The blog post "Sizing connection pool" (limvik, 2023): one instance with Tomcat's

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
@@ -13,6 +14,7 @@ import java.util.function.ToIntFunction;
 
 import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.Point;
+import org.poollab.bench.results.QueuePrediction;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.service.system.Refusals;
 
@@ -361,6 +363,36 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	public boolean sustained() {
 		return !died() && verified() && this.timeouts == 0 && errorPercent() <= MAX_ERROR_PERCENT && achievedTheRate()
 				&& metTheObjective() && saturatedBehindGenerator().isEmpty();
+	}
+
+	/**
+	 * The measured mean connection hold: the median over the repeats that timed one.
+	 */
+	OptionalDouble holdMeanMs() {
+		return medianOf((point) -> point.pool().holdMeanMs());
+	}
+
+	/** The measured hold's p99: the median over the repeats that timed one. */
+	OptionalDouble holdP99Ms() {
+		return medianOf((point) -> point.pool().holdP99Ms());
+	}
+
+	/**
+	 * The queueing model's prediction beside this cell: the first repeat's with one (the
+	 * repeats of a cell share its rate and pool; their holds differ by noise).
+	 */
+	Optional<QueuePrediction> model() {
+		return this.points.stream().map(Point::model).filter(Objects::nonNull).findFirst();
+	}
+
+	private OptionalDouble medianOf(Function<Point, Double> figure) {
+		double[] values = this.points.stream()
+			.map(figure)
+			.filter(Objects::nonNull)
+			.mapToDouble(Double::doubleValue)
+			.toArray();
+		return (values.length == 0) ? OptionalDouble.empty()
+				: OptionalDouble.of(new org.apache.commons.math3.stat.descriptive.rank.Median().evaluate(values));
 	}
 
 	static Comparator<Cell> byPoolThenRate() {

@@ -10,6 +10,7 @@ import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.QueuePrediction;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -83,6 +84,9 @@ final class Charts {
 				.append(rates[i])
 				.append(" rps</li>");
 		}
+		if ("p99".equals(spec.key()) && grid.cells().stream().anyMatch((cell) -> cell.model().isPresent())) {
+			html.append("<li><span class=\"swatch swatch-dashed\"></span>queueing model, from the measured hold</li>");
+		}
 		html.append("<li><span class=\"swatch swatch-hollow\"></span>did not sustain its rate")
 			.append(grid.cells().stream().anyMatch(Cell::died) ? " (incl. instance died)" : "")
 			.append("</li></ul>\n");
@@ -147,6 +151,9 @@ final class Charts {
 			one.put("failed", failed);
 			series.add(one);
 		}
+		if ("p99".equals(spec.key())) {
+			series.addAll(modelSeries(grid));
+		}
 		Map<String, Object> chart = new LinkedHashMap<>();
 		chart.put("id", id);
 		chart.put("labels", labels);
@@ -161,6 +168,45 @@ final class Charts {
 		chart.put("logScaleAllowed", spec.logScaleAllowed());
 		chart.put("integer", "pending".equals(spec.key()));
 		return chart;
+	}
+
+	/**
+	 * The queueing model's p99 beside the measured one, a dashed line per rate in the
+	 * rate's colour: null where it has no prediction or no steady state (utilisation at
+	 * or above 1), so the line stops where the model says the queue grows without bound.
+	 */
+	private static List<Map<String, Object>> modelSeries(Grid grid) {
+		List<Map<String, Object>> series = new ArrayList<>();
+		int[] rates = grid.ratesRps();
+		for (int i = 0; i < rates.length; i++) {
+			int rateRps = rates[i];
+			List<Object> data = new ArrayList<>();
+			List<Boolean> failed = new ArrayList<>();
+			boolean any = false;
+			for (int poolSize : grid.poolSizes()) {
+				Optional<QueuePrediction> model = grid.cell(poolSize, rateRps)
+					.filter(Cell::considered)
+					.flatMap(Cell::model)
+					.filter(QueuePrediction::stable);
+				any |= model.isPresent();
+				data.add(model.map((m) -> (Object) Map.of("value", m.p99Ms(), "meta",
+						"pool " + SweepResults.poolLabel(poolSize) + " · " + rateRps + " rps: the model predicts "
+								+ Recommender.ms(m.p99Ms()) + " ms (utilisation "
+								+ String.format(Locale.ROOT, "%.2f", m.utilisation()) + ")"))
+					.orElse(null));
+				failed.add(false);
+			}
+			if (any) {
+				Map<String, Object> one = new LinkedHashMap<>();
+				one.put("name", rateRps + " rps, model");
+				one.put("colour", seriesColour(i));
+				one.put("data", data);
+				one.put("failed", failed);
+				one.put("model", true);
+				series.add(one);
+			}
+		}
+		return series;
 	}
 
 	/** The colour of the series at this index, the same in the legend and the chart. */

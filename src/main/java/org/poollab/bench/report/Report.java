@@ -49,7 +49,8 @@ public final class Report {
 	 * @throws IOException if a file cannot be written, or the run's
 	 * {@code acquire-cost.json} cannot be read
 	 */
-	public static List<Recommendation> write(SweepResults results, Path runDir) throws IOException {
+	public static List<Recommendation> write(SweepResults measured, Path runDir) throws IOException {
+		SweepResults results = measured.withPredictions();
 		if (results.slo() != null) {
 			// An SLO search answers one question, not a grid: its own report.
 			SloReport.write(results, runDir);

@@ -37,9 +37,15 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 		return new Section(grid, recommendation,
 				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
 				Tables.latencyGrid(grid, recommendation, p99Caption(grid), Cell::p99Ms, Cell::p99Interval),
-				Tables.detail(grid, recommendation, runDir, buckets),
+				withHoldModel(Tables.detail(grid, recommendation, runDir, buckets), grid),
 				CrossChecksTable.of(recommendation, grid.behindPgBouncer()), Tables.excluded(grid), confirmed,
 				settling);
+	}
+
+	private static List<Table> withHoldModel(List<Table> detail, Grid grid) {
+		List<Table> all = new java.util.ArrayList<>(detail);
+		HoldModelTable.of(grid).ifPresent(all::add);
+		return List.copyOf(all);
 	}
 
 	/** Says what the brackets are, where there are any (older results have none). */

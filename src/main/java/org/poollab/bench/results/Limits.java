@@ -2,6 +2,8 @@ package org.poollab.bench.results;
 
 import java.util.OptionalInt;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.service.database.DatabaseVendor;
 
 /**
@@ -22,14 +24,27 @@ import org.poollab.service.database.DatabaseVendor;
  * @param vendor the database the instances ran on ({@code bench.database.vendor}, a
  * dimension of the grid): {@link DatabaseVendor#POSTGRESQL} in results written before the
  * lab swept vendors (null there), which also name it in {@link SweepResults#database()}
+ * @param hold the connection hold each instance emulated on every request; {@code null}:
+ * none, each request held its connection as long as its own statements took
  */
 public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads, Stack stack,
-		DatabaseVendor vendor) {
+		DatabaseVendor vendor, @Nullable EmulatedHold hold) {
 
 	public Limits {
 		virtualThreads = Boolean.TRUE.equals(virtualThreads);
 		stack = (stack != null) ? stack : Stack.JDBC;
 		vendor = (vendor != null) ? vendor : DatabaseVendor.POSTGRESQL;
+	}
+
+	public Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads, Stack stack,
+			DatabaseVendor vendor) {
+		this(cpus, heap, tomcatThreads, virtualThreads, stack, vendor, null);
+	}
+
+	/** The same limits with an emulated hold (or none). */
+	public Limits withHold(@Nullable EmulatedHold emulated) {
+		return new Limits(this.cpus, this.heap, this.tomcatThreads, this.virtualThreads, this.stack, this.vendor,
+				emulated);
 	}
 
 	public Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads, Stack stack) {
@@ -116,7 +131,8 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 		};
 		String threads = threads().describe();
 		return ((this.stack != Stack.JDBC) ? this.stack.title() + ", " : "") + cpus + ", heap " + this.heap
-				+ (threads.isEmpty() ? "" : ", " + threads);
+				+ (threads.isEmpty() ? "" : ", " + threads)
+				+ ((this.hold != null) ? ", hold " + this.hold.describe() : "");
 	}
 
 }

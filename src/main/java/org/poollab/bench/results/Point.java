@@ -37,11 +37,14 @@ import org.jspecify.annotations.Nullable;
  * most requests pending for a connection on any instance); empty in results written
  * before it was recorded
  * @param outcome {@code ok}, or what went wrong with this point
+ * @param model the queueing model's prediction from the point's measured hold and rate,
+ * beside its measured p99; null where there is none (no pool, no hold measured, or no
+ * base at its rate yet)
  */
 public record Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
 		int repeat, Window window, Requests requests, Latency latency, Pool pool, Generator generator,
 		ServerSide server, Limits limits, @Nullable PgBouncer pgbouncer, @Nullable CrossCheck crossCheck,
-		List<Second> seconds, String outcome) {
+		List<Second> seconds, String outcome, @Nullable QueuePrediction model) {
 
 	/**
 	 * The topology with the request threads when they are not Tomcat's default, e.g.
@@ -236,6 +239,15 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 	 */
 	public Point withCrossCheck(CrossCheck check) {
 		return toBuilder().crossCheck(check).build();
+	}
+
+	/**
+	 * The same point with the queueing model's prediction beside it.
+	 * @param prediction the prediction, or null for none
+	 * @return the copy
+	 */
+	public Point withModel(@Nullable QueuePrediction prediction) {
+		return toBuilder().model(prediction).build();
 	}
 
 	/**

@@ -65,6 +65,8 @@ public final class PointBuilder {
 
 	private List<Second> seconds = List.of();
 
+	private @Nullable QueuePrediction model;
+
 	PointBuilder() {
 	}
 
@@ -88,6 +90,7 @@ public final class PointBuilder {
 		this.pool = point.pool();
 		this.loadGeneratorCpuCores = point.loadGeneratorCpuCores();
 		this.outcome = point.outcome();
+		this.model = point.model();
 		this.limits = point.limits();
 		this.pgbouncer = point.pgbouncer();
 		this.startLagP99Ms = point.startLagP99Ms();
@@ -196,6 +199,11 @@ public final class PointBuilder {
 		return this;
 	}
 
+	public PointBuilder model(@Nullable QueuePrediction model) {
+		this.model = model;
+		return this;
+	}
+
 	public PointBuilder outcome(String outcome) {
 		this.outcome = outcome;
 		return this;
@@ -255,7 +263,7 @@ public final class PointBuilder {
 				this.latency, this.pool,
 				new Point.Generator(this.loadGeneratorCpuCores, this.startLagP99Ms, this.engines),
 				new Point.ServerSide(this.refusals, this.serverLatency), this.limits, this.pgbouncer, this.crossCheck,
-				this.seconds, this.outcome);
+				this.seconds, this.outcome, this.model);
 	}
 
 }

@@ -27,9 +27,21 @@ import org.jspecify.annotations.Nullable;
  * window (JFR {@code jdk.VirtualThreadPinned}), all instances together; null where the
  * service's JVM has no virtual threads (before Java 21) or in results written before it
  * was recorded
+ * @param holdMeanMs the mean connection hold, checkout to return, as the instances timed
+ * it on a nanosecond clock ({@code lab.connection.hold}), all instances together; null
+ * where no request was timed or in results written before it was recorded
+ * @param holdP99Ms its 99th percentile, interpolated within its histogram bucket
  */
 public record Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,
-		long timeouts, int telemetrySamples, @Nullable Double meanActive, @Nullable Long pinnedEvents) {
+		long timeouts, int telemetrySamples, @Nullable Double meanActive, @Nullable Long pinnedEvents,
+		@Nullable Double holdMeanMs, @Nullable Double holdP99Ms) {
+
+	/** Figures without the measured hold (results written before it). */
+	public Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,
+			long timeouts, int telemetrySamples, @Nullable Double meanActive, @Nullable Long pinnedEvents) {
+		this(observedMax, peakActive, peakPending, acquireP99Ms, usageMeanMs, timeouts, telemetrySamples, meanActive,
+				pinnedEvents, null, null);
+	}
 
 	/**
 	 * Figures without pinned virtual threads (no virtual threads, or earlier results).

@@ -79,9 +79,13 @@ public final class ResultsStore {
 		return this.directory;
 	}
 
+	/**
+	 * Writes the results, each point with the queueing model's prediction beside it
+	 * ({@link Predictions}, recomputed from the points so far).
+	 */
 	public void write(SweepResults results) throws IOException {
 		Path json = this.directory.resolve(RESULTS_JSON + ".tmp");
-		JSON.writeValue(json.toFile(), results);
+		JSON.writeValue(json.toFile(), results.withPredictions());
 		Files.move(json, this.directory.resolve(RESULTS_JSON), StandardCopyOption.ATOMIC_MOVE,
 				StandardCopyOption.REPLACE_EXISTING);
 		Path csv = this.directory.resolve(RESULTS_CSV + ".tmp");

@@ -66,6 +66,17 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	}
 
 	/**
+	 * The same results with the queueing model's prediction beside every point
+	 * ({@link Predictions}): what is written and reported.
+	 * @return the copy
+	 */
+	public SweepResults withPredictions() {
+		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
+				this.workload, Predictions.attached(this.points), this.timing, this.confirmations, this.slo,
+				this.databases);
+	}
+
+	/**
 	 * The same results with the confirmation runs.
 	 * @param runs one per topology confirmed
 	 * @return the copy

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.grid.Workload;
+import org.poollab.service.hold.ConnectionHold;
 import org.poollab.service.system.Refusals;
 import org.poollab.service.system.ThreadTelemetry;
 
@@ -31,10 +32,25 @@ import org.poollab.service.system.ThreadTelemetry;
  * file: {@link Telemetry} takes the scrapes, this reads one)
  * @param pinned {@link ThreadTelemetry#PINNED_METRIC}, null where the instance does not
  * expose it (a JVM without virtual threads)
+ * @param hold {@link ConnectionHold#METRIC}: every request's connection hold as the
+ * instance timed it (both services)
  */
 record PoolSnapshot(double max, double active, double pending, double timeouts, double acquireCount,
 		TreeMap<Double, Double> acquireBuckets, double usageSumSeconds, double usageCount, Map<String, Double> refused,
-		TreeMap<Double, Double> requestBuckets, @Nullable Double pinned) {
+		TreeMap<Double, Double> requestBuckets, @Nullable Double pinned, Hold hold) {
+
+	/**
+	 * A timer's cumulative figures in one scrape.
+	 *
+	 * @param buckets counts by upper bound (seconds), cumulative
+	 * @param sumSeconds the sum of what was recorded
+	 * @param count how many were recorded
+	 */
+	record Hold(TreeMap<Double, Double> buckets, double sumSeconds, double count) {
+
+		static final Hold NONE = new Hold(new TreeMap<>(), 0, 0);
+
+	}
 
 	/**
 	 * The Prometheus text format is one sample per line, {@code name{labels} value}.
@@ -44,7 +60,8 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 	 */
 	private static final Pattern SAMPLE = Pattern.compile(
 			"^(hikaricp_[a-z_]+|r2dbc_[a-z_]+|" + Refusals.PROMETHEUS_NAME + "|"
-					+ ThreadTelemetry.PINNED_PROMETHEUS_NAME
+					+ ThreadTelemetry.PINNED_PROMETHEUS_NAME + "|" + ConnectionHold.PROMETHEUS_NAME
+					+ "_(?:bucket|sum|count)"
 					+ "|http_server_requests_seconds_bucket)(\\{(?:[^\"}]|\"(?:[^\"\\\\]|\\\\.)*\")*\\})? (\\S+)$",
 			Pattern.MULTILINE);
 
@@ -57,6 +74,8 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 		.map((workload) -> workload.uri)
 		.collect(Collectors.toUnmodifiableSet());
 
+	private static final String HOLD_BUCKET = ConnectionHold.PROMETHEUS_NAME + "_bucket";
+
 	private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
 
 	private static final Pattern REASON = Pattern.compile("reason=\"([^\"]+)\"");
@@ -66,6 +85,7 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 		TreeMap<Double, Double> buckets = new TreeMap<>();
 		Map<String, Double> refused = new TreeMap<>();
 		TreeMap<Double, Double> requests = new TreeMap<>();
+		TreeMap<Double, Double> holdBuckets = new TreeMap<>();
 		Matcher sample = SAMPLE.matcher(text);
 		while (sample.find()) {
 			String name = sample.group(1);
@@ -83,6 +103,12 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 					requests.merge(Histogram.bound(labels.get("le")), value, Double::sum);
 				}
 			}
+			else if (name.equals(HOLD_BUCKET)) {
+				Matcher le = LE.matcher(sample.group(2));
+				if (le.find()) {
+					holdBuckets.merge(Histogram.bound(le.group(1)), value, Double::sum);
+				}
+			}
 			else if (name.equals("hikaricp_connections_acquire_seconds_bucket")
 					|| name.equals("r2dbc_connections_acquire_seconds_bucket")) {
 				Matcher le = LE.matcher(sample.group(2));
@@ -94,12 +120,14 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 				values.merge(name, value, Double::sum);
 			}
 		}
+		Hold hold = new Hold(holdBuckets, values.getOrDefault(ConnectionHold.PROMETHEUS_NAME + "_sum", 0.0),
+				values.getOrDefault(ConnectionHold.PROMETHEUS_NAME + "_count", 0.0));
 		if (values.containsKey(R2DBC_MAX)) {
 			return new PoolSnapshot(values.get(R2DBC_MAX), values.getOrDefault("r2dbc_pool_acquired_connections", 0.0),
 					values.getOrDefault("r2dbc_pool_pending_connections", 0.0),
 					refused.getOrDefault(Refusals.Reason.POOL_TIMEOUT.tag(), 0.0),
 					values.getOrDefault("r2dbc_connections_acquire_seconds_count", 0.0), buckets, 0.0, 0.0, refused,
-					requests, values.get(ThreadTelemetry.PINNED_PROMETHEUS_NAME));
+					requests, values.get(ThreadTelemetry.PINNED_PROMETHEUS_NAME), hold);
 		}
 		return new PoolSnapshot(values.getOrDefault("hikaricp_connections_max", 0.0),
 				values.getOrDefault("hikaricp_connections_active", 0.0),
@@ -108,7 +136,7 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 				values.getOrDefault("hikaricp_connections_acquire_seconds_count", 0.0), buckets,
 				values.getOrDefault("hikaricp_connections_usage_seconds_sum", 0.0),
 				values.getOrDefault("hikaricp_connections_usage_seconds_count", 0.0), refused, requests,
-				values.get(ThreadTelemetry.PINNED_PROMETHEUS_NAME));
+				values.get(ThreadTelemetry.PINNED_PROMETHEUS_NAME), hold);
 	}
 
 	/** A pool with no connection in use and none awaited. */

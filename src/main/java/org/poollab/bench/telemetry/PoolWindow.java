@@ -7,6 +7,7 @@ import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
+import org.poollab.bench.model.HistogramQuantile;
 import org.poollab.bench.results.Pool;
 import org.poollab.bench.telemetry.Telemetry.CpuSample;
 import org.poollab.bench.telemetry.Telemetry.Scrape;
@@ -59,6 +60,9 @@ public final class PoolWindow {
 		@Nullable Long pinned = null;
 		double meanActive = 0;
 		Map<Double, Double> acquireBuckets = new TreeMap<>();
+		Map<Double, Double> holdBuckets = new TreeMap<>();
+		double holdSeconds = 0;
+		double holdCount = 0;
 		for (int i = 0; i < instances; i++) {
 			List<Scrape> mine = Telemetry.of(scrapes, i);
 			List<Scrape> inside = mine.stream().filter((s) -> s.atMs() >= startMs && s.atMs() <= endMs).toList();
@@ -86,11 +90,17 @@ public final class PoolWindow {
 			usageCount += after.usageCount() - before.usageCount();
 			Histogram.difference(after.acquireBuckets(), before.acquireBuckets())
 				.forEach((le, count) -> acquireBuckets.merge(le, count, Double::sum));
+			holdSeconds += after.hold().sumSeconds() - before.hold().sumSeconds();
+			holdCount += after.hold().count() - before.hold().count();
+			Histogram.difference(after.hold().buckets(), before.hold().buckets())
+				.forEach((le, count) -> holdBuckets.merge(le, count, Double::sum));
 		}
 		return new Pool(observedMax, peakActive, peakPending,
 				Histogram.percentileMs(acquireBuckets, acquireCount, 0.99),
 				(usageCount > 0) ? 1000 * usageSeconds / usageCount : 0, Math.round(timeouts),
-				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples, meanActive, pinned);
+				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples, meanActive, pinned,
+				(holdCount > 0) ? 1000 * holdSeconds / holdCount : null,
+				(holdCount > 0) ? HistogramQuantile.interpolatedMs(holdBuckets, holdCount, 0.99) : null);
 	}
 
 	/**

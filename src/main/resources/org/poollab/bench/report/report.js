@@ -74,6 +74,7 @@
       return {
         name: series.name,
         colour: series.colour,
+        model: series.model === true,
         failed: kept.map(function (k) { return k.failed; }),
         bars: kept.map(function (k) {
           return (k.point.low !== undefined && k.point.low > 0) ? { low: k.point.low, high: k.point.high } : null;
@@ -131,10 +132,16 @@
       // of rates gets distinct colours, not only the ones a stylesheet names.
       var stroke = 'stroke: ' + data.series.colour;
       if (data.type === 'line') {
-        data.element.attr({ style: stroke });
+        // The queueing model's prediction: dashed, beside the measured line.
+        data.element.attr({ style: stroke + (data.series.model ? '; stroke-dasharray: 6 4; stroke-width: 1.5px' : '') });
         return;
       }
       var point = data.element;
+      if (data.series.model) {
+        point.attr({ style: stroke + '; stroke-width: 5px; opacity: 0.6' });
+        point.elem('title').text(data.meta);
+        return;
+      }
       if (data.series.failed && data.series.failed[data.index]) {
         // Chartist's documented way to restyle a point: replace its element.
         point = new Chartist.Svg('circle', { cx: data.x, cy: data.y, r: 5 }, 'ct-point ct-point-failed');

@@ -30,8 +30,8 @@ class PoolWindowTests {
 	}
 
 	private static Scrape scrape(long atMs, int instance, double active) {
-		return new Scrape(atMs, instance,
-				new PoolSnapshot(5, active, 0, 0, 0, new TreeMap<>(), 0, 0, Map.of(), new TreeMap<>(), null));
+		return new Scrape(atMs, instance, new PoolSnapshot(5, active, 0, 0, 0, new TreeMap<>(), 0, 0, Map.of(),
+				new TreeMap<>(), null, PoolSnapshot.Hold.NONE));
 	}
 
 }

@@ -1,0 +1,131 @@
+package org.poollab.bench.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+import org.poollab.bench.report.Table.Entry;
+import org.poollab.bench.report.Table.Row;
+import org.poollab.bench.results.EmulatedHold;
+import org.poollab.bench.results.QueuePrediction;
+
+/**
+ * Each cell's connection hold, asked and measured, and the queueing model's p99 from the
+ * measured hold and rate beside the measured p99, with where they disagree. The model is
+ * judged where it should hold: cells that sustained their rate at a predicted utilisation
+ * below {@link #JUDGED_BELOW_UTILISATION}; near saturation Erlang C's tail is steep and a
+ * few percent of rate or hold move it by multiples.
+ */
+final class HoldModelTable {
+
+	/** The model and the measurement agree within this ratio ... */
+	static final double AGREE_RATIO = 1.5;
+
+	/** ... or within this many milliseconds. */
+	static final double AGREE_MS = 5;
+
+	/** Cells predicted busier than this are shown but not judged. */
+	static final double JUDGED_BELOW_UTILISATION = 0.85;
+
+	/** A measured hold this far from the asked mean (or p99 below) is said. */
+	static final double HOLD_MEAN_TOLERANCE = 0.10;
+
+	static final double HOLD_P99_TOLERANCE = 0.25;
+
+	private HoldModelTable() {
+	}
+
+	/** The table, when any cell timed its hold. */
+	static Optional<Table> of(Grid grid) {
+		if (grid.cells().stream().noneMatch((cell) -> cell.holdMeanMs().isPresent())) {
+			return Optional.empty();
+		}
+		EmulatedHold asked = grid.limits().hold();
+		List<String> header = List.of("pool", "rate (rps)", "hold mean (ms)", "hold p99 (ms)", "utilisation (model)",
+				"model p99 (ms)", "measured p99 (ms)", "model vs measured");
+		List<Row> rows = new ArrayList<>();
+		List<String> disagreements = new ArrayList<>();
+		int judged = 0;
+		for (Cell cell : grid.cells()) {
+			if (!cell.pooled()) {
+				continue;
+			}
+			Optional<QueuePrediction> model = cell.model();
+			String verdict = verdict(cell, model);
+			if (verdict.startsWith("agree") || verdict.startsWith("disagree")) {
+				judged++;
+			}
+			if (verdict.startsWith("disagree")) {
+				disagreements.add("pool %s at %d rps: model %s ms, measured %s ms".formatted(cell.poolLabel(),
+						cell.rateRps(), Recommender.ms(model.get().p99Ms()), Recommender.ms(cell.p99Ms())));
+			}
+			rows.add(new Row(List.of(Entry.of(cell.poolLabel()), Entry.of(String.valueOf(cell.rateRps())),
+					holdEntry(cell.holdMeanMs(), (asked != null) ? asked.meanMs() : null, HOLD_MEAN_TOLERANCE),
+					holdEntry(cell.holdP99Ms(),
+							(asked != null) ? ((asked.p99Ms() != null) ? asked.p99Ms() : asked.meanMs()) : null,
+							HOLD_P99_TOLERANCE),
+					Entry.of(model.map((m) -> String.format(Locale.ROOT, "%.2f", m.utilisation())).orElse("–")),
+					Entry.of(model.map((m) -> m.stable() ? Recommender.ms(m.p99Ms()) : "no steady state").orElse("–")),
+					Entry.of(Recommender.ms(cell.p99Ms())), Entry.of(verdict)), false));
+		}
+		List<String> notes = new ArrayList<>();
+		notes.add(((asked != null) ? "Asked: " + asked.describe() + ", from " + asked.source() + ". "
+				: "No hold was emulated: each request held its connection for its own statements. ")
+				+ "Measured: every request's hold, checkout to return, timed by each instance on a nanosecond clock "
+				+ "(lab.connection.hold); a mean more than 10 % or a p99 more than 25 % off the asked is marked †.");
+		notes.add("Model: Erlang C with the Allen–Cunneen correction, given each cell's measured hold (its "
+				+ "variability from the lognormal through the measured mean and p99) and sent rate per instance, "
+				+ "Poisson arrivals dealt round robin; its p99 is the p99 measured with the largest pool at that rate "
+				+ "(no request waiting) plus the predicted wait's p99. Judged where a cell sustained its rate at a "
+				+ "predicted utilisation below " + JUDGED_BELOW_UTILISATION + ": agreeing within " + AGREE_RATIO
+				+ "x or " + Recommender.ms(AGREE_MS) + " ms.");
+		notes.add(disagreements.isEmpty()
+				? "The model agreed with the measurement at all %d judged cell(s).".formatted(judged)
+				: "The model disagreed at %d of %d judged cell(s): %s.".formatted(disagreements.size(), judged,
+						String.join("; ", disagreements)));
+		return Optional.of(new Table("Connection hold and the queueing model", header, rows, 2, 7, notes));
+	}
+
+	/**
+	 * {@code agree} or {@code disagree (measured 2.1x the model)} where judged; else why
+	 * not.
+	 */
+	static String verdict(Cell cell, Optional<QueuePrediction> model) {
+		if (model.isEmpty()) {
+			return "no model (no base at this rate)";
+		}
+		QueuePrediction m = model.get();
+		if (!m.stable()) {
+			return cell.sustained() ? "model: no steady state, measured sustained" : "both: not sustained";
+		}
+		if (!cell.sustained()) {
+			return "not sustained; not judged";
+		}
+		if (m.utilisation() >= JUDGED_BELOW_UTILISATION) {
+			return "utilisation ≥ " + JUDGED_BELOW_UTILISATION + "; not judged";
+		}
+		double predicted = m.p99Ms();
+		double measured = cell.p99Ms();
+		if (Math.abs(predicted - measured) <= AGREE_MS
+				|| Math.max(predicted, measured) <= AGREE_RATIO * Math.min(predicted, measured)) {
+			return "agree";
+		}
+		return (measured > predicted)
+				? String.format(Locale.ROOT, "disagree (measured %.1fx the model)", measured / predicted)
+				: String.format(Locale.ROOT, "disagree (model %.1fx the measured)", predicted / measured);
+	}
+
+	private static Entry holdEntry(OptionalDouble measuredMs, Double askedMs, double tolerance) {
+		if (measuredMs.isEmpty()) {
+			return Entry.of("–");
+		}
+		String text = Recommender.ms(measuredMs.getAsDouble());
+		if (askedMs != null && Math.abs(measuredMs.getAsDouble() - askedMs) > tolerance * askedMs) {
+			return Entry.warned(text, "%s ms measured against %s ms asked".formatted(text, Recommender.ms(askedMs)));
+		}
+		return Entry.of(text);
+	}
+
+}
