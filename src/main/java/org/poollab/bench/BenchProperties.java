@@ -227,9 +227,10 @@ record BenchProperties(
 		refuseBesideExternal("instanceHeap", this.instanceHeap);
 		refuseBesideExternal("serviceJavaHome", this.serviceJavaHome);
 		refuseBesideExternal("acquireCost", Boolean.TRUE.equals(this.acquireCost) ? true : null);
-		refuseBesideExternal("holdTime", this.holdTime);
+		refuseBesideExternal("holdTime", (this.holdTime != null)
+				? String.join(",", this.holdTime.stream().map(BenchProperties::millis).toList()) : null);
 		refuseBesideExternal("holdTimeFrom", this.holdTimeFrom);
-		refuseBesideExternal("holdPlace", this.holdPlace);
+		refuseBesideExternal("holdPlace", (this.holdPlace != null) ? this.holdPlace.value() : null);
 		if (this.database.vendor != null && this.database.vendor.size() > 1) {
 			refuseBesideExternal("database.vendor", this.database.vendor);
 		}

@@ -26,6 +26,7 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.validation.FieldError;
 import org.springframework.validation.ObjectError;
 
+import org.poollab.service.hold.HoldTime;
 import org.poollab.bench.deploy.ResizeCredential;
 import org.poollab.bench.grid.Preset;
 
@@ -94,8 +95,8 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 			setting("target", "bench.target", "lab or external"),
 			setting("resizetimeout", "bench.resizeTimeout", "a duration from 1s to 1h, e.g. 10m"),
 			setting("allowremotetargets", "bench.allowRemoteTargets", "true or false"),
-			setting("holdtime", "bench.holdTime",
-					"a mean hold above 0 and up to 10m, or a mean and a p99, e.g. 12ms or 12ms,80ms"));
+			setting("holdtime", "bench.holdTime", HoldTime.ALLOWED),
+			setting("holdplace", "bench.holdPlace", "database or application"));
 
 	private final Environment environment;
 
@@ -178,7 +179,8 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		}
 		int position = Integer.parseInt(index.group(1)) + 1;
 		return (rejected == null || rejected.toString().isEmpty()) ? "element %d is empty".formatted(position)
-				: "element %d is %s".formatted(position, rejected);
+				: "element %d is %s".formatted(position, (rejected instanceof java.time.Duration duration)
+						? (duration.toNanos() / 1e6) + "ms" : rejected);
 	}
 
 	/**

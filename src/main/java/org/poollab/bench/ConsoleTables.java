@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.report.Cell;
 import org.poollab.bench.report.Grid;
+import org.poollab.bench.report.HoldModelTable;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -43,6 +44,7 @@ final class ConsoleTables {
 				}
 				out.append(System.lineSeparator());
 			}
+			HoldModelTable.summary(grid).ifPresent((summary) -> out.append(summary).append(System.lineSeparator()));
 		}
 		return out.toString();
 	}

@@ -15,6 +15,7 @@ import org.poollab.bench.load.LoadRun;
 import org.poollab.bench.report.Durations;
 import org.poollab.bench.report.Failures;
 import org.poollab.bench.results.EngineLoad;
+import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
 
@@ -136,18 +137,44 @@ final class Progress {
 		return load + again + deploys;
 	}
 
+	/**
+	 * The measured hold beside the asked one, e.g. {@code  hold 10.1/11.2 ms (asked 10)},
+	 * and a warning when its mean is more than 10 % (its p99 25 %) off the asked.
+	 */
+	static String hold(Point point) {
+		Double mean = point.pool().holdMeanMs();
+		Double p99 = point.pool().holdP99Ms();
+		if (mean == null || p99 == null) {
+			return "";
+		}
+		EmulatedHold asked = point.limits().hold();
+		String measured = String.format(Locale.ROOT, "  hold %.1f/%.1f ms", mean, p99);
+		if (asked == null) {
+			return measured;
+		}
+		double askedP99 = (asked.p99Ms() != null) ? asked.p99Ms() : asked.meanMs();
+		String off = "";
+		if (Math.abs(mean - asked.meanMs()) > 0.10 * asked.meanMs()) {
+			off = String.format(Locale.ROOT, " MEAN %+.0f%% OFF THE ASKED", 100 * (mean / asked.meanMs() - 1));
+		}
+		else if (Math.abs(p99 - askedP99) > 0.25 * askedP99) {
+			off = String.format(Locale.ROOT, " P99 %+.0f%% OFF THE ASKED", 100 * (p99 / askedP99 - 1));
+		}
+		return measured + " (asked " + asked.holdTime().describe() + ")" + off;
+	}
+
 	private void print(Point point, int index, String loadBalancer, long etaNanos) {
 		Duration eta = Duration.ofNanos(etaNanos);
 		String failures = Failures.describe(point.failureCauses(), point.refusals());
 		this.out.printf(Locale.ROOT,
-				"[%2d/%d] %-9s x%d %-20s (%s)  pool %4s  %5d rps  -> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  server p99 %s ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms  JMeter %.2f cores%s  %s  ETA %s%n",
+				"[%2d/%d] %-9s x%d %-20s (%s)  pool %4s  %5d rps  -> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  server p99 %s ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms%s  JMeter %.2f cores%s  %s  ETA %s%n",
 				Math.min(index, this.total), this.total, point.topology(), point.instances(),
 				Deployment.NONE.equals(loadBalancer) ? "(no load balancer)" : "(" + loadBalancer + ")",
 				point.limits().describe(), SweepResults.poolLabel(point.poolSize()), point.rateRps(),
 				point.achievedRps(), point.latency().p50Ms(), point.latency().p99Ms(), point.latency().maxMs(),
 				(point.serverP99Ms() >= 0) ? "%.1f".formatted(point.serverP99Ms()) : "-", point.errorPercent(),
 				failures.isEmpty() ? "" : " (" + failures + ")", point.pool().observedMax(),
-				point.pool().acquireP99Ms(), point.loadGeneratorCpuCores(),
+				point.pool().acquireP99Ms(), hold(point), point.loadGeneratorCpuCores(),
 				((point.startLagP99Ms() >= 0) ? ", late p99 %.0f ms".formatted(point.startLagP99Ms()) : "")
 						+ (point.engines().isEmpty() ? "" : " (" + EngineLoad.describe(point.engines()) + ")"),
 				point.ok() ? "ok" : point.outcome(), Durations.human(eta));

@@ -106,6 +106,11 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 					Durations.human(this.grid.duration()), Durations.human(this.grid.warmup()),
 					this.grid.limits(RequestThreads.TOMCAT_DEFAULT).describe(), store.directory());
 		}
+		if (this.grid.hold() != null) {
+			this.out.printf(Locale.ROOT,
+					"Connection hold: every request holds its connection %s, from %s; each instance times every hold (checkout to return).%n",
+					this.grid.hold().describe(), this.grid.hold().source());
+		}
 
 		List<Point> points = new ArrayList<>();
 		TimeAccount time = new TimeAccount();
@@ -207,7 +212,7 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 				Report.printSlo(results, this.out);
 			}
 			else {
-				this.out.print(ConsoleTables.render(results));
+				this.out.print(ConsoleTables.render(results.withPredictions()));
 			}
 			TimeAccount.print(results.timing(), this.out);
 			this.out.println();

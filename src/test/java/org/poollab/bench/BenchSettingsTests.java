@@ -73,7 +73,15 @@ class BenchSettingsTests {
 					bench.surge=lots         | bench.surge=lots is not allowed: use a share of the replicas such as 25%
 					bench.otherConnections=-1 | bench.otherConnections=-1 is not allowed: use a whole number from 0 to 100000
 					bench.connectionsPerRequest=0 | bench.connectionsPerRequest=0 is not allowed: use a whole number from 1 to 100
-					bench.holdTime=0ms       | bench.holdTime=0ms is not allowed
+					bench.holdTime=0ms       | bench.holdTime=0ms is not allowed (element 1 is 0.0ms): use a mean from 0.1ms to 60s, or a mean and a p99 at least as long
+					bench.holdTime=-1ms      | bench.holdTime=-1ms is not allowed (element 1 is -1.0ms): use a mean from 0.1ms to 60s
+					bench.holdTime=abc       | bench.holdTime=abc is not allowed: use a mean from 0.1ms to 60s
+					bench.holdTime=5ms,2ms   | bench.holdTime=5ms,2ms is not allowed: the p99 must be at least the mean; use a mean from 0.1ms to 60s
+					bench.holdTime=1ms,20ms  | bench.holdTime=1ms,20ms is not allowed: the p99 must be at most 14.9 times the mean
+					bench.holdTime=5ms,6ms,7ms | bench.holdTime=5ms,6ms,7ms is not allowed: use a mean from 0.1ms to 60s
+					bench.holdPlace=disk     | bench.holdPlace=disk is not allowed: use database or application
+					bench.holdTimeFrom=http://127.0.0.1:9/actuator/prometheus | bench.holdTimeFrom=http://127.0.0.1:9/actuator/prometheus is not allowed: it could not be read
+					bench.holdTimeFrom=/nonexistent/metrics.txt | bench.holdTimeFrom=/nonexistent/metrics.txt is not allowed: no such file
 					bench.threads=green      | bench.threads=green is not allowed: use platform, virtual or both, comma-separated
 					bench.threads=virtual,x  | bench.threads=virtual,x is not allowed
 					bench.stack=graphql      | bench.stack=graphql is not allowed: use jdbc, r2dbc or both, comma-separated
@@ -105,8 +113,10 @@ class BenchSettingsTests {
 					--bench.stack=r2dbc --bench.threads=virtual                      | bench.stack=r2dbc runs the reactive twin only, whose requests run on Reactor Netty's event loop
 					--bench.stack=jdbc,r2dbc --bench.database.url=jdbc:mariadb://127.0.0.1:3306/lab | bench.stack=jdbc,r2dbc asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but the database is MariaDB (bench.database.url=jdbc:mariadb://127.0.0.1:3306/lab)
 					--bench.stack=r2dbc --bench.database.vendor=mariadb              | bench.stack=r2dbc asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but the database is MariaDB (bench.database.vendor=mariadb)
-					--bench.targetRps=1500 --bench.holdTime=12ms,80ms,90ms           | bench.holdTime=12ms,80ms,90ms is not allowed: use a mean hold, or a mean and a p99
-					--bench.targetRps=1500 --bench.holdTime=80ms,12ms                | bench.holdTime=80ms,12ms is not allowed: use a mean and optionally a p99 at least as long
+					--bench.targetRps=1500 --bench.holdTime=12ms,80ms,90ms           | bench.holdTime=12ms,80ms,90ms is not allowed: use a mean from 0.1ms to 60s
+					--bench.targetRps=1500 --bench.holdTime=80ms,12ms                | bench.holdTime=80ms,12ms is not allowed: the p99 must be at least the mean
+					--bench.holdTime=10ms --bench.holdTimeFrom=/tmp/x.txt            | bench.holdTime and bench.holdTimeFrom=/tmp/x.txt are both set: use one
+					--bench.preset=quick --bench.holdPlace=application               | bench.holdPlace=application needs a hold to place, and bench.preset=quick has none
 					""")
 	void theQuestionIsRefusedAsAWholeBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
 		assertRefusedBeforeAnythingStarts(settings.split(" "), message, output);
@@ -122,6 +132,8 @@ class BenchSettingsTests {
 	@CsvSource(delimiter = '|',
 			textBlock = """
 					--bench.targets=http://127.0.0.1:8080                                         | bench.targets is a setting of target mode: add -Dbench.target=external
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.holdTime=10ms | bench.holdTime=10ms is not allowed with bench.target=external: the lab starts no service and no database there
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.holdTimeFrom=/tmp/m.txt | bench.holdTimeFrom=/tmp/m.txt is not allowed with bench.target=external
 					--bench.resizeCommand=true                                                    | bench.resizeCommand is a setting of target mode
 					--bench.target=external                                                       | bench.target=external needs bench.targets
 					--bench.target=external --bench.targets=http://127.0.0.1:8080                 | bench.target=external needs bench.actuators

@@ -2,6 +2,7 @@ package org.poollab.bench;
 
 import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -15,6 +16,8 @@ import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
+import org.poollab.bench.model.QueueModel;
+import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
@@ -167,9 +170,37 @@ class PresetTests {
 		Grid grid = grid(Map.of());
 		assertThat(grid.preset()).isEqualTo(Preset.FULL);
 		assertThat(grid.poolSizes()).containsExactly(1, 2, 5, 10, 50);
-		assertThat(grid.rates()).containsExactly(250, 500);
+		assertThat(grid.rates()).containsExactly(300, 600);
 		assertThat(grid.arrivals()).isEqualTo(Arrivals.RANDOM);
-		assertThat(grid.limits(RequestThreads.TOMCAT_DEFAULT)).isEqualTo(Limits.DEFAULTS);
+		assertThat(grid.hold()).isEqualTo(new EmulatedHold(10, null, "database", "bench.preset=full"));
+		assertThat(grid.limits(RequestThreads.TOMCAT_DEFAULT)).isEqualTo(Limits.DEFAULTS.withHold(grid.hold()));
+	}
+
+	/**
+	 * The default asks a question with an answer: at its highest rate the queueing model
+	 * (Erlang C, the preset's hold, Poisson arrivals dealt round robin) puts at least two
+	 * of its pool sizes on each side of the knee, for one instance and for three; the
+	 * pools just below each knee are past saturation (utilisation at or above 1), not
+	 * merely slower.
+	 */
+	@Test
+	void fullPutsTheKneeInsideItsGridForBothTopologies() {
+		Preset full = Preset.FULL;
+		int rate = full.rates().stream().max(Integer::compare).orElseThrow();
+		for (int instances : List.of(1, Preset.INSTANCES)) {
+			QueueModel model = new QueueModel((double) rate / instances, full.hold().meanMs(), full.hold().cv2(),
+					1.0 / instances, full.hold().meanMs());
+			List<Integer> unstable = full.poolSizes().stream().filter((pool) -> !model.predict(pool).stable()).toList();
+			List<Integer> within = full.poolSizes()
+				.stream()
+				.filter((pool) -> model.predict(pool).latencyP99Ms() < 100 && model.predict(pool).utilisation() < 0.7)
+				.toList();
+			assertThat(unstable).as("%d instance(s) at %d rps: pools past saturation", instances, rate)
+				.hasSizeGreaterThanOrEqualTo(2);
+			assertThat(within).as("%d instance(s) at %d rps: pools well within the objective", instances, rate)
+				.hasSizeGreaterThanOrEqualTo(2);
+			assertThat(unstable.size() + within.size()).isEqualTo(full.poolSizes().size());
+		}
 	}
 
 	@Test

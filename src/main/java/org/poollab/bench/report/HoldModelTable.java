@@ -18,7 +18,7 @@ import org.poollab.bench.results.QueuePrediction;
  * below {@link #JUDGED_BELOW_UTILISATION}; near saturation Erlang C's tail is steep and a
  * few percent of rate or hold move it by multiples.
  */
-final class HoldModelTable {
+public final class HoldModelTable {
 
 	/** The model and the measurement agree within this ratio ... */
 	static final double AGREE_RATIO = 1.5;
@@ -35,6 +35,15 @@ final class HoldModelTable {
 	static final double HOLD_P99_TOLERANCE = 0.25;
 
 	private HoldModelTable() {
+	}
+
+	/**
+	 * One line for the console: the measured hold's range and whether the model agreed,
+	 * when any cell timed its hold.
+	 */
+	public static Optional<String> summary(Grid grid) {
+		return of(grid)
+			.map((table) -> "Queueing model beside the measurement: " + table.notes().get(table.notes().size() - 1));
 	}
 
 	/** The table, when any cell timed its hold. */

@@ -1,0 +1,118 @@
+package org.poollab.bench.grid;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.poollab.bench.lab.BenchSettingException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@code bench.holdTimeFrom} reads HikariCP's usage from the shapes Spring Boot exposes:
+ * a percentile histogram, a summary with a 0.99 quantile, or count and sum alone; from a
+ * file and over HTTP. The live exposition of the lab's own service after load is read in
+ * HoldTimeSweepIT.
+ */
+class HoldTimeFromTests {
+
+	/** Two pools; the busier lent 1,000 connections, 990 of them within 20 ms. */
+	private static final String HISTOGRAM = """
+			# HELP hikaricp_connections_usage_seconds Connection usage time
+			# TYPE hikaricp_connections_usage_seconds histogram
+			hikaricp_connections_usage_seconds_bucket{pool="orders",le="0.001"} 0
+			hikaricp_connections_usage_seconds_bucket{pool="orders",le="0.01"} 500
+			hikaricp_connections_usage_seconds_bucket{pool="orders",le="0.02"} 990
+			hikaricp_connections_usage_seconds_bucket{pool="orders",le="0.05"} 1000
+			hikaricp_connections_usage_seconds_bucket{pool="orders",le="+Inf"} 1000
+			hikaricp_connections_usage_seconds_count{pool="orders"} 1000
+			hikaricp_connections_usage_seconds_sum{pool="orders"} 10.0
+			hikaricp_connections_usage_seconds_max{pool="orders"} 0.045
+			hikaricp_connections_usage_seconds_bucket{pool="audit",le="+Inf"} 10
+			hikaricp_connections_usage_seconds_count{pool="audit"} 10
+			hikaricp_connections_usage_seconds_sum{pool="audit"} 1.0
+			""";
+
+	@Test
+	void histogramGivesTheMeanAndTheInterpolatedP99OfTheBusiestPool() {
+		HoldTimeFrom.Read read = HoldTimeFrom.parse("metrics.txt", HISTOGRAM);
+		assertThat(read.hold().meanMs()).isEqualTo(10.0);
+		// The 990th of 1,000 is the last in the 10-20 ms bucket.
+		assertThat(read.hold().p99Ms()).isCloseTo(20.0, org.assertj.core.data.Offset.offset(1e-9));
+		assertThat(read.description()).contains("pool \"orders\"", "the busiest of 2 pools", "mean 10.0 ms",
+				"p99 20.0 ms (histogram buckets, interpolated)");
+	}
+
+	@Test
+	void summaryQuantileGivesTheP99() {
+		HoldTimeFrom.Read read = HoldTimeFrom.parse("x", """
+				hikaricp_connections_usage_seconds{pool="HikariPool-1",quantile="0.5"} 0.004
+				hikaricp_connections_usage_seconds{pool="HikariPool-1",quantile="0.99"} 0.025
+				hikaricp_connections_usage_seconds_count{pool="HikariPool-1"} 200
+				hikaricp_connections_usage_seconds_sum{pool="HikariPool-1"} 1.0
+				""");
+		assertThat(read.hold().meanMs()).isEqualTo(5.0);
+		assertThat(read.hold().p99Ms()).isEqualTo(25.0);
+		assertThat(read.description()).contains("summary quantile 0.99");
+	}
+
+	@Test
+	void countAndSumAloneGiveAConstantHoldAndSaySo() {
+		HoldTimeFrom.Read read = HoldTimeFrom.parse("x", """
+				hikaricp_connections_usage_seconds_count{pool="p"} 4
+				hikaricp_connections_usage_seconds_sum{pool="p"} 0.02
+				""");
+		assertThat(read.hold().meanMs()).isEqualTo(5.0);
+		assertThat(read.hold().p99Ms()).isNull();
+		assertThat(read.description()).contains("no p99 exposed");
+	}
+
+	@Test
+	void anExpositionWithoutTheSeriesIsRefusedNamingTheSetting() {
+		assertThatThrownBy(() -> HoldTimeFrom.parse("http://127.0.0.1:8081/actuator/prometheus",
+				"jvm_threads_live_threads 12\nhikaricp_connections_usage_seconds_count{pool=\"p\"} 0\n"))
+			.isInstanceOf(BenchSettingException.class)
+			.hasMessageStartingWith("bench.holdTimeFrom=http://127.0.0.1:8081/actuator/prometheus is not allowed: ")
+			.hasMessageContaining("has no hikaricp_connections_usage_seconds with a count above 0");
+	}
+
+	@Test
+	void aHoldTheLabCannotEmulateIsRefused() {
+		assertThatThrownBy(() -> HoldTimeFrom.parse("x", """
+				hikaricp_connections_usage_seconds_count{pool="p"} 1000
+				hikaricp_connections_usage_seconds_sum{pool="p"} 0.01
+				""")).isInstanceOf(BenchSettingException.class).hasMessageContaining("from 0.1ms to 60s");
+	}
+
+	@Test
+	void readsAFileAndAnHttpUrl(@TempDir Path dir) throws IOException {
+		Path file = Files.writeString(dir.resolve("prometheus.txt"), HISTOGRAM);
+		assertThat(HoldTimeFrom.read(file.toString()).hold().meanMs()).isEqualTo(10.0);
+		HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+		server.createContext("/actuator/prometheus", (exchange) -> {
+			byte[] body = HISTOGRAM.getBytes(StandardCharsets.UTF_8);
+			exchange.sendResponseHeaders(200, body.length);
+			exchange.getResponseBody().write(body);
+			exchange.close();
+		});
+		server.start();
+		try {
+			String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/actuator/prometheus";
+			assertThat(HoldTimeFrom.read(url).hold().p99Ms()).isCloseTo(20.0,
+					org.assertj.core.data.Offset.offset(1e-9));
+			assertThatThrownBy(() -> HoldTimeFrom.read(url.replace("prometheus", "nothing")))
+				.hasMessageContaining("it answered HTTP 404");
+		}
+		finally {
+			server.stop(0);
+		}
+	}
+
+}
