@@ -503,6 +503,7 @@ public final class Deployment implements AutoCloseable {
 		if (this.nginx != null) {
 			this.processes.stop(this.nginx);
 		}
+		this.instances.forEach(Instance::keepMetrics);
 		this.instances.forEach((instance) -> this.processes.stop(instance.handle()));
 		if (this.pgbouncer != null) {
 			this.pgbouncer.close();

@@ -496,6 +496,32 @@ public final class Instance {
 		return Files.move(this.log, this.log.resolveSibling(name), StandardCopyOption.REPLACE_EXISTING);
 	}
 
+	/**
+	 * Keeps the instance's last metrics beside its log, {@code <log>-prometheus.txt}: its
+	 * {@code /actuator/prometheus} as it stops, the exposition {@code bench.holdTimeFrom}
+	 * reads. Best effort: an instance that does not answer within 2 s keeps none.
+	 */
+	void keepMetrics() {
+		if (this.log == null || !isAlive()) {
+			return;
+		}
+		try {
+			HttpResponse<Path> response = HTTP.send(
+					HttpRequest.newBuilder(actuator("prometheus")).timeout(Duration.ofSeconds(2)).GET().build(),
+					HttpResponse.BodyHandlers.ofFile(this.log
+						.resolveSibling(this.log.getFileName().toString().replace(".log", "") + "-prometheus.txt")));
+			if (response.statusCode() != 200) {
+				Files.deleteIfExists(response.body());
+			}
+		}
+		catch (IOException ex) {
+			// Kept when it answers; the results do not depend on it.
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	String tail() {
 		try {
 			List<String> lines = Files.readAllLines(this.log);
