@@ -4,10 +4,13 @@ import java.util.Map;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.r2dbc.autoconfigure.metrics.ConnectionPoolMetricsAutoConfiguration;
 import org.springframework.boot.tomcat.autoconfigure.actuate.web.server.TomcatReactiveManagementContextAutoConfiguration;
 import org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration;
+
+import org.poollab.service.hold.HoldProperties;
 
 /**
  * The reactive twin of the service under test: {@code GET /roles} (and the write
@@ -50,11 +53,13 @@ import org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebS
  * share the classpath, and each file holds only its own service's settings. Command-line
  * arguments and the environment override it as usual. Shared with the JDBC service: the
  * Flyway migrations (schema and seed data), the {@code GET /roles} statement
- * ({@code RoleQueries}), the embedded server ({@code EmbeddedPostgresServer}) and the
- * refusal counter's name and reasons ({@code Refusals}).
+ * ({@code RoleQueries}), the embedded server ({@code EmbeddedPostgresServer}), the
+ * refusal counter's name and reasons ({@code Refusals}) and the emulated connection hold
+ * ({@code lab.hold.*}, {@link HoldProperties}).
  */
 @SpringBootApplication(exclude = { DataSourceAutoConfiguration.class, TomcatReactiveWebServerAutoConfiguration.class,
 		TomcatReactiveManagementContextAutoConfiguration.class, ConnectionPoolMetricsAutoConfiguration.class })
+@EnableConfigurationProperties(HoldProperties.class)
 public class ReactiveServiceApplication {
 
 	/** {@code spring.config.name}: {@code reactive.yml} on the classpath. */

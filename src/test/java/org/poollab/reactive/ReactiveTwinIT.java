@@ -34,6 +34,7 @@ import reactor.core.publisher.Mono;
 
 import org.poollab.service.ServiceApplication;
 import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.service.hold.HoldScrape;
 import org.poollab.service.system.Refusals;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -48,7 +49,8 @@ import static org.assertj.core.api.Assumptions.assumeThat;
  * The JDBC service and its reactive twin side by side on one PostgreSQL, each given the
  * database by URL as the lab gives it: the same {@code /roles} body, the twin's pool
  * sized and reported by {@code spring.r2dbc.pool.max-size}, its refusals counted as the
- * JDBC service's, the same write workload, and no resize endpoint unless asked for.
+ * JDBC service's, the same write workload, the same emulated hold ({@code lab.hold.mean},
+ * spent in the database) measured the same way, and no resize endpoint unless asked for.
  */
 class ReactiveTwinIT {
 
@@ -62,6 +64,15 @@ class ReactiveTwinIT {
 	/** Scheduling slack for a refusal on a loaded 2-core box. */
 	static final long SLACK_MS = 1500;
 
+	/** Both services' emulated hold ({@code lab.hold.mean}), spent in the database. */
+	static final int HOLD_MS = 20;
+
+	/**
+	 * Requests before holds are measured: a fresh twin's first fifty or so hold its
+	 * connection longer than the hold.
+	 */
+	static final int WARM_UP = 60;
+
 	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
 	private static EmbeddedPostgresServer database;
@@ -74,13 +85,15 @@ class ReactiveTwinIT {
 	static void start() {
 		database = EmbeddedPostgresServer.start(EmbeddedPostgresServer.MAX_CONNECTIONS);
 		jdbc = new SpringApplicationBuilder(ServiceApplication.class).run("--server.port=0",
-				"--spring.datasource.url=" + database.jdbcUrl(), "--spring.main.banner-mode=off");
+				"--spring.datasource.url=" + database.jdbcUrl(), "--lab.hold.mean=" + HOLD_MS + "ms",
+				"--spring.main.banner-mode=off");
 		reactive = ReactiveServiceApplication.application()
 			.run("--server.port=0", "--management.server.address=127.0.0.1", "--management.server.port=0",
 					"--spring.r2dbc.url=" + database.r2dbcUrl(),
 					"--spring.r2dbc.username=" + EmbeddedPostgresServer.USER,
 					"--spring.flyway.url=" + database.jdbcUrl(), "--spring.flyway.user=" + EmbeddedPostgresServer.USER,
-					"--spring.r2dbc.pool.max-size=" + POOL_SIZE, "--spring.main.banner-mode=off");
+					"--spring.r2dbc.pool.max-size=" + POOL_SIZE, "--lab.hold.mean=" + HOLD_MS + "ms",
+					"--spring.main.banner-mode=off");
 	}
 
 	@AfterAll
@@ -186,6 +199,25 @@ class ReactiveTwinIT {
 	}
 
 	@Test
+	void eachRequestHoldsItsConnectionForTheEmulatedHoldOnBothServices() throws Exception {
+		for (ConfigurableApplicationContext service : List.of(jdbc, reactive)) {
+			String name = (service == reactive) ? "reactive" : "jdbc";
+			int scrapePort = (service == reactive) ? managementPort(reactive) : port(jdbc);
+			// Past the first, interpreted requests, which hold longer than the hold.
+			reads(port(service), WARM_UP);
+			write(port(service));
+			HoldScrape before = HoldScrape.of(get(scrapePort, "/actuator/prometheus").body());
+			reads(port(service), 20);
+			HoldScrape afterReads = HoldScrape.of(get(scrapePort, "/actuator/prometheus").body());
+			afterReads.since(before).assertHolds(name + " reads", 20, HOLD_MS);
+			write(port(service));
+			HoldScrape.of(get(scrapePort, "/actuator/prometheus").body())
+				.since(afterReads)
+				.assertHoldsAtLeast(name + " write", 1, HOLD_MS);
+		}
+	}
+
+	@Test
 	void poolSizeEndpointIsAbsentUnlessEnabled() throws Exception {
 		assertThat(get(managementPort(reactive), "/actuator/poolsize").statusCode()).isEqualTo(404);
 		HttpResponse<String> resize = http.send(HttpRequest
@@ -207,6 +239,16 @@ class ReactiveTwinIT {
 			assumeThat(external).as("a non-loopback address on this host").isPresent();
 			assertThat(accepts(external.get(), port)).as("%s:%d", external.get(), port).isFalse();
 		}
+	}
+
+	private static void reads(int port, int reads) throws Exception {
+		for (int i = 0; i < reads; i++) {
+			assertThat(get(port, "/roles").statusCode()).isEqualTo(200);
+		}
+	}
+
+	private static void write(int port) throws Exception {
+		assertThat(post(port, "/roles/3/audit").statusCode()).isEqualTo(201);
 	}
 
 	private static long auditRows(long roleId) throws SQLException {

@@ -52,11 +52,8 @@ class AuditRepository {
 	 */
 	Mono<Long> record(long roleId) {
 		return this.connections
-			.use((connection) -> Mono.from(connection.beginTransaction())
-				.then(roleExists(connection, roleId))
-				.flatMap((exists) -> exists ? insert(connection, roleId) : Mono.just(0L))
-				.flatMap((inserted) -> Mono.from(connection.commitTransaction()).thenReturn(inserted))
-				.onErrorResume((ex) -> Mono.from(connection.rollbackTransaction()).then(Mono.error(ex))))
+			.inTransaction((connection) -> roleExists(connection, roleId)
+				.flatMap((exists) -> exists ? insert(connection, roleId) : Mono.just(0L)))
 			.single();
 	}
 

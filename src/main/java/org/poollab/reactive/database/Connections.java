@@ -1,5 +1,7 @@
 package org.poollab.reactive.database;
 
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
@@ -11,11 +13,16 @@ import io.r2dbc.spi.ConnectionFactory;
 import io.r2dbc.spi.R2dbcException;
 import io.r2dbc.spi.R2dbcNonTransientResourceException;
 import io.r2dbc.spi.R2dbcTimeoutException;
+import io.r2dbc.spi.Result;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.poollab.service.hold.ConnectionHold;
+import org.poollab.service.hold.HoldPadding;
+import org.poollab.service.hold.HoldPlace;
+import org.poollab.service.hold.HoldProperties;
 import org.poollab.service.system.Refusals;
 
 import org.springframework.stereotype.Component;
@@ -32,6 +39,13 @@ import org.springframework.stereotype.Component;
  * hook into the pool's own recorder. And says why no connection came
  * ({@link NoConnection}), so that the service can answer 503 with the JDBC service's
  * reasons.
+ * <p>
+ * Times each hold as the JDBC service does, {@link ConnectionHold#METRIC}: from the
+ * connection acquired to its close completed. With {@code lab.hold.*} set it pads each
+ * hold to the one drawn for it, while the connection is held (after an auto-commit read,
+ * before a transaction's commit): {@code pg_sleep} on the connection, or a
+ * {@link Mono#delay delay} that blocks no thread, since on an event loop a request never
+ * blocks one.
  */
 @Component
 public class Connections {
@@ -51,29 +65,91 @@ public class Connections {
 
 	private final Timer acquire;
 
+	private final Timer holds;
+
+	private final @Nullable HoldPadding padding;
+
 	/**
 	 * @param factory the twin's {@link ResizableConnectionPool}, or Spring Boot's
 	 * unpooled connection factory when the pool is disabled
 	 */
-	Connections(ConnectionFactory factory, MeterRegistry registry) {
+	Connections(ConnectionFactory factory, MeterRegistry registry, HoldProperties hold) {
 		this.factory = factory;
 		this.registry = registry;
 		this.acquire = Timer.builder(ACQUIRE_METRIC)
 			.description("Time to acquire a connection from the r2dbc-pool, measured by the service")
 			.register(registry);
+		this.holds = ConnectionHold.register(registry);
+		this.padding = HoldPadding.of(hold).orElse(null);
 	}
 
 	/**
-	 * Runs the work on one pooled connection.
+	 * Runs the work on one pooled connection, in auto-commit.
 	 * @param work what to do with the connection, e.g. run a statement and read its rows
 	 * @param <T> what the work emits
 	 * @return the work's output; a {@link NoConnection} error when no connection came, or
 	 * the connection was lost under the work
 	 */
 	public <T> Flux<T> use(Function<Connection, Publisher<T>> work) {
-		return Flux.usingWhen(acquire(), work, Connection::close)
+		return hold((held) -> Flux.from(work.apply(held.connection)).concatWith(pad(held).then(Mono.empty())));
+	}
+
+	/**
+	 * Runs the work on one pooled connection in a transaction: begun before it, committed
+	 * after it (and after the emulated hold), rolled back when it fails.
+	 * @param work what to do in the transaction
+	 * @param <T> what the work emits
+	 * @return the work's value, once committed; errors as {@link #use}'s
+	 */
+	public <T> Mono<T> inTransaction(Function<Connection, Mono<T>> work) {
+		return hold((held) -> {
+			Connection connection = held.connection;
+			Mono<Void> commit = pad(held).then(Mono.defer(() -> Mono.from(connection.commitTransaction())));
+			return Mono.from(connection.beginTransaction())
+				.then(work.apply(connection))
+				.flatMap((value) -> commit.thenReturn(value))
+				.switchIfEmpty(commit.then(Mono.empty()))
+				.onErrorResume((ex) -> Mono.from(connection.rollbackTransaction()).then(Mono.error(ex)));
+		}).singleOrEmpty();
+	}
+
+	private <T> Flux<T> hold(Function<Held, Publisher<T>> work) {
+		return Flux.usingWhen(acquire(), work, this::close)
 			.onErrorMap(Connections::lostConnection,
 					(ex) -> new NoConnection(Refusals.Reason.DATABASE_UNAVAILABLE, ex));
+	}
+
+	/**
+	 * Holds the connection on to the hold drawn for it, if one is set; drawn when
+	 * subscribed.
+	 */
+	private Mono<Void> pad(Held held) {
+		HoldPadding padding = this.padding;
+		if (padding == null) {
+			return Mono.empty();
+		}
+		return Mono.defer(() -> {
+			long targetNanos = padding.drawNanos();
+			long waitNanos = padding.waitNanos(targetNanos, System.nanoTime() - held.startNanos);
+			if (waitNanos <= 0) {
+				return Mono.empty();
+			}
+			held.targetNanos = targetNanos;
+			if (padding.place() == HoldPlace.APPLICATION) {
+				return Mono.delay(Duration.ofNanos(waitNanos)).then();
+			}
+			return Flux
+				.from(held.connection.createStatement("SELECT pg_sleep($1)")
+					.bind(0, HoldPadding.seconds(waitNanos))
+					.execute())
+				.flatMap(Result::getRowsUpdated)
+				.then();
+		});
+	}
+
+	/** Closes the connection, then times its hold, however the close ends. */
+	private Mono<Void> close(Held held) {
+		return Mono.from(held.connection.close()).doOnTerminate(held::record).doOnCancel(held::record);
 	}
 
 	/**
@@ -84,10 +160,13 @@ public class Connections {
 		return (this.factory instanceof ResizableConnectionPool pool) ? pool.metrics() : null;
 	}
 
-	private Mono<Connection> acquire() {
+	private Mono<Held> acquire() {
 		return Mono.defer(() -> {
 			Timer.Sample sample = Timer.start(this.registry);
-			return Mono.<Connection>from(this.factory.create()).doOnNext((connection) -> sample.stop(this.acquire));
+			return Mono.<Connection>from(this.factory.create()).map((connection) -> {
+				sample.stop(this.acquire);
+				return new Held(connection, System.nanoTime());
+			});
 		}).onErrorMap((ex) -> !(ex instanceof NoConnection), (ex) -> new NoConnection(reason(ex), ex));
 	}
 
@@ -125,6 +204,31 @@ public class Connections {
 		}
 		String state = (ex instanceof R2dbcException r2dbc) ? r2dbc.getSqlState() : null;
 		return state != null && (state.startsWith("08") || state.startsWith("57P"));
+	}
+
+	/** A connection held: since when, and the hold drawn for it. */
+	private final class Held {
+
+		final Connection connection;
+
+		final long startNanos;
+
+		/** Nanoseconds, 0 unless padded; set and read in one reactive sequence. */
+		long targetNanos;
+
+		Held(Connection connection, long startNanos) {
+			this.connection = connection;
+			this.startNanos = startNanos;
+		}
+
+		void record() {
+			long heldNanos = System.nanoTime() - this.startNanos;
+			Connections.this.holds.record(heldNanos, TimeUnit.NANOSECONDS);
+			if (Connections.this.padding != null && this.targetNanos > 0) {
+				Connections.this.padding.held(this.targetNanos, heldNanos);
+			}
+		}
+
 	}
 
 	/**

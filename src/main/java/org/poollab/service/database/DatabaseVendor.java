@@ -47,7 +47,7 @@ public enum DatabaseVendor {
 	 * The configured vendor; a value that names none fails the way Spring Boot fails any
 	 * property it cannot bind, listing the allowed values.
 	 */
-	static DatabaseVendor of(Environment environment) {
+	public static DatabaseVendor of(Environment environment) {
 		return Binder.get(environment).bind(PROPERTY, DatabaseVendor.class).orElse(POSTGRESQL);
 	}
 

@@ -1,5 +1,8 @@
 package org.poollab.service.hold;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
 /**
  * The names of the measured hold, one home for the service that records it and the lab
  * that reads it.
@@ -21,6 +24,17 @@ public final class ConnectionHold {
 	public static final String PROPERTIES_PREFIX = "lab.hold";
 
 	private ConnectionHold() {
+	}
+
+	/**
+	 * The timer, registered with its description: each service registers it at start, so
+	 * that it is scraped (count 0) before the first request. Its histogram is
+	 * configuration ({@code management.metrics.distribution.*}).
+	 */
+	public static Timer register(MeterRegistry registry) {
+		return Timer.builder(METRIC)
+			.description("Each request's connection hold, from checkout to return, emulated hold included")
+			.register(registry);
 	}
 
 }

@@ -29,7 +29,11 @@ public record HoldTime(double meanMs, @Nullable Double p99Ms) {
 	/** The largest p99/mean a lognormal reaches: e^(z²/2). */
 	public static final double MAX_P99_TO_MEAN = Math.exp(Z99 * Z99 / 2);
 
-	/** The shortest mean hold: pg_sleep and Thread.sleep resolve tens of microseconds. */
+	/**
+	 * The shortest mean hold: a thread's wait resolves tens of microseconds; pg_sleep
+	 * wakes on whole milliseconds, so the services keep only its mean
+	 * ({@link HoldPadding}).
+	 */
 	public static final Duration SHORTEST = Duration.ofNanos(100_000);
 
 	/** The longest mean or p99: beyond any connection-timeout the lab runs with. */

@@ -35,6 +35,7 @@ import reactor.core.publisher.Mono;
 
 import org.poollab.reactive.ReactiveServiceApplication;
 import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.service.hold.HoldScrape;
 import org.poollab.service.system.ResizeToken;
 
 import org.springframework.boot.SpringApplication;
@@ -62,6 +63,9 @@ class ReactivePoolResizeIT {
 	/** Not a secret: this test's token. */
 	static final String TOKEN = "poolsize-it-token-0123456789";
 
+	/** The shared twin's emulated hold, spent in the application. */
+	static final int HOLD_MS = 20;
+
 	/** Marks the twin's connections in {@code pg_stat_activity}. */
 	static final String APPLICATION_NAME = "reactive-resize-test";
 
@@ -88,10 +92,13 @@ class ReactivePoolResizeIT {
 		// Started here, not in its test, and closed after the twin: closing a reactive
 		// application disposes Reactor Netty's global resources, the other one's server
 		// too.
+		// And with an emulated hold spent in the application, which no other test's twin
+		// has: one context spared.
 		shared = application().run("--server.port=0", "--lab.pool-resize.enabled=true",
 				"--spring.r2dbc.url=" + database.r2dbcUrl(), "--spring.r2dbc.username=" + EmbeddedPostgresServer.USER,
 				"--spring.flyway.url=" + database.jdbcUrl(), "--spring.flyway.user=" + EmbeddedPostgresServer.USER,
-				"--spring.r2dbc.pool.max-size=1", "--spring.main.banner-mode=off");
+				"--spring.r2dbc.pool.max-size=1", "--lab.hold.mean=" + HOLD_MS + "ms", "--lab.hold.place=application",
+				"--spring.main.banner-mode=off");
 	}
 
 	@AfterAll
@@ -303,6 +310,21 @@ class ReactivePoolResizeIT {
 		HttpResponse<String> resized = http.send(request(sharedPort, "2", TOKEN), HttpResponse.BodyHandlers.ofString());
 		assertThat(resized.statusCode()).as(resized.body()).isEqualTo(200);
 		assertThat(resized.body()).contains("\"maximumPoolSize\":2", "\"total\":2");
+	}
+
+	@Test
+	void emulatedHoldSpentInTheApplicationIsEachRequestsHold() throws Exception {
+		int sharedPort = Integer.parseInt(shared.getEnvironment().getProperty("local.server.port"));
+		for (int i = 0; i < 60; i++) {
+			get(sharedPort, "/roles"); // past a fresh twin's first requests, held longer
+		}
+		HoldScrape before = HoldScrape.of(get(sharedPort, "/actuator/prometheus").body());
+		for (int i = 0; i < 20; i++) {
+			assertThat(get(sharedPort, "/roles").statusCode()).isEqualTo(200);
+		}
+		HoldScrape.of(get(sharedPort, "/actuator/prometheus").body())
+			.since(before)
+			.assertHolds("reactive, application", 20, HOLD_MS);
 	}
 
 	/**

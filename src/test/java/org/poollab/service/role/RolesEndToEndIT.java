@@ -9,6 +9,8 @@ import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
+import org.poollab.service.hold.ConnectionHold;
+import org.poollab.service.hold.HoldScrape;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -100,6 +102,24 @@ class RolesEndToEndIT {
 		assertThat(prometheus.lines().filter((line) -> line.startsWith(roles))).hasSize(70);
 		assertThat(prometheus).as("no histogram for the requests in flight")
 			.doesNotContain("http_server_requests_active_seconds_bucket");
+	}
+
+	@Test
+	void everyRequestsHoldIsTimedAndNoneIsEmulatedUnlessAsked() throws Exception {
+		for (int i = 0; i < 60; i++) {
+			get("/roles"); // past the first, interpreted requests
+		}
+		HoldScrape before = HoldScrape.of(get("/actuator/prometheus").body());
+		for (int i = 0; i < 20; i++) {
+			assertThat(get("/roles").statusCode()).isEqualTo(200);
+		}
+		String prometheus = get("/actuator/prometheus").body();
+		HoldScrape holds = HoldScrape.of(prometheus).since(before);
+		assertThat(holds.count()).isEqualTo(20);
+		assertThat(holds.meanMs()).as("mean hold, ms: the statement alone (by bucket: %s)", holds.histogram())
+			.isLessThan(5);
+		String bucket = ConnectionHold.PROMETHEUS_NAME + "_bucket{le=";
+		assertThat(prometheus).contains(bucket + "\"1.0E-5\"} ", bucket + "\"10.0\"} ", bucket + "\"+Inf\"} ");
 	}
 
 	@Test

@@ -9,10 +9,14 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.poollab.service.ServiceApplication;
 import org.poollab.service.database.EmbeddedMariaDbServer;
+import org.poollab.service.hold.HoldScrape;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -26,14 +30,20 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The whole service on the embedded MariaDB it starts by itself with
- * {@code lab.database=mariadb}: the body PostgreSQL's service answers, and a pool of
- * exactly the configured size.
+ * {@code lab.database=mariadb}: the body PostgreSQL's service answers, a pool of exactly
+ * the configured size, and the emulated hold ({@code lab.hold.mean}) spent in MariaDB's
+ * {@code SLEEP}. The service on PostgreSQL it is compared with spends the same hold in
+ * the application, which no other test's service does.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "lab.database=mariadb", "spring.datasource.hikari.maximum-pool-size=3" })
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "lab.database=mariadb",
+		"spring.datasource.hikari.maximum-pool-size=3", "lab.hold.mean=" + RolesOnMariaDbIT.HOLD_MS + "ms" })
 class RolesOnMariaDbIT {
 
+	static final int HOLD_MS = 20;
+
 	private static final int POOL_SIZE = 3;
+
+	private static ConfigurableApplicationContext postgres;
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
@@ -43,17 +53,37 @@ class RolesOnMariaDbIT {
 	@Autowired
 	private EmbeddedMariaDbServer database;
 
+	@BeforeAll
+	static void startOnPostgres() {
+		postgres = new SpringApplicationBuilder(ServiceApplication.class).run("--server.port=0",
+				"--lab.hold.mean=" + HOLD_MS + "ms", "--lab.hold.place=application");
+	}
+
+	@AfterAll
+	static void stopOnPostgres() {
+		if (postgres != null) {
+			postgres.close();
+		}
+	}
+
 	@Test
 	void rolesBodyIsTheOneTheServiceOnPostgresAnswers() throws Exception {
 		HttpResponse<String> mariadb = get(this.port, "/roles");
 		assertThat(mariadb.statusCode()).isEqualTo(200);
 		assertThat(mariadb.body()).startsWith("[{\"id\":1,\"name\":\"admin\"").contains("\"webhooks:export\"");
-		try (ConfigurableApplicationContext postgres = new SpringApplicationBuilder(ServiceApplication.class)
-			.run("--server.port=0")) {
-			int postgresPort = postgres.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
-			HttpResponse<String> postgresResponse = get(postgresPort, "/roles");
-			assertThat(postgresResponse.statusCode()).isEqualTo(200);
-			assertThat(mariadb.body()).isEqualTo(postgresResponse.body());
+		HttpResponse<String> postgresResponse = get(postgresPort(), "/roles");
+		assertThat(postgresResponse.statusCode()).isEqualTo(200);
+		assertThat(mariadb.body()).isEqualTo(postgresResponse.body());
+	}
+
+	@Test
+	void emulatedHoldIsSpentInMariaDbOrInTheApplication() throws Exception {
+		for (int port : List.of(this.port, postgresPort())) {
+			String name = (port == this.port) ? "MariaDB, SLEEP" : "PostgreSQL, application";
+			reads(port); // past the first, interpreted requests
+			HoldScrape before = HoldScrape.of(get(port, "/actuator/prometheus").body());
+			reads(port);
+			HoldScrape.of(get(port, "/actuator/prometheus").body()).since(before).assertHolds(name, 20, HOLD_MS);
 		}
 	}
 
@@ -85,6 +115,16 @@ class RolesOnMariaDbIT {
 			rs.next();
 			return rs.getInt(1);
 		}
+	}
+
+	private void reads(int port) throws Exception {
+		for (int i = 0; i < 20; i++) {
+			assertThat(get(port, "/roles").statusCode()).isEqualTo(200);
+		}
+	}
+
+	private static int postgresPort() {
+		return postgres.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
 	}
 
 	private HttpResponse<String> get(int port, String path) throws Exception {

@@ -1,0 +1,81 @@
+package org.poollab.service.hold;
+
+import java.math.BigDecimal;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.DoubleSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pads a request's connection hold up to a hold drawn for it: how much longer to hold on,
+ * given how long the connection has been held so far. Both services pad at the last
+ * moment they hold it (before the commit, after an auto-commit read).
+ * <p>
+ * A padded hold ends up longer than drawn: pg_sleep wakes on whole milliseconds, the
+ * commit and the return follow the wait, a busy machine wakes the request late. How much
+ * longer, lately, is learnt from the holds and taken off the next waits, so that each
+ * hold is the one drawn on average, as the lab's model takes it, not that plus a
+ * millisecond or two. Each hold moves the estimate by a sixteenth of its error, counted
+ * at most 2 ms, so that one pause does not shorten the next holds by much.
+ */
+public final class HoldPadding {
+
+	/** The most one hold's error counts as. */
+	private static final long ERROR_CAP_NANOS = 2_000_000;
+
+	private static final int GAIN_SHIFT = 4;
+
+	private static final Logger logger = LoggerFactory.getLogger(HoldPadding.class);
+
+	private final DoubleSupplier holdsMs;
+
+	private final HoldPlace place;
+
+	/** How much longer than drawn padded holds end up, lately. */
+	private final AtomicLong excessNanos = new AtomicLong();
+
+	private HoldPadding(HoldTime hold, HoldPlace place, long seed) {
+		this.holdsMs = hold.sampler(seed);
+		this.place = place;
+	}
+
+	/** The padding {@code lab.hold.*} asks for, empty when it asks for none. */
+	public static Optional<HoldPadding> of(HoldProperties properties) {
+		return properties.hold().map((hold) -> {
+			logger.info("Emulating a connection hold of {} (lab.hold.*), spent in the {}, seed {}", hold.describe(),
+					properties.place().value(), properties.seed());
+			return new HoldPadding(hold, properties.place(), properties.seed());
+		});
+	}
+
+	public HoldPlace place() {
+		return this.place;
+	}
+
+	/** Draws a request's hold, nanoseconds from checkout to return. */
+	public long drawNanos() {
+		return Math.round(this.holdsMs.getAsDouble() * 1e6);
+	}
+
+	/**
+	 * How long to wait on towards {@code targetNanos}, the connection held
+	 * {@code heldNanos} so far; no wait when zero or less.
+	 */
+	public long waitNanos(long targetNanos, long heldNanos) {
+		return targetNanos - heldNanos - this.excessNanos.get();
+	}
+
+	/** A padded hold ended, {@code heldNanos} from checkout to return. */
+	public void held(long targetNanos, long heldNanos) {
+		long error = Math.max(-ERROR_CAP_NANOS, Math.min(ERROR_CAP_NANOS, heldNanos - targetNanos));
+		this.excessNanos.addAndGet(error >> GAIN_SHIFT);
+	}
+
+	/** A wait as the sleep statements take it: seconds, to the microsecond. */
+	public static BigDecimal seconds(long nanos) {
+		return BigDecimal.valueOf(nanos / 1000, 6);
+	}
+
+}

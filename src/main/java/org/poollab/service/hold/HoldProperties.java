@@ -1,0 +1,71 @@
+package org.poollab.service.hold;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/**
+ * The emulated connection hold, {@code lab.hold.*}, off unless {@code lab.hold.mean} is
+ * set: the service then holds each request's connection for a hold drawn for it
+ * ({@link HoldTime}), so that the lab can measure a pool under holds a team reads off its
+ * own service. Checked when bound, so a bad value or a misspelt setting stops start-up
+ * rather than leaving the hold off; {@link HoldSettingFailureAnalyzer} says which in one
+ * line.
+ *
+ * @param mean the mean hold; unset: no emulated hold, the service never waits
+ * @param p99 the hold's 99th percentile, for a lognormal hold; only with a mean
+ * @param place where the hold is spent: the database waits or the application does
+ * @param seed the draws' seed: one seed, one sequence of holds
+ */
+@ConfigurationProperties(prefix = ConnectionHold.PROPERTIES_PREFIX, ignoreUnknownFields = false)
+public record HoldProperties(@Nullable Duration mean, @Nullable Duration p99, @DefaultValue("database") HoldPlace place,
+		@DefaultValue("1") long seed) {
+
+	static final String MEAN = ConnectionHold.PROPERTIES_PREFIX + ".mean";
+
+	static final String P99 = ConnectionHold.PROPERTIES_PREFIX + ".p99";
+
+	public HoldProperties {
+		if (mean == null) {
+			if (p99 != null) {
+				throw new InvalidConfigurationPropertyValueException(P99, written(p99),
+						"a p99 needs %s, the mean it spreads around".formatted(MEAN));
+			}
+		}
+		else {
+			Optional<String> meanProblem = HoldTime.problem(millis(mean), null);
+			if (meanProblem.isPresent()) {
+				throw new InvalidConfigurationPropertyValueException(MEAN, written(mean), meanProblem.get());
+			}
+			Optional<String> p99Problem = HoldTime.problem(millis(mean), (p99 != null) ? millis(p99) : null);
+			if (p99Problem.isPresent()) {
+				throw new InvalidConfigurationPropertyValueException(P99, written(p99),
+						"%s, with %s=%s".formatted(p99Problem.get(), MEAN, written(mean)));
+			}
+		}
+	}
+
+	/** The hold to emulate, empty when {@code lab.hold.mean} is unset. */
+	public Optional<HoldTime> hold() {
+		return (this.mean != null) ? Optional.of(HoldTime.of(this.mean, this.p99)) : Optional.empty();
+	}
+
+	private static double millis(Duration duration) {
+		return duration.toNanos() / 1e6;
+	}
+
+	/** As a setting would write it, e.g. {@code 20ms} or {@code 0.5ms}. */
+	static String written(@Nullable Duration duration) {
+		if (duration == null) {
+			return "";
+		}
+		long nanos = duration.toNanos();
+		return (nanos % 1_000_000 == 0) ? (nanos / 1_000_000) + "ms" : (nanos / 1e6) + "ms";
+	}
+
+}

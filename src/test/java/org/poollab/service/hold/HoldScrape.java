@@ -1,0 +1,86 @@
+package org.poollab.service.hold;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+/**
+ * The hold timer as {@code /actuator/prometheus} shows it: how many holds, how long in
+ * all, and its histogram, to show where the holds fell when an assertion fails. The
+ * services' tests take one before and one after their requests.
+ *
+ * @param count holds recorded
+ * @param sumSeconds their total
+ * @param buckets the histogram, cumulative counts by upper bound as written
+ */
+public record HoldScrape(double count, double sumSeconds, Map<String, Double> buckets) {
+
+	private static final Pattern SERIES = Pattern.compile(
+			"^" + ConnectionHold.PROMETHEUS_NAME + "_(count|sum|bucket)(?:\\{(?:le=\"([^\"]+)\")?\\})? (\\S+)$",
+			Pattern.MULTILINE);
+
+	public static HoldScrape of(String prometheus) {
+		double count = Double.NaN;
+		double sum = Double.NaN;
+		Map<String, Double> buckets = new LinkedHashMap<>();
+		Matcher series = SERIES.matcher(prometheus);
+		while (series.find()) {
+			double value = Double.parseDouble(series.group(3));
+			switch (series.group(1)) {
+				case "count" -> count = value;
+				case "sum" -> sum = value;
+				default -> buckets.put(series.group(2), value);
+			}
+		}
+		assertThat(count).as("%s_count scraped", ConnectionHold.PROMETHEUS_NAME).isNotNaN();
+		assertThat(sum).as("%s_sum scraped", ConnectionHold.PROMETHEUS_NAME).isNotNaN();
+		return new HoldScrape(count, sum, buckets);
+	}
+
+	/** The holds recorded since {@code before}. */
+	public HoldScrape since(HoldScrape before) {
+		Map<String, Double> buckets = new LinkedHashMap<>();
+		this.buckets.forEach((le, value) -> buckets.put(le, value - before.buckets.getOrDefault(le, 0.0)));
+		return new HoldScrape(this.count - before.count, this.sumSeconds - before.sumSeconds, buckets);
+	}
+
+	public double meanMs() {
+		return this.sumSeconds / this.count * 1000;
+	}
+
+	/** One hold a request, their mean within 10 % of {@code meanMs}. */
+	public void assertHolds(String service, int requests, double meanMs) {
+		assertThat(this.count).as("%s: holds recorded", service).isEqualTo(requests);
+		assertThat(meanMs()).as("%s: mean hold, ms (holds by bucket, seconds: %s)", service, histogram())
+			.isCloseTo(meanMs, withPercentage(10));
+	}
+
+	/**
+	 * One hold a request, each at least the hold (less 10 %): requests whose own work may
+	 * take longer than the hold on a busy machine, which no pad shortens.
+	 */
+	public void assertHoldsAtLeast(String service, int requests, double holdMs) {
+		assertThat(this.count).as("%s: holds recorded", service).isEqualTo(requests);
+		assertThat(meanMs()).as("%s: mean hold, ms (holds by bucket, seconds: %s)", service, histogram())
+			.isGreaterThanOrEqualTo(0.9 * holdMs);
+	}
+
+	/** How many holds fell in each bucket that has any, e.g. {@code ≤0.0224: 15}. */
+	public String histogram() {
+		StringJoiner text = new StringJoiner(", ");
+		double below = 0;
+		for (Map.Entry<String, Double> bucket : this.buckets.entrySet()) {
+			if (bucket.getValue() > below) {
+				text.add("≤%s: %.0f".formatted(bucket.getKey(), bucket.getValue() - below));
+				below = bucket.getValue();
+			}
+		}
+		return text.toString();
+	}
+
+}

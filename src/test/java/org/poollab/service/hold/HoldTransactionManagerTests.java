@@ -1,0 +1,117 @@
+package org.poollab.service.hold;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mockito.InOrder;
+
+import org.poollab.service.database.DatabaseVendor;
+
+import org.springframework.transaction.support.TransactionTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.argThat;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+
+/**
+ * What the JDBC service's transaction manager does to a connection, on mocks: where the
+ * pad goes and that every hold is timed, however the transaction ends. The holds
+ * themselves are measured on real databases by the services' integration tests.
+ */
+class HoldTransactionManagerTests {
+
+	private static final Duration HOLD = Duration.ofMillis(5);
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private final DataSource dataSource = mock();
+
+	private final Connection connection = mock();
+
+	private final PreparedStatement sleep = mock();
+
+	@BeforeEach
+	void connect() throws SQLException {
+		given(this.dataSource.getConnection()).willReturn(this.connection);
+		given(this.connection.prepareStatement("SELECT pg_sleep(?)")).willReturn(this.sleep);
+	}
+
+	@Test
+	void commitIsPaddedInTheTransactionOnItsOwnConnection() throws SQLException {
+		new TransactionTemplate(manager(HoldPlace.DATABASE)).executeWithoutResult((status) -> {
+		});
+		InOrder order = inOrder(this.connection, this.sleep);
+		order.verify(this.connection).prepareStatement("SELECT pg_sleep(?)");
+		order.verify(this.sleep).setBigDecimal(eq(1), argThat(HoldTransactionManagerTests::atMostTheHold));
+		order.verify(this.sleep).execute();
+		order.verify(this.connection).commit();
+		order.verify(this.connection).close();
+		assertThat(holds().count()).isOne();
+	}
+
+	@Test
+	void applicationHoldWaitsOnTheThreadWithoutAStatement() throws SQLException {
+		new TransactionTemplate(manager(HoldPlace.APPLICATION)).executeWithoutResult((status) -> {
+		});
+		verify(this.connection, never()).prepareStatement(anyString());
+		verify(this.connection).commit();
+		assertThat(holds().count()).isOne();
+		assertThat(holds().totalTime(TimeUnit.NANOSECONDS)).isGreaterThanOrEqualTo(HOLD.toNanos());
+	}
+
+	@Test
+	void rollbackIsTimedAndNotPadded() throws SQLException {
+		TransactionTemplate transactions = new TransactionTemplate(manager(HoldPlace.DATABASE));
+		assertThatIllegalStateException().isThrownBy(() -> transactions.executeWithoutResult((status) -> {
+			throw new IllegalStateException("the request failed");
+		}));
+		transactions.executeWithoutResult((status) -> status.setRollbackOnly());
+		verify(this.connection, never()).prepareStatement(anyString());
+		verify(this.connection, never()).commit();
+		assertThat(holds().count()).isEqualTo(2);
+		assertThat(holds().totalTime(TimeUnit.MILLISECONDS)).isLessThan(HOLD.toMillis());
+	}
+
+	@Test
+	void withoutAHoldNothingWaits() throws SQLException {
+		new TransactionTemplate(manager(null)).executeWithoutResult((status) -> {
+		});
+		verify(this.connection, never()).prepareStatement(anyString());
+		assertThat(holds().count()).isOne();
+		assertThat(holds().totalTime(TimeUnit.MILLISECONDS)).isLessThan(HOLD.toMillis());
+	}
+
+	private HoldTransactionManager manager(@Nullable HoldPlace place) {
+		HoldProperties properties = new HoldProperties((place != null) ? HOLD : null, null,
+				(place != null) ? place : HoldPlace.DATABASE, 1);
+		return new HoldTransactionManager(this.dataSource, ConnectionHold.register(this.registry),
+				HoldPadding.of(properties).orElse(null), HoldConfiguration.sleepStatement(DatabaseVendor.POSTGRESQL));
+	}
+
+	private Timer holds() {
+		return this.registry.get(ConnectionHold.METRIC).timer();
+	}
+
+	private static boolean atMostTheHold(BigDecimal seconds) {
+		return seconds.signum() > 0 && seconds.compareTo(BigDecimal.valueOf(HOLD.toNanos(), 9)) <= 0;
+	}
+
+}
