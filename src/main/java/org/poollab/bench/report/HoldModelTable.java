@@ -72,9 +72,7 @@ public final class HoldModelTable {
 			}
 			rows.add(new Row(List.of(Entry.of(cell.poolLabel()), Entry.of(String.valueOf(cell.rateRps())),
 					holdEntry(cell.holdMeanMs(), (asked != null) ? asked.meanMs() : null, HOLD_MEAN_TOLERANCE),
-					holdEntry(cell.holdP99Ms(),
-							(asked != null) ? ((asked.p99Ms() != null) ? asked.p99Ms() : asked.meanMs()) : null,
-							HOLD_P99_TOLERANCE),
+					holdEntry(cell.holdP99Ms(), (asked != null) ? asked.p99Ms() : null, HOLD_P99_TOLERANCE),
 					Entry.of(model.map((m) -> String.format(Locale.ROOT, "%.2f", m.utilisation())).orElse("–")),
 					Entry.of(model.map((m) -> m.stable() ? Recommender.ms(m.p99Ms()) : "no steady state").orElse("–")),
 					Entry.of(Recommender.ms(cell.p99Ms())), Entry.of(verdict)), false));
@@ -83,7 +81,7 @@ public final class HoldModelTable {
 		notes.add(((asked != null) ? "Asked: " + asked.describe() + ", from " + asked.source() + ". "
 				: "No hold was emulated: each request held its connection for its own statements. ")
 				+ "Measured: every request's hold, checkout to return, timed by each instance on a nanosecond clock "
-				+ "(lab.connection.hold); a mean more than 10 % or a p99 more than 25 % off the asked is marked †.");
+				+ "(lab.connection.hold); a mean more than 10 % off the asked, or a p99 more than 25 % off an asked p99, is marked †; the p99 is read off the timer's histogram, interpolated within a bucket up to a third wide.");
 		notes.add("Model: Erlang C with the Allen–Cunneen correction, given each cell's measured hold (its "
 				+ "variability from the lognormal through the measured mean and p99) and sent rate per instance, "
 				+ "Poisson arrivals dealt round robin; its p99 is the p99 measured with the largest pool at that rate "
