@@ -170,9 +170,9 @@ class PresetTests {
 		Grid grid = grid(Map.of());
 		assertThat(grid.preset()).isEqualTo(Preset.FULL);
 		assertThat(grid.poolSizes()).containsExactly(1, 2, 5, 10, 50);
-		assertThat(grid.rates()).containsExactly(300, 600);
+		assertThat(grid.rates()).containsExactly(200, 400);
 		assertThat(grid.arrivals()).isEqualTo(Arrivals.RANDOM);
-		assertThat(grid.hold()).isEqualTo(new EmulatedHold(10, null, "database", "bench.preset=full"));
+		assertThat(grid.hold()).isEqualTo(new EmulatedHold(15, null, "database", "bench.preset=full"));
 		assertThat(grid.limits(RequestThreads.TOMCAT_DEFAULT)).isEqualTo(Limits.DEFAULTS.withHold(grid.hold()));
 	}
 

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * {@code bench.holdTimeFrom} reads HikariCP's usage from the shapes Spring Boot exposes:
  * a percentile histogram, a summary with a 0.99 quantile, or count and sum alone; from a
  * file and over HTTP. The live exposition of the lab's own service after load is read in
- * HoldTimeSweepIT.
+ * OverloadSweepIT.
  */
 class HoldTimeFromTests {
 
