@@ -190,6 +190,9 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 					if (ceiling.rps().isPresent()) {
 						results = results.withHost(results.host().withGeneratorCeiling(ceiling.rps().getAsInt()));
 					}
+					// The model beside every point, once: what is written, reported and
+					// returned is the same.
+					results = results.withPredictions();
 				}
 				if (results != null && !points.isEmpty() && !processes.stopping()) {
 					// 5a. JMeter's own dashboards of the points that decide.
@@ -212,7 +215,7 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 				Report.printSlo(results, this.out);
 			}
 			else {
-				this.out.print(ConsoleTables.render(results.withPredictions()));
+				this.out.print(ConsoleTables.render(results));
 			}
 			TimeAccount.print(results.timing(), this.out);
 			this.out.println();

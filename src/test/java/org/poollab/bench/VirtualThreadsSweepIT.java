@@ -68,7 +68,9 @@ class VirtualThreadsSweepIT {
 			.containsPattern("\\| 2 \\| 50 \\| [0-9.]+ → [0-9.]+ \\| none → none \\|");
 		assertThat(outcome.directory().resolve("results.csv")).content().contains(",platform,", ",virtual,");
 		try (Stream<Path> logs = Files.list(outcome.directory().resolve("deploy/single-virtual"))) {
-			assertThat(logs.filter((file) -> file.getFileName().toString().startsWith("instance-"))).hasSize(1);
+			assertThat(logs.map((file) -> file.getFileName().toString())
+				.filter((name) -> name.startsWith("instance-") && name.endsWith(".log"))).as("one instance started")
+				.hasSize(1);
 		}
 		assertThat(ProcessHandle.current().children().count()).as("processes left running").isEqualTo(childrenBefore);
 	}
