@@ -11,7 +11,8 @@ import org.poollab.bench.load.JMeter;
 /**
  * The load generator's own ceiling on this machine, measured once per sweep, on the first
  * deployment once it is warm ({@link GeneratorCeiling}). Remote engines' ceiling is
- * theirs, not this machine's: not measured.
+ * theirs, not this machine's: not measured; nor is it for a grid far below the first step
+ * ({@link GeneratorCeiling#worthMeasuring}).
  */
 final class HostCeiling {
 
@@ -28,6 +29,10 @@ final class HostCeiling {
 		}
 		this.measured = true;
 		int highest = sweep.grid().rates().stream().mapToInt(Integer::intValue).max().orElseThrow();
+		if (!GeneratorCeiling.worthMeasuring(highest)) {
+			sweep.out().println(GeneratorCeiling.notMeasured(highest));
+			return;
+		}
 		this.rps = GeneratorCeiling.measure(jmeter, deployment.instances().get(0), highest, directory,
 				sweep.processes(), sweep.out());
 		sweep.out().println(GeneratorCeiling.describe(this.rps, sweep.grid().rates()));

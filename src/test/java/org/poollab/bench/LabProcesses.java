@@ -21,6 +21,8 @@ import org.poollab.bench.lab.ChildProcesses;
  */
 final class LabProcesses implements AutoCloseable {
 
+	private static final String NO_COMMAND_LINE = "(no command line)";
+
 	private final Map<Long, String> seen = new ConcurrentHashMap<>();
 
 	private final ProcessHandle root;
@@ -101,7 +103,14 @@ final class LabProcesses implements AutoCloseable {
 		while (this.watching) {
 			this.root.descendants()
 				.filter((p) -> !this.before.contains(p.pid()))
-				.forEach((p) -> this.seen.putIfAbsent(p.pid(), p.info().commandLine().orElse("(no command line)")));
+				.forEach((p) -> p.info()
+					.commandLine()
+					// A process caught between fork and exec has no command line yet: the
+					// next look records it.
+					.ifPresentOrElse(
+							(line) -> this.seen.merge(p.pid(), line,
+									(earlier, now) -> earlier.equals(NO_COMMAND_LINE) ? now : earlier),
+							() -> this.seen.putIfAbsent(p.pid(), NO_COMMAND_LINE)));
 			postmasters();
 			try {
 				Thread.sleep(100);

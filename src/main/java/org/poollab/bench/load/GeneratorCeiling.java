@@ -38,7 +38,33 @@ public final class GeneratorCeiling {
 
 	private static final Duration WINDOW = Duration.ofSeconds(2);
 
+	/**
+	 * A grid whose highest rate is at most a fifth of the first step is not worth the
+	 * ceiling's run (about 13 s with JMeter's start): JMeter's ceiling on a 2-core box is
+	 * thousands of rps (measurements page), and each point's own check (late starts, rate
+	 * sent) still guards every point.
+	 */
+	private static final int NOT_WORTH_MEASURING_FRACTION = 5;
+
 	private GeneratorCeiling() {
+	}
+
+	/**
+	 * Whether the grid's highest rate comes near enough to the first step for the ceiling
+	 * to say anything.
+	 * @param highestGridRateRps the grid's highest rate
+	 */
+	public static boolean worthMeasuring(int highestGridRateRps) {
+		return (long) highestGridRateRps * NOT_WORTH_MEASURING_FRACTION > steps(highestGridRateRps).get(0);
+	}
+
+	/**
+	 * The console's line when the ceiling is not measured.
+	 * @param highestGridRateRps the grid's highest rate
+	 */
+	public static String notMeasured(int highestGridRateRps) {
+		return "  JMeter's ceiling here: not measured: the grid's highest rate (%d rps) is at most 1/%d of its first step (%d rps); each point's own check (late starts, rate sent) still applies."
+			.formatted(highestGridRateRps, NOT_WORTH_MEASURING_FRACTION, steps(highestGridRateRps).get(0));
 	}
 
 	/**
