@@ -52,7 +52,12 @@ class DistributedLoadIT {
 				.endsWith("distributed over remote engines [127.0.0.1:" + ports[0] + "]");
 			List<Point> points = outcome.results().points();
 			assertThat(points).singleElement().satisfies((point) -> {
-				assertThat(point.outcome()).isEqualTo("ok");
+				// A busy machine may make the engine start its requests late; the lab
+				// then
+				// says so, naming the engine, which is behaviour too.
+				assertThat(point.outcome()).satisfiesAnyOf((verdict) -> assertThat(verdict).isEqualTo("ok"),
+						(verdict) -> assertThat(verdict).startsWith("generator-bound: JMeter sent late")
+							.contains("remote engines: 127.0.0.1:" + ports[0]));
 				// 60 rps x 3 s = 180 in the window, which follows the client's start: the
 				// engine starts a few tens of ms later, and on a busy machine a stalled
 				// engine sends late requests in a burst, so a few more or less land in

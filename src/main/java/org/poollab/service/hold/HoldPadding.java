@@ -18,12 +18,17 @@ import org.slf4j.LoggerFactory;
  * longer, lately, is learnt from the holds and taken off the next waits, so that each
  * hold is the one drawn on average, as the lab's model takes it, not that plus a
  * millisecond or two. Each hold moves the estimate by a sixteenth of its error, counted
- * at most 2 ms, so that one pause does not shorten the next holds by much.
+ * at most 2 ms, so that one pause does not shorten the next holds by much; the estimate
+ * itself stays within 2 ms, so that a request whose own work nearly fills its hold (a
+ * write on a busy machine) is never left far short of it.
  */
 public final class HoldPadding {
 
-	/** The most one hold's error counts as. */
-	private static final long ERROR_CAP_NANOS = 2_000_000;
+	/**
+	 * The most one hold's error counts as, and the most the waits are shortened by: a
+	 * padded hold ends no more than this short of the one drawn.
+	 */
+	public static final long MAX_CORRECTION_NANOS = 2_000_000;
 
 	private static final int GAIN_SHIFT = 4;
 
@@ -69,8 +74,12 @@ public final class HoldPadding {
 
 	/** A padded hold ended, {@code heldNanos} from checkout to return. */
 	public void held(long targetNanos, long heldNanos) {
-		long error = Math.max(-ERROR_CAP_NANOS, Math.min(ERROR_CAP_NANOS, heldNanos - targetNanos));
-		this.excessNanos.addAndGet(error >> GAIN_SHIFT);
+		long error = clamp(heldNanos - targetNanos);
+		this.excessNanos.updateAndGet((excess) -> clamp(excess + (error >> GAIN_SHIFT)));
+	}
+
+	private static long clamp(long nanos) {
+		return Math.max(-MAX_CORRECTION_NANOS, Math.min(MAX_CORRECTION_NANOS, nanos));
 	}
 
 	/** A wait as the sleep statements take it: seconds, to the microsecond. */
