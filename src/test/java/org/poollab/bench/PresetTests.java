@@ -27,8 +27,9 @@ import org.poollab.service.database.DatabaseVendor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Each preset is the grid of the source text it reproduces (README, "What it measures"),
- * and an explicit setting replaces one value of a preset, not the whole preset.
+ * Each preset is the grid of the source text it reproduces
+ * (src/site/markdown/presets.md), and an explicit setting replaces one value of a preset,
+ * not the whole preset.
  */
 class PresetTests {
 

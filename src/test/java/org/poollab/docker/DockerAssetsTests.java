@@ -50,12 +50,12 @@ import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The files under {@code docker/}, checked without Docker (no engine runs in CI): they
- * parse, the compose file has what the README promises, nginx accepts its configuration
- * and proxies the public port only, Prometheus scrapes the management port, the resize
- * endpoint's token comes from the environment (never the file) and the replicas' settings
- * pass the service's guard only with it, and the Grafana dashboard asks only for metrics
- * the service really exports, scraped here from the service itself, started with the
- * metric settings the containers get.
+ * parse, the compose file has what src/site/markdown/docker-and-kubernetes.md promises,
+ * nginx accepts its configuration and proxies the public port only, Prometheus scrapes
+ * the management port, the resize endpoint's token comes from the environment (never the
+ * file) and the replicas' settings pass the service's guard only with it, and the Grafana
+ * dashboard asks only for metrics the service really exports, scraped here from the
+ * service itself, started with the metric settings the containers get.
  */
 @SpringBootTest(classes = ServiceApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 @ContextConfiguration(initializers = DockerAssetsTests.ContainerMetricSettings.class)

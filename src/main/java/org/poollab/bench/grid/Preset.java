@@ -12,7 +12,7 @@ import org.poollab.service.database.DatabaseVendor;
 import org.poollab.service.hold.HoldTime;
 
 /**
- * Named grids, each reproducing a source text's experiment (README, "What it measures")
+ * Named grids, each reproducing a source text's experiment (src/site/markdown/presets.md)
  * or a size of sweep. Explicit {@code bench.*} settings override single values of a
  * preset.
  *
@@ -127,8 +127,8 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * because the confirmation loads the pasted block with Poisson arrivals (a fleet's
 	 * traffic is not evenly spaced). 400 rps, because at 600 rps (10 ms holds) three
 	 * fresh instances beside JMeter on a 2-core box did not settle in their warm-up and
-	 * the confirmation of the answer measured the box, not the pool (README, Measured
-	 * here).
+	 * the confirmation of the answer measured the box, not the pool
+	 * (src/site/markdown/measurements.md).
 	 */
 	public static final Preset FULL = new Preset("full", TOPOLOGIES, List.of(1, 2, 5, 10, 50), List.of(200, 400),
 			Duration.ofSeconds(8), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(45), Workload.READ, 0, DEFAULT_HEAP,

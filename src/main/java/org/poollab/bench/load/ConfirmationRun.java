@@ -78,7 +78,7 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 		// compares the block with the grid's cell and not with a JIT still at work.
 		// Warming for at most 30 s below the rate (the first design) refuted every pool
 		// tried at 2000 rps on a 2-core box, pool 10 as much as pool 1: the window
-		// measured the climb, not the pool (README, Measured here).
+		// measured the climb, not the pool (src/site/markdown/measurements.md).
 		List<Integer> warmUpRates = this.grid.rates().stream().filter((rate) -> rate <= block.rateRps()).toList();
 		try (Deployment deployment = deployer.deploy(point, file,
 				warmUpRates.isEmpty() ? List.of(block.rateRps()) : warmUpRates)) {

@@ -21,9 +21,10 @@ import org.poollab.bench.lab.LabPaths;
 /**
  * Runs the lab's JMeter plan headless, in its own JVM, on the JMeter installation the
  * jmeter-maven-plugin laid out. The JVM flags keep the generator lean on a box it shares
- * with the service and the database (measured here, see README "The load generator"): C1
- * only (the C2 compiler threads would burn ~0.4 core for the first 20 s), and a JVM-wide
- * keep-alive cache large enough for the open model's thread-per-arrival.
+ * with the service and the database (measured here, see
+ * src/site/markdown/design-decisions.md, "A lean load generator"): C1 only (the C2
+ * compiler threads would burn ~0.4 core for the first 20 s), and a JVM-wide keep-alive
+ * cache large enough for the open model's thread-per-arrival.
  */
 public final class JMeter {
 

@@ -19,16 +19,16 @@ import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 
 /**
- * The figures the source texts (README, "References") published, shown when a run's
- * preset reproduces a source's experiment: each table right after our own tables of the
- * topology it matches (the paper's Tables I–II after our single instance, III–IV after
- * our three instances), or at the end when it matches none we measured. They were
- * measured by others on other set-ups, so they sit in tables of their own, labelled with
- * their source, and never reach our tables or the recommendation. The figures are data,
- * not code: {@code published-figures.json} beside this class holds every source with its
- * citation (authors, year, link), its set-up, and each table as the source printed it
- * (copied from the source text itself, not from the README; where a figure needed a
- * decision, the table's {@code provenance} says which).
+ * The figures the source texts (src/site/markdown/presets.md, "References") published,
+ * shown when a run's preset reproduces a source's experiment: each table right after our
+ * own tables of the topology it matches (the paper's Tables I–II after our single
+ * instance, III–IV after our three instances), or at the end when it matches none we
+ * measured. They were measured by others on other set-ups, so they sit in tables of their
+ * own, labelled with their source, and never reach our tables or the recommendation. The
+ * figures are data, not code: {@code published-figures.json} beside this class holds
+ * every source with its citation (authors, year, link), its set-up, and each table as the
+ * source printed it (copied from the source text itself, not from the docs; where a
+ * figure needed a decision, the table's {@code provenance} says which).
  */
 final class PublishedFigures {
 
@@ -71,7 +71,8 @@ final class PublishedFigures {
 	}
 
 	/**
-	 * @param citation authors, year and link, as the README's References give them
+	 * @param citation authors, year and link, as the References in
+	 * src/site/markdown/presets.md give them
 	 */
 	private record SourceData(String key, String title, String byline, String note, Citation citation,
 			List<TableData> tables) {

@@ -21,9 +21,9 @@ import org.springframework.stereotype.Repository;
  * bound 100 times as 100 executions. With those the twin's pooled write points failed at
  * 400 rps (pool 10: 292 of 400 rps, p99 2.1 s, 724 pool timeouts) where the JDBC
  * service's held a p99 of 4 ms; with this statement the same points hold a p99 of 5 ms
- * (README, Measured here). So the twin writes the multi-row statement itself: the same
- * rows, in one execution, with PostgreSQL's {@code $n} placeholders, which R2DBC needs
- * where JDBC has {@code ?}.
+ * (src/site/markdown/measurements.md, JDBC vs R2DBC). So the twin writes the multi-row
+ * statement itself: the same rows, in one execution, with PostgreSQL's {@code $n}
+ * placeholders, which R2DBC needs where JDBC has {@code ?}.
  */
 @Repository
 class AuditRepository {

@@ -164,8 +164,8 @@ class PublishedFiguresTests {
 	}
 
 	@Test
-	void everySourceInTheDataFileIsCitedByAuthorsYearAndALinkTheReadmesReferencesGive() throws IOException {
-		String references = Files.readString(Path.of("README.md")).split("## References")[1];
+	void everySourceInTheDataFileIsCitedByAuthorsYearAndALinkTheDocsReferencesGive() throws IOException {
+		String references = Files.readString(Path.of("src/site/markdown/presets.md")).split("## References")[1];
 		for (PublishedFigures.Source source : List.of(PublishedFigures.JOIV, PublishedFigures.ANATOMY,
 				PublishedFigures.PGBOUNCER, PublishedFigures.R2DBC, PublishedFigures.BLOG)) {
 			assertThat(source.citation().authors()).as(source.key()).isNotBlank();

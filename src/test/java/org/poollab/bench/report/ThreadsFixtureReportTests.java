@@ -18,11 +18,12 @@ import org.poollab.bench.results.ResultsStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The report of a real {@code threads} run (2026-11-25, README "Platform vs virtual
- * threads"): one instance on Tomcat's 200 platform threads and on virtual threads, pools
- * 1, 2, 5 and 20 at 300 and 1200 rps. At 1200 rps platform threads sustained every pool;
- * virtual threads collapsed at every pool, pool 1's instance dying of OutOfMemoryError.
- * The platform answer's two confirmations were refuted; the virtual answer's confirmed.
+ * The report of a real {@code threads} run (2026-11-25,
+ * src/site/markdown/measurements.md, "Platform vs virtual threads"): one instance on
+ * Tomcat's 200 platform threads and on virtual threads, pools 1, 2, 5 and 20 at 300 and
+ * 1200 rps. At 1200 rps platform threads sustained every pool; virtual threads collapsed
+ * at every pool, pool 1's instance dying of OutOfMemoryError. The platform answer's two
+ * confirmations were refuted; the virtual answer's confirmed.
  */
 class ThreadsFixtureReportTests {
 

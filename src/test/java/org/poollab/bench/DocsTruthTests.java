@@ -1,0 +1,150 @@
+package org.poollab.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The docs stay true: README.md and every page under {@code src/site/markdown} name only
+ * settings the lab has and presets that exist, every relative link (a file, or a heading
+ * by its GitHub anchor) leads somewhere, and every page is reachable from the README. The
+ * README stays a front page.
+ */
+class DocsTruthTests {
+
+	private static final Path README = Path.of("README.md");
+
+	private static final Path PAGES = Path.of("src", "site", "markdown");
+
+	private static final Path PICTURE = Path.of("src", "site", "resources", "images", "report.png");
+
+	private final DocsTruth truth = DocsTruth.ofTheLab(Path.of("src", "main", "java"));
+
+	@Test
+	void theReadmeAndEveryPageNameOnlySettingsPresetsAndTargetsThatExist() throws IOException {
+		assertThat(this.truth.check(docs())).as("wrong in the docs (file:line: what)").isEmpty();
+	}
+
+	@Test
+	void everyPageIsReachableFromTheReadme() throws IOException {
+		Set<Path> reachable = DocsTruth.reachable(README);
+		assertThat(pages()).allSatisfy((page) -> assertThat(reachable).as("pages reachable from README.md")
+			.contains(page.toAbsolutePath().normalize()));
+	}
+
+	@Test
+	void theReadmeIsAFrontPageThatOpensWithTheTwoCommandsAndShowsARealReport() throws IOException {
+		assertThat(Files.size(README)).as("README.md in bytes").isLessThanOrEqualTo(20_480);
+		assertThat(Files.readString(README)).startsWith("""
+				# Pool-sizing lab
+
+				```
+				./mvnw verify -Pbench    # the main job""")
+			.contains("./mvnw verify            # the tests")
+			.contains("](" + PICTURE.toString().replace('\\', '/') + ")");
+		assertThat(Files.size(PICTURE)).as("the report's picture in bytes").isBetween(10_000L, 400_000L);
+	}
+
+	@Test
+	void aMadeUpSettingIsCaughtWithItsFileAndLine(@TempDir Path dir) throws IOException {
+		Path page = write(dir, "page.md", """
+				# A page
+
+				Run it with `-Dbench.notASetting=5`, or bench.pool-sizes=2 and BENCH_POOLSIZES (one setting).
+				""");
+		assertThat(this.truth.check(List.of(page))).map(DocsTruth.Problem::toString)
+			.containsExactly(page + ":3: bench.notASetting is not a setting of the lab");
+	}
+
+	@Test
+	void packagesPathsTheBenchProfileGroupsAndAQuotedRefusalAreNotMistakenForSettings(@TempDir Path dir)
+			throws IOException {
+		Path page = write(dir, "page.md", """
+				# A page
+
+				`org.poollab.bench.report.ReportMain` on `target/bench/latest`, `./mvnw verify -Pbench`,
+				`bench/report/Decision.java`, any `bench.*` property, `bench.database.*` and
+				`-Dbench.acquire.poolSize=10`. `-Dbench.poolSize=5` answers
+				`bench.poolSize=5 is not a setting of the lab: did you mean bench.poolSizes?`.
+				""");
+		assertThat(this.truth.check(List.of(page))).isEmpty();
+	}
+
+	@Test
+	void aPresetThatDoesNotExistIsCaught(@TempDir Path dir) throws IOException {
+		Path page = write(dir, "page.md", """
+				# A page
+
+				`-Dbench.preset=Paper` and the `quick` preset, `-Dbench.preset=<name>`.
+				`-Dbench.preset=huge`; the `tiny` preset.
+				""");
+		assertThat(this.truth.check(List.of(page))).map(DocsTruth.Problem::toString)
+			.hasSize(2)
+			.allSatisfy((problem) -> assertThat(problem).startsWith(page + ":4: preset "))
+			.anySatisfy((problem) -> assertThat(problem).contains("preset huge does not exist"))
+			.anySatisfy((problem) -> assertThat(problem).contains("preset tiny does not exist"));
+	}
+
+	@Test
+	void aLinkToNothingOrToNoHeadingIsCaughtAndCodeAndOtherSitesAreLeftAlone(@TempDir Path dir) throws IOException {
+		write(dir, "other.md", """
+				# Other
+
+				## The reactive twin and `bench.stack`
+
+				## Notes
+
+				## Notes
+				""");
+		Path page = write(dir, "page.md", """
+				# Page
+
+				[ok](other.md#the-reactive-twin-and-benchstack), [ok](other.md#notes-1), [ok](#page),
+				[site](https://example.org/missing.md), `[code](nowhere.md)`, [dir](.)
+				[gone](missing.md) [no heading](other.md#notes-2)
+
+				```
+				[in a block](nowhere.md)
+				```
+				""");
+		assertThat(this.truth.check(List.of(page))).map(DocsTruth.Problem::toString)
+			.satisfiesExactly(
+					(problem) -> assertThat(problem).startsWith(page + ":5: link missing.md points at nothing"),
+					(problem) -> assertThat(problem)
+						.startsWith(page + ":5: link other.md#notes-2 points at no heading of"));
+	}
+
+	@Test
+	void headingsGetGitHubsAnchors() {
+		assertThat(DocsTruth.slug("The reactive twin and `bench.stack`")).isEqualTo("the-reactive-twin-and-benchstack");
+		assertThat(DocsTruth.slug("JDBC vs R2DBC (`reactive`)")).isEqualTo("jdbc-vs-r2dbc-reactive");
+		assertThat(DocsTruth.slug("Target mode: a deployment the lab did not start"))
+			.isEqualTo("target-mode-a-deployment-the-lab-did-not-start");
+		assertThat(DocsTruth.slug("Looking for something in particular?"))
+			.isEqualTo("looking-for-something-in-particular");
+		assertThat(DocsTruth.slug("Acquire cost: pooled vs unpooled")).isEqualTo("acquire-cost-pooled-vs-unpooled");
+	}
+
+	private static List<Path> docs() throws IOException {
+		return Stream.concat(Stream.of(README), pages().stream()).toList();
+	}
+
+	private static List<Path> pages() throws IOException {
+		try (Stream<Path> files = Files.walk(PAGES)) {
+			return files.filter((path) -> path.toString().endsWith(".md")).sorted().toList();
+		}
+	}
+
+	private static Path write(Path dir, String name, String text) throws IOException {
+		return Files.writeString(dir.resolve(name), text);
+	}
+
+}
