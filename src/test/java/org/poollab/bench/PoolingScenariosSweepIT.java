@@ -47,7 +47,7 @@ class PoolingScenariosSweepIT {
 			List<Point> points = outcome.results().points();
 			assertThat(points).extracting(Point::poolSize).containsExactly(SweepResults.NO_POOL, 2);
 			assertThat(points).allSatisfy((point) -> {
-				assertThat(point.outcome()).isEqualTo("ok");
+				SweepEndToEndIT.assertMeasured(point.outcome(), "pool " + point.poolSize());
 				assertThat(point.statusCounts()).containsOnlyKeys("200");
 			});
 			Point none = points.get(0);
@@ -82,7 +82,7 @@ class PoolingScenariosSweepIT {
 			.containsExactly(org.assertj.core.groups.Tuple.tuple("pgbouncer", 3),
 					org.assertj.core.groups.Tuple.tuple("pgbouncer", 1));
 		for (Point point : points) {
-			assertThat(point.outcome()).isEqualTo("ok");
+			SweepEndToEndIT.assertMeasured(point.outcome(), "pool " + point.poolSize());
 			assertThat(point.statusCounts()).containsOnlyKeys("200");
 			assertThat(point.pgbouncer().observedPoolSize()).isEqualTo(point.poolSize());
 			assertThat(point.pgbouncer().clientPoolSize()).isEqualTo(3);

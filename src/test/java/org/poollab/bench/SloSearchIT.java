@@ -56,9 +56,16 @@ class SloSearchIT {
 			assertThat(search.path()).as("the answer met the objective in the search")
 				.anySatisfy((probe) -> assertThat(probe.poolSize() == chosen && probe.meets()).isTrue());
 			if (search.exact()) {
+				// A smaller pool that met the objective in the search and was then
+				// refuted by its confirmation as pasted is no answer either.
 				assertThat(search.path().stream().filter((probe) -> probe.poolSize() < chosen))
-					.as("every smaller pool measured failed")
-					.noneMatch(SloSearch.Probe::meets);
+					.as("every smaller pool measured failed or was refuted")
+					.allSatisfy((probe) -> assertThat(!probe.meets() || search.path()
+						.stream()
+						.anyMatch((later) -> later.poolSize() == probe.poolSize()
+								&& later.verdict().startsWith(SloJudge.REFUTED)))
+						.as("pool %d: %s", probe.poolSize(), probe.verdict())
+						.isTrue());
 			}
 			assertThat(results.confirmations()).as("the answer was started as pasted").isNotEmpty();
 			assertThat(results.confirmations().get(0).mismatches()).isEmpty();
