@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -206,6 +207,28 @@ class DecisionTests {
 						+ "8 (failed: p99 104 ms above the 100 ms objective) and 32 (slower: p99 60 [53–68] ms); "
 						+ "every instance keeps its connections open")
 			.doesNotContain("no faster at this rate");
+	}
+
+	@Test
+	void whenNoPoolAroundTheBestCanBeTheChoiceItComesFromThoseNearestToIt() {
+		// Pool 2 is the best, told apart from every other, but its confirmation refuted
+		// it. Pool 1 is clear of the objective too, and smaller, but told apart from 4
+		// as well: the choice is decided again among the pools that can be it, and 4 is
+		// the best of those. (The smallest eligible pool anywhere, as before, was 1.)
+		Grid grid = Grid.of(
+				"single", Limits.DEFAULTS, List.of(cell(1, 400, 60, 55, 65), cell(2, 400, 21, 18, 24),
+						cell(4, 400, 42, 37, 48), withInterval(RecommenderTests.point("single", 8, 400, 104), 93, 117)),
+				OBJECTIVE_MS);
+		Recommendation recommendation = Recommender.recommend(grid, RecommenderTests.HOST, RecommenderTests.DATABASE,
+				Map.of(400, Set.of(2)));
+
+		assertThat(recommendation.poolSize()).hasValue(4);
+		assertThat(recommendation.summary()).contains("pool 2 has the best p99 (21 [18–24] ms), told apart",
+				"It cannot be the choice (pool 2: refuted by its confirmation run), so the choice is pool 4 "
+						+ "(p99 42 [37–48] ms), the smallest of the pools indistinguishable from the best of those "
+						+ "that can be.",
+				"Either side of the knee, too small: 1 (slower: p99 60 [55–65] ms); too large: 8 (failed: p99 104 ms "
+						+ "above the 100 ms objective).");
 	}
 
 	/**
