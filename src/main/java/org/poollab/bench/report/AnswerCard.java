@@ -138,12 +138,42 @@ record AnswerCard(String title, List<Line> lines) {
 					.orElse("");
 		int largest = atRate.stream().mapToInt(Cell::poolSize).max().orElse(pool);
 		boolean noFaster = recommendation.indistinguishable().contains(largest);
-		String tooLarge = (noFaster ? "no faster at this rate (pools up to " + largest + " are indistinguishable), "
-				: "") + "every instance keeps its connections open, and under overload the database runs up to "
+		String tooLarge = worse(atRate, pool, recommendation.indistinguishable())
+			.orElse(noFaster ? "no faster at this rate (pools up to " + largest + " are indistinguishable), " : "")
+				+ "every instance keeps its connections open, and under overload the database runs up to "
 				+ "instances x pool statements at once and queues them itself"
 				+ ((largest > pool) ? String.format(Locale.ROOT, " (the largest measured, %d, x %d instance(s) = %d)",
 						largest, grid.instances(), largest * grid.instances()) : "");
 		return List.of(new Line("too small", tooSmall), new Line("too large", tooLarge));
+	}
+
+	/**
+	 * The larger pools that did worse than the answer at its rate, with their figures:
+	 * the far side of a U-shaped curve ({@link Knee}). With intervals, those that failed
+	 * the rate or are measurably slower than the best; without, those that failed it.
+	 * Empty when none did.
+	 */
+	private static Optional<String> worse(List<Cell> atRate, int pool, List<Integer> indistinguishable) {
+		List<Cell> considered = atRate.stream().filter(Cell::pooled).filter(Cell::considered).toList();
+		List<Integer> around = new ArrayList<>(indistinguishable);
+		around.add(pool);
+		List<Cell> worse = Knee.of(considered, around)
+			.tooLarge()
+			.stream()
+			.filter((cell) -> !indistinguishable.isEmpty() || !cell.sustained())
+			.toList();
+		// What they are worse than: the fastest of the pools around the answer (with
+		// intervals, the best).
+		Optional<Cell> fastest = considered.stream()
+			.filter((cell) -> around.contains(cell.poolSize()) && cell.sustained())
+			.min(Comparator.comparingDouble(Cell::p99Ms));
+		if (worse.isEmpty() || fastest.isEmpty()) {
+			return Optional.empty();
+		}
+		Cell reference = fastest.get();
+		return Optional
+			.of("worse at this rate than pool " + reference.poolLabel() + " (p99 " + Recommender.ms(reference.p99Ms())
+					+ reference.p99Interval().map(Tables::interval).orElse("") + " ms): " + Knee.list(worse) + "; ");
 	}
 
 	/** {@code 1–50} for a run of the grid's sizes, else the list. */

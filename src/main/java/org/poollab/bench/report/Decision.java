@@ -10,7 +10,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 import org.apache.commons.math3.random.RandomGenerator;
 import org.apache.commons.math3.random.Well19937c;
@@ -22,9 +21,17 @@ import org.poollab.bench.results.SweepResults;
  * carries its 95 % interval: the pool sizes indistinguishable from the best (the 95 %
  * interval of the difference includes 0, or the difference is within
  * {@link #OBJECTIVE_SHARE} of the p99 objective), and the choice, the smallest of them
- * that sustained the rate in every repeat and whose larger pools all sustained it too.
- * How sure that choice is: the whole decision made again {@link #DRAWS} times on p99s
- * drawn from each cell's interval, and how often each pool came out.
+ * that is {@link #eligible eligible}; when none of them is, the same decision among the
+ * eligible pools, so the choice stays around the best instead of jumping to whatever pool
+ * happens to qualify. How sure that choice is: the whole decision made again
+ * {@link #DRAWS} times on p99s drawn from each cell's interval, and how often each pool
+ * came out (eligibility is judged once, on the measured figures).
+ * <p>
+ * The curve may be U-shaped: past the knee a larger pool lets more statements run on the
+ * database at once, each runs longer, and p99 rises again or the rate fails. So a larger
+ * pool that failed does not rule out a smaller one whose hold is clear of the objective;
+ * it still rules out one whose p99 cannot be told apart from the objective, since then
+ * the smaller pool's hold may be the luck of a window at a rate the box barely carries.
  * <p>
  * The interval of a difference comes from the two cells' own intervals as if each were
  * normal (standard error = width / 3.92) and the windows independent (they ran at
@@ -58,7 +65,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	 * written before intervals were recorded fall back to the fixed margin).
 	 * @param candidates the cells that sustained the deciding rate
 	 * @param atRate every cell at the deciding rate (a larger pool that failed rules out
-	 * the smaller ones)
+	 * a smaller one whose p99 is not clear of the objective)
 	 * @param objectiveMs the p99 objective (0: none)
 	 */
 	static Optional<Decision> of(List<Cell> candidates, List<Cell> atRate, double objectiveMs) {
@@ -91,7 +98,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 		}
 		int bestIndex = best(p99s);
 		List<Integer> set = indistinguishable(p99s, errors, bestIndex, objectiveMs);
-		int chosen = choose(set, eligible, bestIndex);
+		int chosen = choose(p99s, errors, set, eligible, bestIndex, objectiveMs);
 		Map<Integer, Integer> counts = new TreeMap<>();
 		RandomGenerator random = new Well19937c(SEED);
 		double[] drawn = new double[p99s.length];
@@ -100,7 +107,8 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 				drawn[i] = Math.max(0, p99s[i] + errors[i] * random.nextGaussian());
 			}
 			int drawnBest = best(drawn);
-			int pick = choose(indistinguishable(drawn, errors, drawnBest, objectiveMs), eligible, drawnBest);
+			int pick = choose(drawn, errors, indistinguishable(drawn, errors, drawnBest, objectiveMs), eligible,
+					drawnBest, objectiveMs);
 			counts.merge(sorted.get(pick).poolSize(), 1, Integer::sum);
 		}
 		Map<Integer, Double> picks = new LinkedHashMap<>();
@@ -161,25 +169,100 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 		return set;
 	}
 
-	/** The smallest eligible pool of the set; the best when none of it is eligible. */
-	private static int choose(List<Integer> set, boolean[] eligible, int best) {
-		// None of the set eligible (e.g. every one refuted by its confirmation): the
-		// smallest eligible pool outside it; the best when there is none at all.
-		return set.stream()
+	/**
+	 * The smallest eligible pool of the set. None of it eligible (e.g. every one refuted
+	 * by its confirmation): the smallest eligible pool indistinguishable from the best of
+	 * the eligible ones, the nearest the data allows to the best; the best when no pool
+	 * is eligible at all.
+	 */
+	private static int choose(double[] p99s, double[] errors, List<Integer> set, boolean[] eligible, int best,
+			double objectiveMs) {
+		Optional<Integer> inSet = set.stream().filter((i) -> eligible[i]).findFirst();
+		if (inSet.isPresent()) {
+			return inSet.get();
+		}
+		int eligibleBest = -1;
+		for (int i = 0; i < p99s.length; i++) {
+			if (eligible[i] && (eligibleBest < 0 || p99s[i] < p99s[eligibleBest])) {
+				eligibleBest = i;
+			}
+		}
+		if (eligibleBest < 0) {
+			return best;
+		}
+		// eligibleBest is in its own set, so a first eligible one exists.
+		return indistinguishable(p99s, errors, eligibleBest, objectiveMs).stream()
 			.filter((i) -> eligible[i])
 			.findFirst()
-			.orElse(IntStream.range(0, eligible.length).filter((i) -> eligible[i]).boxed().findFirst().orElse(best));
+			.orElseThrow();
 	}
 
 	/**
 	 * Whether the cell's pool can be the choice at its rate: it sustained the rate in
-	 * every repeat, every larger pool measured there sustained it too, and no
-	 * confirmation run refuted it there.
+	 * every repeat, no confirmation run refuted it there, and either its p99 is
+	 * {@link #clearOfTheObjective clear of the objective} or every larger pool measured
+	 * there sustained the rate too.
+	 * <p>
+	 * The last clause is the U-shaped curve's: a larger pool that failed (or is slower)
+	 * never rules out a smaller pool that holds the objective clearly, since past the
+	 * knee a larger pool can be worse (contention on the database), and a single noisy
+	 * failure of a large pool says nothing against a pool that held with room to spare.
+	 * Where the smaller pool's p99 cannot be told apart from the objective, a larger pool
+	 * that failed still rules it out: the rate is at the box's edge, and the smaller
+	 * pool's hold may be a lucky window (the protection the rule had when every larger
+	 * pool had to sustain the rate). Without a p99 objective no hold is clear of it, and
+	 * the old clause stands.
 	 * @param atRate every considered cell at the cell's rate
 	 * @param refuted pool sizes refuted at that rate
 	 */
 	static boolean eligible(Cell cell, List<Cell> atRate, Set<Integer> refuted) {
-		return sustainedEveryRepeat(cell) && largerPoolsSustained(cell, atRate) && !refuted.contains(cell.poolSize());
+		return sustainedEveryRepeat(cell) && !refuted.contains(cell.poolSize())
+				&& (clearOfTheObjective(cell) || largerPoolsSustained(cell, atRate));
+	}
+
+	/**
+	 * Why the cell's pool cannot be the choice at its rate, in a few words; empty when it
+	 * can ({@link #eligible}).
+	 */
+	static Optional<String> whyNot(Cell cell, List<Cell> atRate, Set<Integer> refuted) {
+		if (refuted.contains(cell.poolSize())) {
+			return Optional.of("refuted by its confirmation run");
+		}
+		long failedRepeats = cell.points()
+			.stream()
+			.filter((point) -> !Cell.of(List.of(point), cell.p99ObjectiveMs()).sustained())
+			.count();
+		if (failedRepeats > 0) {
+			return Optional.of("failed " + failedRepeats + " of " + cell.points().size() + " repeats");
+		}
+		if (!clearOfTheObjective(cell) && !largerPoolsSustained(cell, atRate)) {
+			List<Cell> failedLarger = atRate.stream()
+				.filter((other) -> other.poolSize() > cell.poolSize() && other.considered() && !other.sustained())
+				.sorted(Comparator.comparingInt(Cell::poolSize))
+				.toList();
+			return Optional.of(((cell.p99ObjectiveMs() > 0) ? "its p99 too close to the objective to tell apart"
+					: "no p99 objective for its p99 to clear") + " while larger pool"
+					+ ((failedLarger.size() > 1) ? "s " : " ") + Recommender.pools(failedLarger) + " failed the rate");
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * Whether the cell's p99 holds the objective with room to spare: below it by more
+	 * than the p99's 95 % half-width (without an interval, the spread between its
+	 * repeats) and by more than {@link #OBJECTIVE_SHARE} of the objective, the same test
+	 * {@link #indistinguishable(double, double, double, double)} applies between two
+	 * pools, with the objective a fixed line that has no error of its own. A cell whose
+	 * latency is understated never is: its p99 is lower than a client on schedule saw.
+	 */
+	static boolean clearOfTheObjective(Cell cell) {
+		double objectiveMs = cell.p99ObjectiveMs();
+		if (objectiveMs <= 0 || cell.understated()) {
+			return false;
+		}
+		double noiseMs = cell.p99StandardErrorMs().isPresent() ? Z95 * cell.p99StandardErrorMs().getAsDouble()
+				: cell.p99SpreadMs();
+		return objectiveMs - cell.p99Ms() > Math.max(noiseMs, OBJECTIVE_SHARE * objectiveMs);
 	}
 
 	private static boolean sustainedEveryRepeat(Cell cell) {

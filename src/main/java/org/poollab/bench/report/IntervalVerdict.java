@@ -1,7 +1,9 @@
 package org.poollab.bench.report;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -49,9 +51,7 @@ final class IntervalVerdict {
 							Recommender.ms(objectiveMs)) : "");
 		}
 		String summary = String.format(Locale.ROOT, "At %d rps, %s, %s. ", decidingRateRps, whyThisRate, set)
-				+ ((decision.indistinguishable().size() == 1) ? "The choice is pool " + chosen.poolLabel() + "."
-						: "The choice is pool " + chosen.poolLabel() + ", the smallest of them that sustained the rate "
-								+ "in every repeat and whose larger pools sustained it too.")
+				+ choice(decision, atRate, refuted)
 				+ " Redone on p99s drawn from each pool's interval, the decision picks " + decision.describePicks()
 				+ ".";
 		if (!refuted.isEmpty()) {
@@ -59,9 +59,14 @@ final class IntervalVerdict {
 					+ "pool " + refuted.stream().sorted().map(String::valueOf).collect(Collectors.joining(", pool "))
 					+ ", so it cannot be the choice.";
 		}
+		Knee knee = Knee.of(atRate, around(decision));
+		Optional<String> sides = knee.sentence();
+		if (sides.isPresent()) {
+			summary += " " + sides.get();
+		}
 		List<Cell> others = atRate.stream().filter((cell) -> !decision.candidates().contains(cell)).toList();
 		List<Cell> understated = others.stream().filter(Cell::sustained).toList();
-		List<Cell> failed = others.stream().filter((cell) -> !cell.sustained()).toList();
+		List<Cell> failed = others.stream().filter((cell) -> !cell.sustained() && !knee.names(cell)).toList();
 		if (!failed.isEmpty()) {
 			summary += " Did not sustain it: "
 					+ failed.stream().map(Recommender::fate).collect(Collectors.joining("; ")) + ".";
@@ -98,6 +103,45 @@ final class IntervalVerdict {
 					false, basis)
 			.withDecidingRate(decidingRateRps)
 			.withDecision(decision.indistinguishable().stream().map(Cell::poolSize).toList(), decision.picks());
+	}
+
+	/**
+	 * The choice in a sentence: the smallest eligible pool of the set, or, when none of
+	 * the set can be the choice, why not and where the choice came from instead.
+	 */
+	private static String choice(Decision decision, List<Cell> atRate, Set<Integer> refuted) {
+		Cell chosen = decision.chosen();
+		List<Cell> set = decision.indistinguishable();
+		if (!set.contains(chosen)) {
+			String whyNot = set.stream()
+				.map((cell) -> Decision.whyNot(cell, atRate, refuted)
+					.map((why) -> "pool " + cell.poolLabel() + ": " + why))
+				.flatMap(Optional::stream)
+				.collect(Collectors.joining("; "));
+			return ((set.size() == 1) ? "It cannot be the choice (" : "None of them can be the choice (") + whyNot
+					+ "), so the choice is pool " + chosen.poolLabel() + " (p99 " + Recommender.ms(chosen.p99Ms())
+					+ chosen.p99Interval().map(Tables::interval).orElse("")
+					+ " ms), the smallest of the pools indistinguishable from the best of those that can be.";
+		}
+		Optional<String> notEligible = Decision.whyNot(chosen, atRate, refuted);
+		if (notEligible.isPresent()) {
+			// No pool at this rate can be the choice: the rate was taken as the highest
+			// any pool sustained, and the best stands.
+			return "The choice is pool " + chosen.poolLabel() + ", the best, although no pool here can be the choice "
+					+ "by the rule (pool " + chosen.poolLabel() + ": " + notEligible.get() + ").";
+		}
+		return (set.size() == 1) ? "The choice is pool " + chosen.poolLabel() + "." : "The choice is pool "
+				+ chosen.poolLabel() + ", the smallest of them that sustained the rate in "
+				+ "every repeat with its p99 clear of the objective or with every larger pool sustaining it too.";
+	}
+
+	/**
+	 * The pools around the best: the best, those indistinguishable from it, the choice.
+	 */
+	private static List<Integer> around(Decision decision) {
+		List<Integer> around = new ArrayList<>(decision.indistinguishable().stream().map(Cell::poolSize).toList());
+		around.add(decision.chosen().poolSize());
+		return around;
 	}
 
 }

@@ -120,17 +120,20 @@ final class Recommender {
 					caveats, busiest(considered), host, database);
 		}
 		// The deciding rate: the highest at which some pool can be the choice (it
-		// sustained
-		// the rate in every repeat, so did every larger pool, and no confirmation refuted
-		// it there). One lucky cell at a rate the topology otherwise failed must not move
-		// the answer; without such a rate, the highest any cell sustained.
+		// sustained the rate in every repeat, no confirmation refuted it there, and its
+		// p99 is clear of the objective or every larger pool sustained the rate too; see
+		// Decision.eligible). One lucky cell at a rate the topology otherwise failed must
+		// not move the answer, while a larger pool failing past the knee of a U-shaped
+		// curve must not hide a smaller pool that held; without such a rate, the highest
+		// any cell sustained.
 		OptionalInt eligibleRate = sustained.stream()
 			.filter((cell) -> Decision.eligible(cell, atRate(considered, cell.rateRps()),
 					refutedByRate.getOrDefault(cell.rateRps(), Set.of())))
 			.mapToInt(Cell::rateRps)
 			.max();
 		String whyThisRate = eligibleRate.isPresent()
-				? "the highest rate at which a pool size sustained every repeat, as did every larger pool"
+				? "the highest rate at which a pool size sustained every repeat with its p99 clear of the objective "
+						+ "or with every larger pool sustaining it too"
 				: "the highest rate any pool size sustained";
 		int decidingRateRps = eligibleRate.orElse(sustained.stream().mapToInt(Cell::rateRps).max().getAsInt());
 		Set<Integer> refuted = refutedByRate.getOrDefault(decidingRateRps, Set.of());

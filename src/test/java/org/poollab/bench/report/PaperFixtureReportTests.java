@@ -58,8 +58,9 @@ class PaperFixtureReportTests {
 		Recommendation multi = this.recommendations.get(1);
 		assertThat(multi.poolSize()).hasValue(10);
 		assertThat(multi.summary())
-			.contains("At 1000 rps, the highest rate at which a pool size sustained every repeat, as did every larger "
-					+ "pool, pool 10 is the only pool size that sustained it (p99 10 ms).")
+			.contains("At 1000 rps, the highest rate at which a pool size sustained every repeat with its p99 clear of "
+					+ "the objective or with every larger pool sustaining it too, pool 10 is the only pool size that "
+					+ "sustained it (p99 10 ms).")
 			.doesNotContain("of the best");
 	}
 

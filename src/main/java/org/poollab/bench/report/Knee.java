@@ -1,0 +1,77 @@
+package org.poollab.bench.report;
+
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Both sides of the knee at the deciding rate. The pools around the best are the best,
+ * the pools indistinguishable from it and the choice; smaller than all of them is too
+ * small, larger than all of them too large. Each of those failed the rate or is
+ * measurably slower than the best: the indistinguishable ones are around it. The curve is
+ * U-shaped when the large side is there too (past the knee a larger pool lets more
+ * statements run on the database at once and each runs longer), and the report then names
+ * both sides with their figures. A sustained cell whose latency is understated is on
+ * neither side: its p99 does not vote.
+ *
+ * @param tooSmall the pools smaller than every pool around the best, smallest first
+ * @param tooLarge the pools larger than every pool around the best, smallest first
+ */
+record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
+
+	/**
+	 * The sides of the knee around the given pools.
+	 * @param atRate every considered cell at the deciding rate
+	 * @param around the pool sizes around the best: the best, those indistinguishable
+	 * from it, and the choice
+	 */
+	static Knee of(List<Cell> atRate, Collection<Integer> around) {
+		int smallest = around.stream().mapToInt(Integer::intValue).min().orElseThrow();
+		int largest = around.stream().mapToInt(Integer::intValue).max().orElseThrow();
+		List<Cell> sides = atRate.stream()
+			.filter(Cell::pooled)
+			.filter((cell) -> !(cell.sustained() && cell.understated()))
+			.sorted(Comparator.comparingInt(Cell::poolSize))
+			.toList();
+		return new Knee(sides.stream().filter((cell) -> cell.poolSize() < smallest).toList(),
+				sides.stream().filter((cell) -> cell.poolSize() > largest).toList());
+	}
+
+	/**
+	 * The sides in a sentence, e.g. "Either side of the knee, too small: 1 (failed: …);
+	 * too large: 8 (failed: …) and 32 (slower: p99 60 [53–68] ms)."; empty when no pool
+	 * is too large, since the small side alone is the ordinary curve, which the summary
+	 * already describes.
+	 */
+	Optional<String> sentence() {
+		if (this.tooLarge.isEmpty()) {
+			return Optional.empty();
+		}
+		String large = "too large: " + list(this.tooLarge);
+		return Optional.of(this.tooSmall.isEmpty() ? "Past the knee, " + large + "."
+				: "Either side of the knee, too small: " + list(this.tooSmall) + "; " + large + ".");
+	}
+
+	/** Whether the sentence names the cell. */
+	boolean names(Cell cell) {
+		return !this.tooLarge.isEmpty() && (this.tooSmall.contains(cell) || this.tooLarge.contains(cell));
+	}
+
+	/** E.g. {@code 8 (failed: p99 104 ms above the 100 ms objective) and 32 (...)}. */
+	static String list(List<Cell> cells) {
+		List<String> named = cells.stream().map((cell) -> cell.poolLabel() + " (" + figure(cell) + ")").toList();
+		return (named.size() == 1) ? named.get(0)
+				: String.join(", ", named.subList(0, named.size() - 1)) + " and " + named.get(named.size() - 1);
+	}
+
+	/**
+	 * A side's cell in a few words: how it failed, or its p99 with its interval when it
+	 * held but is slower than the best.
+	 */
+	static String figure(Cell cell) {
+		return cell.sustained() ? "slower: p99 " + Recommender.ms(cell.p99Ms())
+				+ cell.p99Interval().map(Tables::interval).orElse("") + " ms" : "failed: " + CellText.shortfall(cell);
+	}
+
+}
