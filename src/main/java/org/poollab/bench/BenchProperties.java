@@ -50,7 +50,9 @@ import org.poollab.service.hold.HoldTime;
  * The sweep's settings, from {@code -Dbench.*}. Unset grid values come from the preset.
  * Everything is checked before anything starts, and a {@code bench.*} property that is
  * none of these is refused rather than ignored; {@link BenchSettingFailureAnalyzer} turns
- * a violation into a message naming the setting, the value and what is allowed.
+ * a violation into a message naming the setting, the value and what is allowed. Each
+ * setting's default, allowed values and description, as refusals and the options page say
+ * them, are in {@link BenchSetting}; a test holds them to the annotations here.
  *
  * @param preset named grid, one of {@link Preset#ALL}
  * @param topologies single, multi and/or pgbouncer
@@ -89,10 +91,11 @@ import org.poollab.service.hold.HoldTime;
  * @param rmiKeystore the keystore the lab and its remote engines share for RMI over SSL;
  * unset: {@code rmi_keystore.jks} in the build directory; made where named when missing
  * @param maxClockSkew the most a remote engine's clock may be off the lab's, checked
- * before anything starts; unset: 50 ms
+ * before anything starts; unset: {@link RemoteEngines#DEFAULT_MAX_CLOCK_SKEW}
  * @param instanceCpus CPUs per instance: each instance is pinned to that many cores
  * ({@code taskset}) and told so ({@code -XX:ActiveProcessorCount}); unset: not pinned
- * @param instanceHeap each instance's {@code -Xmx}, from 64m to 8g; unset: the preset's
+ * @param instanceHeap each instance's {@code -Xmx} ({@link #HEAP_SIZE}); unset: the
+ * preset's
  * @param acquireCost also run the pooled vs unpooled acquire-cost benchmark into the run
  * (after Vlad Mihalcea, "The anatomy of Connection Pooling"); unset: the preset's
  * @param tomcatThreads {@code server.tomcat.threads.max} values to sweep, a dimension
@@ -349,15 +352,14 @@ record BenchProperties(
 	static HoldTime requireHoldTime(List<Duration> holdTime) {
 		String written = String.join(",", holdTime.stream().map(BenchProperties::millis).toList());
 		if (holdTime.isEmpty() || holdTime.size() > 2) {
-			throw new BenchSettingException("bench.holdTime=%s is not allowed: use %s. Nothing was started."
-				.formatted(written, HoldTime.ALLOWED));
+			throw new BenchSettingException(BenchSetting.HOLD_TIME.refusal(written, null) + " Nothing was started.");
 		}
 		try {
 			return HoldTime.of(holdTime.get(0), (holdTime.size() == 2) ? holdTime.get(1) : null);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new BenchSettingException("bench.holdTime=%s is not allowed: %s; use %s. Nothing was started."
-				.formatted(written, ex.getMessage(), HoldTime.ALLOWED));
+			throw new BenchSettingException("%s=%s is not allowed: %s; use %s. Nothing was started.".formatted(
+					BenchSetting.HOLD_TIME.property(), written, ex.getMessage(), BenchSetting.HOLD_TIME.allowed()));
 		}
 	}
 

@@ -1,10 +1,8 @@
 package org.poollab.bench;
 
-import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -26,9 +24,7 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.validation.FieldError;
 import org.springframework.validation.ObjectError;
 
-import org.poollab.service.hold.HoldTime;
 import org.poollab.bench.deploy.ResizeCredential;
-import org.poollab.bench.grid.Preset;
 
 /**
  * A bad {@code -Dbench.*} setting, said plainly: the setting, the value as written and
@@ -37,66 +33,6 @@ import org.poollab.bench.grid.Preset;
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
-
-	/**
-	 * By setting, lower-case without separators: what the user writes and what is
-	 * allowed.
-	 */
-	static final Map<String, Setting> SETTINGS = Map.ofEntries(
-			setting("preset", "bench.preset", "one of " + Preset.names()),
-			setting("topologies", "bench.topologies", "single, multi and/or pgbouncer, comma-separated"),
-			setting("instances", "bench.instances", "a whole number from 1 to 16"),
-			setting("poolsizes", "bench.poolSizes",
-					"comma-separated whole numbers from 1 to 1000 (maximum-pool-size per instance) and/or none (no pool), e.g. none,1,5,10"),
-			setting("rates", "bench.rates", "comma-separated whole numbers from 1 to 100000 (requests per second)"),
-			setting("duration", "bench.duration", "a duration above 0 and up to 1h, e.g. 5 (seconds), 5s, 500ms, 1m"),
-			setting("warmup", "bench.warmup", "a duration from 0 to 1h, e.g. 2s"),
-			setting("topologywarmup", "bench.topologyWarmup", "a duration from 0 to 1h, e.g. 15s"),
-			setting("repeats", "bench.repeats", "a whole number from 1 to 100"),
-			setting("pobjective", "bench.p99Objective", "a duration above 0 and up to 10m, e.g. 100ms, 1s"),
-			setting("arrivals", "bench.arrivals", "even or random"),
-			setting("workload", "bench.workload", "read or write"),
-			setting("loadbalancer", "bench.loadBalancer", "auto, nginx or client"),
-			setting("baseport", "bench.basePort", "a port from 1024 to 65000"),
-			setting("serve", "bench.serve", "single, multi or pgbouncer"),
-			setting("databasevendor", "bench.database.vendor",
-					"postgresql, mariadb or both, comma-separated (the embedded servers the sweep starts, one at a time, and the service's settings)"),
-			setting("acquirecost", "bench.acquireCost", "true or false"),
-			setting("remoteengines", "bench.remoteEngines",
-					"comma-separated host:port of running JMeter servers, e.g. 127.0.0.1:1099"),
-			setting("remoteenginesssl", "bench.remoteEnginesSsl",
-					"true or false (RMI over SSL to the remote engines; false for engines started with server.rmi.ssl.disable=true)"),
-			setting("rmikeystore", "bench.rmiKeystore",
-					"the path of a JKS keystore with a key 'rmi' and password changeit, or of a file the lab makes one in"),
-			setting("maxclockskew", "bench.maxClockSkew",
-					"a duration from 1ms to 1s, e.g. 50ms (how far a remote engine's clock may be off the lab's)"),
-			setting("instancecpus", "bench.instanceCpus",
-					"a whole number from 1 to %d (the processors here)".formatted(availableProcessors())),
-			setting("instanceheap", "bench.instanceHeap", "a heap size from 64m to 8g, e.g. 128m, 512m, 1g"),
-			setting("tomcatthreads", "bench.tomcatThreads",
-					"comma-separated whole numbers from 1 to 10000 (server.tomcat.threads.max), e.g. 50,200"),
-			setting("threads", "bench.threads",
-					"platform, virtual or both, comma-separated (what runs the requests; virtual needs Java 21 or later)"),
-			setting("stack", "bench.stack",
-					"jdbc, r2dbc or both, comma-separated (jdbc: Spring MVC with HikariCP; r2dbc: the reactive twin, WebFlux with r2dbc-pool)"),
-			setting("servicejavahome", "bench.serviceJavaHome",
-					"the directory of a JDK (its bin/java runs the service instances), e.g. /usr/lib/jvm/temurin-25-jdk-amd64"),
-			setting("targetrps", "bench.targetRps",
-					"a whole number of requests per second from 1 to 10000000 (the fleet's peak rate)"),
-			setting("replicas", "bench.replicas", "a whole number from 1 to 1000 (replicas in production)"),
-			setting("maxreplicas", "bench.maxReplicas",
-					"a whole number from 1 to 1000, at least bench.replicas (the autoscaler's ceiling)"),
-			setting("surge", "bench.surge",
-					"a share of the replicas such as 25% (Kubernetes' default, rounded up) or a number of replicas such as 1"),
-			setting("otherconnections", "bench.otherConnections",
-					"a whole number from 0 to 100000 (connections other clients hold)"),
-			setting("connectionsperrequest", "bench.connectionsPerRequest",
-					"a whole number from 1 to 100 (connections one request holds at once)"),
-			setting("target", "bench.target", "lab or external"),
-			setting("resizetimeout", "bench.resizeTimeout", "a duration from 1s to 1h, e.g. 10m"),
-			setting("allowremotetargets", "bench.allowRemoteTargets", "true or false"),
-			setting("holdtime", "bench.holdTime", HoldTime.ALLOWED),
-			setting("holdplace", "bench.holdPlace", "database or application"));
 
 	private final Environment environment;
 
@@ -201,7 +137,7 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		}
 		String suggestion = SettingNames.closest(written, knownNames())
 			.map((name) -> "did you mean " + name + "?")
-			.orElse("see the options in README.md.");
+			.orElse("use one of " + String.join(", ", knownNames()) + ".");
 		return "%s=%s is not a setting of the lab: %s".formatted(written, value, suggestion);
 	}
 
@@ -230,20 +166,9 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 				: Optional.of(String.join(System.lineSeparator(), problems.values()));
 	}
 
-	/** Every setting the lab binds, from {@link BenchProperties} itself. */
+	/** Every setting the lab binds ({@link BenchSetting}). */
 	static List<String> knownNames() {
-		List<String> names = new ArrayList<>();
-		for (RecordComponent component : BenchProperties.class.getRecordComponents()) {
-			if (component.getType().isRecord()) {
-				for (RecordComponent nested : component.getType().getRecordComponents()) {
-					names.add("bench." + component.getName() + "." + nested.getName());
-				}
-			}
-			else {
-				names.add("bench." + component.getName());
-			}
-		}
-		return names;
+		return BenchSetting.properties();
 	}
 
 	private static BindException bindFailure(Throwable failure) {
@@ -255,31 +180,14 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		return null;
 	}
 
-	private static String key(String field) {
-		return field.replaceAll("\\[.*", "").replaceAll("[^A-Za-z]", "").toLowerCase(Locale.ROOT);
-	}
-
 	static String describe(String field, Object value) {
 		return describe(field, value, null);
 	}
 
 	private static String describe(String field, Object value, String which) {
-		Setting setting = SETTINGS.get(key(field));
-		String name = (setting != null) ? setting.name() : "bench." + field.replaceAll("\\[.*", "");
-		String allowed = (setting != null) ? setting.allowed() : "see README.md";
-		return "%s=%s is not allowed%s: use %s.".formatted(name, value, (which != null) ? " (" + which + ")" : "",
-				allowed);
-	}
-
-	static int availableProcessors() {
-		return Runtime.getRuntime().availableProcessors();
-	}
-
-	private static Map.Entry<String, Setting> setting(String key, String name, String allowed) {
-		return Map.entry(key, new Setting(name, allowed));
-	}
-
-	record Setting(String name, String allowed) {
+		return BenchSetting.ofField(field)
+			.orElseThrow(() -> new IllegalStateException("bench." + field + " has no BenchSetting"))
+			.refusal(value, which);
 	}
 
 }

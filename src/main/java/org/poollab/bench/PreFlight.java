@@ -135,8 +135,8 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 		if (instanceCpus <= 0) {
 			return null;
 		}
-		if (instanceCpus > BenchSettingFailureAnalyzer.availableProcessors()) {
-			throw new BenchSettingException(BenchSettingFailureAnalyzer.describe("instanceCpus", instanceCpus));
+		if (instanceCpus > Runtime.getRuntime().availableProcessors()) {
+			throw new BenchSettingException(BenchSetting.INSTANCE_CPUS.refusal(instanceCpus, null));
 		}
 		return CpuPinning.require(instanceCpus, programs);
 	}

@@ -5,13 +5,21 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -55,7 +63,7 @@ class BenchSettingsTests {
 					bench.poolSize=5         | bench.poolSize=5 is not a setting of the lab: did you mean bench.poolSizes?
 					bench.topology=multi     | bench.topology=multi is not a setting of the lab: did you mean bench.topologies?
 					bench.database.passwd=x  | bench.database.passwd=x is not a setting of the lab: did you mean bench.database.password?
-					bench.colour=blue        | bench.colour=blue is not a setting of the lab: see the options in README.md.
+					bench.colour=blue        | bench.colour=blue is not a setting of the lab: use one of bench.preset, bench.topologies, bench.instances,
 					bench.poolSizes=1001     | bench.poolSizes=1001 is not allowed: use comma-separated whole numbers from 1 to 1000
 					bench.instances=0        | bench.instances=0 is not allowed: use a whole number from 1 to 16
 					bench.arrivals=poisson   | bench.arrivals=poisson is not allowed: use even or random
@@ -88,13 +96,95 @@ class BenchSettingsTests {
 					bench.database.vendor=oracle | bench.database.vendor=oracle is not allowed: use postgresql, mariadb or both, comma-separated
 					bench.target=elsewhere   | bench.target=elsewhere is not allowed: use lab or external
 					bench.resizeTimeout=0s   | bench.resizeTimeout=0s is not allowed: use a duration from 1s to 1h
-					bench.remoteEngines=127.0.0.1 | bench.remoteEngines=127.0.0.1 is not allowed: use comma-separated host:port of running JMeter servers, e.g. 127.0.0.1:1099.
+					bench.remoteEngines=127.0.0.1 | bench.remoteEngines=127.0.0.1 is not allowed: use comma-separated host:port of running JMeter servers, a port from 1 to 65535, e.g. 127.0.0.1:1099.
 					bench.remoteEnginesSsl=maybe | bench.remoteEnginesSsl=maybe is not allowed: use true or false
 					bench.maxClockSkew=0ms   | bench.maxClockSkew=0ms is not allowed: use a duration from 1ms to 1s
 					bench.maxClockSkew=2s    | bench.maxClockSkew=2s is not allowed: use a duration from 1ms to 1s
 					""")
 	void badSettingIsRefusedBeforeAnythingStarts(String setting, String message, CapturedOutput output) {
 		assertRefusedBeforeAnythingStarts(new String[] { "--" + setting }, message, output);
+	}
+
+	/**
+	 * A bad value of each setting answers in one line with the setting, the value as
+	 * written and what is allowed, from {@link BenchSetting}: its binding and validation,
+	 * or the check (in another package) whose allowed text it names. A setting takes part
+	 * here, or is in {@link #NO_BAD_VALUE} saying why it has none.
+	 */
+	@ParameterizedTest(name = "{0}={1}")
+	@MethodSource("badValues")
+	void aBadValueOfEachSettingAnswersInOneLineFromItsHome(BenchSetting setting, String value, String besides,
+			CapturedOutput output) {
+		long childrenBefore = ProcessHandle.current().children().count();
+		List<String> settings = new ArrayList<>(List.of(besides.split(" ")));
+		settings.removeIf(String::isEmpty);
+		settings.add("--" + setting.property() + "=" + value);
+		assertThatException().isThrownBy(() -> run(settings.toArray(String[]::new)))
+			.isInstanceOf(BenchSettingException.class)
+			.withMessageStartingWith(setting.property() + "=" + value + " is not ")
+			.withMessageContaining(setting.allowed())
+			.withMessageNotContaining(System.lineSeparator());
+		assertThat(output).as("nothing printed besides the refusal").isEmpty();
+		assertNothingStarted(childrenBefore);
+	}
+
+	/**
+	 * Settings that take any value: nothing to refuse, so no row in {@link #badValues()}.
+	 */
+	static final Map<BenchSetting, String> NO_BAD_VALUE = Map.of(BenchSetting.DATABASE_URL,
+			"any URL names a server to connect to; one that does not answer is refused as such (unreachableExternalDatabaseIsAQuickClearError)",
+			BenchSetting.DATABASE_USERNAME, "any user name", BenchSetting.DATABASE_PASSWORD, "any password",
+			BenchSetting.OUTPUT_DIRECTORY, "any path: made when missing", BenchSetting.BUILD_DIRECTORY,
+			"any path: the build's, where JMeter is looked for", BenchSetting.RMI_KEYSTORE,
+			"any path: a keystore is made there when missing");
+
+	static List<Arguments> badValues() {
+		String external = "--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator";
+		return List.of(bad(BenchSetting.PRESET, "huge"), bad(BenchSetting.TOPOLOGIES, "single,mesh"),
+				bad(BenchSetting.INSTANCES, "17"), bad(BenchSetting.POOL_SIZES, "5,,10"),
+				bad(BenchSetting.RATES, "100001"), bad(BenchSetting.DURATION, "0s"), bad(BenchSetting.WARMUP, "-1s"),
+				bad(BenchSetting.TOPOLOGY_WARMUP, "2h"), bad(BenchSetting.REPEATS, "101"),
+				bad(BenchSetting.P99_OBJECTIVE, "11m"), bad(BenchSetting.WORKLOAD, "delete"),
+				bad(BenchSetting.ARRIVALS, "poisson"), bad(BenchSetting.LOAD_BALANCER, "haproxy"),
+				bad(BenchSetting.BASE_PORT, "80"), bad(BenchSetting.DATABASE_VENDOR, "oracle"),
+				bad(BenchSetting.SERVE, "mesh"), bad(BenchSetting.REMOTE_ENGINES, "127.0.0.1"),
+				bad(BenchSetting.REMOTE_ENGINES, "127.0.0.1:99999"), bad(BenchSetting.REMOTE_ENGINES_SSL, "maybe"),
+				bad(BenchSetting.MAX_CLOCK_SKEW, "2s"), bad(BenchSetting.INSTANCE_CPUS, "0"),
+				bad(BenchSetting.INSTANCE_HEAP, "9g"), bad(BenchSetting.TOMCAT_THREADS, "50,x"),
+				bad(BenchSetting.THREADS, "green"), bad(BenchSetting.STACK, "graphql"),
+				bad(BenchSetting.SERVICE_JAVA_HOME, "/nonexistent/jdk"), bad(BenchSetting.ACQUIRE_COST, "maybe"),
+				bad(BenchSetting.CROSS_CHECK, "maybe"), bad(BenchSetting.CONFIRMATION, "11m"),
+				bad(BenchSetting.ADAPTIVE_CAP, "-1s"), bad(BenchSetting.TARGET_RPS, "0"),
+				bad(BenchSetting.REPLICAS, "1001"), bad(BenchSetting.MAX_REPLICAS, "0"),
+				bad(BenchSetting.SURGE, "lots"), bad(BenchSetting.OTHER_CONNECTIONS, "-1"),
+				bad(BenchSetting.CONNECTIONS_PER_REQUEST, "101"), bad(BenchSetting.HOLD_TIME, "5ms,6ms,7ms"),
+				bad(BenchSetting.HOLD_PLACE, "disk"), bad(BenchSetting.HOLD_TIME_FROM, "/nonexistent/metrics.txt"),
+				bad(BenchSetting.TARGET, "elsewhere"),
+				bad(BenchSetting.TARGETS, "https://127.0.0.1:8443",
+						"--bench.target=external --bench.actuators=http://127.0.0.1:8081/actuator"),
+				bad(BenchSetting.ACTUATORS, "ftp://127.0.0.1/actuator",
+						"--bench.target=external --bench.targets=http://127.0.0.1:8080"),
+				bad(BenchSetting.RESIZE_COMMAND, "true", external), bad(BenchSetting.RESIZE_TIMEOUT, "0s"),
+				bad(BenchSetting.ALLOW_REMOTE_TARGETS, "maybe"));
+	}
+
+	private static Arguments bad(BenchSetting setting, String value) {
+		return bad(setting, value, "");
+	}
+
+	private static Arguments bad(BenchSetting setting, String value, String besides) {
+		return Arguments.of(setting, value, besides);
+	}
+
+	@Test
+	void everySettingHasABadValueOrSaysWhyItHasNone() {
+		Set<BenchSetting> tried = badValues().stream()
+			.map((row) -> (BenchSetting) row.get()[0])
+			.collect(Collectors.toCollection(() -> EnumSet.noneOf(BenchSetting.class)));
+		assertThat(tried).as("settings with a bad value and settings that take any")
+			.doesNotContainAnyElementsOf(NO_BAD_VALUE.keySet());
+		tried.addAll(NO_BAD_VALUE.keySet());
+		assertThat(tried).containsExactlyInAnyOrder(BenchSetting.values());
 	}
 
 	/**
@@ -137,12 +227,12 @@ class BenchSettingsTests {
 					--bench.resizeCommand=true                                                    | bench.resizeCommand is a setting of target mode
 					--bench.target=external                                                       | bench.target=external needs bench.targets
 					--bench.target=external --bench.targets=http://127.0.0.1:8080                 | bench.target=external needs bench.actuators
-					--bench.target=external --bench.targets=https://127.0.0.1:8443 --bench.actuators=http://127.0.0.1:8081/actuator | bench.targets=https://127.0.0.1:8443 is not allowed: each target is http://host:port, with no path
-					--bench.target=external --bench.targets=http://127.0.0.1:8080/roles --bench.actuators=http://127.0.0.1:8081/actuator | bench.targets=http://127.0.0.1:8080/roles is not allowed: each target is http://host:port, with no path
+					--bench.target=external --bench.targets=https://127.0.0.1:8443 --bench.actuators=http://127.0.0.1:8081/actuator | bench.targets=https://127.0.0.1:8443 is not allowed: use comma-separated http://host:port, with no path
+					--bench.target=external --bench.targets=http://127.0.0.1:8080/roles --bench.actuators=http://127.0.0.1:8081/actuator | bench.targets=http://127.0.0.1:8080/roles is not allowed: use comma-separated http://host:port, with no path
 					--bench.target=external --bench.targets=http://10.1.2.3:8080 --bench.actuators=http://127.0.0.1:8081/actuator | bench.targets=http://10.1.2.3:8080 is not allowed: 10.1.2.3 is not this machine's loopback (127.0.0.0/8)
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://10.1.2.3:8081/actuator | bench.actuators=http://10.1.2.3:8081/actuator is not allowed: 10.1.2.3 is not this machine's loopback
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator,http://127.0.0.1:8081/actuator/ | bench.actuators=http://127.0.0.1:8081/actuator,http://127.0.0.1:8081/actuator/ names an instance twice
-					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.resizeCommand=true | bench.resizeCommand=true is not allowed: it must contain {poolSize}
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.resizeCommand=true | bench.resizeCommand=true is not allowed: use a command line that contains {poolSize}
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.instances=3 | bench.instances=3 is not allowed with bench.target=external: the lab starts no service and no database there
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.targetRps=1500 | bench.targetRps=1500 is not allowed with bench.target=external
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.poolSizes=none,5 | bench.poolSizes=none,5 is not allowed with bench.target=external: the lab resizes the running pools and cannot take them away (none)
@@ -377,7 +467,8 @@ class BenchSettingsTests {
 			.isThrownBy(() -> run("--bench.instanceCpus=" + (processors + 1),
 					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4)))
 			.isInstanceOf(BenchSettingException.class)
-			.withMessage("bench.instanceCpus=%d is not allowed: use a whole number from 1 to %d (the processors here).",
+			.withMessage(
+					"bench.instanceCpus=%d is not allowed: use a whole number from 1 to the number of processors here (%d).",
 					processors + 1, processors);
 		assertNothingStarted(childrenBefore);
 	}

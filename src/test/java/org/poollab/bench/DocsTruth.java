@@ -7,13 +7,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -27,8 +30,9 @@ import org.poollab.bench.grid.Preset;
 /**
  * Reads Markdown documentation and says where it names a {@code bench.*} property that is
  * not a setting of the lab, a preset that does not exist, or a relative link (a file, or
- * a heading by its GitHub anchor) that leads nowhere. What is valid comes from the code:
- * {@link BenchProperties} (through {@link BenchSettingFailureAnalyzer#knownNames()}), the
+ * a heading by its GitHub anchor) that leads nowhere, and where an options table
+ * disagrees with {@link BenchSetting}. What is valid comes from the code:
+ * {@link BenchSetting} (through {@link BenchSettingFailureAnalyzer#knownNames()}), the
  * {@code bench.*} system properties the main sources read directly, and
  * {@link Preset#ALL}.
  */
@@ -185,6 +189,87 @@ final class DocsTruth {
 						"link " + link.written() + " points at no heading of " + target.normalize()));
 			}
 		}
+	}
+
+	/**
+	 * An options table's header: {@code | option | default | allowed | what it does |}.
+	 */
+	static final Pattern OPTIONS_HEADER = Pattern
+		.compile("^\\|\\s*option\\s*\\|\\s*default\\s*\\|\\s*allowed\\s*\\|\\s*what it does\\s*\\|\\s*$");
+
+	/**
+	 * Where the options tables of the pages disagree with {@link BenchSetting}, the home
+	 * of each setting's facts: a row's default is the setting's (a parenthetical note may
+	 * follow), its allowed values are the setting's, and what it does starts with the
+	 * setting's description; code spans count as plain text. Every setting has a row in
+	 * one of the pages, and every {@code bench.*} row names a setting.
+	 * @param pages the pages with options tables
+	 * @return what disagrees, where
+	 */
+	static List<Problem> checkOptionTables(List<Path> pages) {
+		List<Problem> problems = new ArrayList<>();
+		Set<BenchSetting> documented = EnumSet.noneOf(BenchSetting.class);
+		for (Path page : pages) {
+			List<String> lines = lines(page);
+			boolean table = false;
+			for (int i = 0; i < lines.size(); i++) {
+				String line = lines.get(i);
+				if (OPTIONS_HEADER.matcher(line).matches()) {
+					table = true;
+					continue;
+				}
+				table = table && line.startsWith("|");
+				if (!table || line.startsWith("|---")) {
+					continue;
+				}
+				List<String> cells = cells(line);
+				String option = cells.get(0);
+				if (!option.startsWith("bench.")) {
+					continue;
+				}
+				Optional<BenchSetting> named = Arrays.stream(BenchSetting.values())
+					.filter((setting) -> setting.property().equals(option))
+					.findFirst();
+				if (named.isEmpty()) {
+					problems.add(new Problem(page, i + 1, option + " has a row but is not a setting of the lab"));
+					continue;
+				}
+				BenchSetting setting = named.get();
+				documented.add(setting);
+				if (cells.size() != 4) {
+					problems.add(new Problem(page, i + 1, option + " has " + cells.size() + " cells, not 4"));
+					continue;
+				}
+				String defaultValue = cells.get(1);
+				if (!defaultValue.equals(setting.defaultValue())
+						&& !(defaultValue.startsWith(setting.defaultValue() + " (") && defaultValue.endsWith(")"))) {
+					problems.add(new Problem(page, i + 1, "%s's default is \"%s\", BenchSetting.%s's is \"%s\""
+						.formatted(option, defaultValue, setting.name(), setting.defaultValue())));
+				}
+				if (!cells.get(2).equals(setting.allowed())) {
+					problems.add(new Problem(page, i + 1, "%s allows \"%s\", BenchSetting.%s \"%s\"".formatted(option,
+							cells.get(2), setting.name(), setting.allowed())));
+				}
+				if (!cells.get(3).startsWith(setting.description())) {
+					problems.add(new Problem(page, i + 1, "what %s does does not start with BenchSetting.%s's \"%s\""
+						.formatted(option, setting.name(), setting.description())));
+				}
+			}
+		}
+		Set<BenchSetting> missing = EnumSet.allOf(BenchSetting.class);
+		missing.removeAll(documented);
+		for (BenchSetting setting : missing) {
+			problems.add(new Problem(pages.get(0), 0, setting.property() + " has no row"));
+		}
+		return problems;
+	}
+
+	/** A table row's cells as plain text: code spans' backticks and escapes dropped. */
+	private static List<String> cells(String row) {
+		String inner = row.strip().replaceAll("^\\|", "").replaceAll("\\|$", "");
+		return Arrays.stream(inner.split("(?<!\\\\)\\|", -1))
+			.map((cell) -> cell.replace("`", "").replace("\\|", "|").strip())
+			.toList();
 	}
 
 	/**

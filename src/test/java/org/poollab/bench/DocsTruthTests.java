@@ -33,6 +33,48 @@ class DocsTruthTests {
 		assertThat(this.truth.check(docs())).as("wrong in the docs (file:line: what)").isEmpty();
 	}
 
+	/**
+	 * The options tables (options.md, and target-mode.md for target mode's own) say what
+	 * {@link BenchSetting} says: every setting's default, what is allowed and what it
+	 * does.
+	 */
+	@Test
+	void theOptionsTablesSayWhatEachSettingsHomeSays() {
+		assertThat(DocsTruth.checkOptionTables(List.of(PAGES.resolve("options.md"), PAGES.resolve("target-mode.md"))))
+			.as("options tables that disagree with BenchSetting (file:line: what)")
+			.isEmpty();
+	}
+
+	@Test
+	void anOptionsRowThatDisagreesWithItsSettingOrIsMissingIsCaught(@TempDir Path dir) throws IOException {
+		Path page = write(dir, "options.md",
+				"""
+						# Options
+
+						| option | default | allowed | what it does |
+						|---|---|---|---|
+						| `bench.repeats` | `2` | a whole number from 1 to 100 | How often each point runs. `-Dbench.repeats=3` |
+						| `bench.rates` | preset | comma-separated whole numbers from 1 to 100000 | The request rates swept, of the whole fleet |
+						| `bench.instances` | `3` (multi) | a whole number from 1 to 16 | Instances |
+						| `bench.poolSize` | preset | anything | Pool sizes |
+						| `LAB_POOL_RESIZE_TOKEN` (environment) | none | a token | not a bench setting |
+						""");
+		List<String> problems = DocsTruth.checkOptionTables(List.of(page))
+			.stream()
+			.map(DocsTruth.Problem::toString)
+			.toList();
+		assertThat(problems)
+			.contains(page + ":5: bench.repeats's default is \"2\", BenchSetting.REPEATS's is \"1\"", page
+					+ ":6: bench.rates allows \"comma-separated whole numbers from 1 to 100000\", BenchSetting.RATES \""
+					+ BenchSetting.RATES.allowed() + "\"",
+					page + ":7: what bench.instances does does not start with BenchSetting.INSTANCES's \""
+							+ BenchSetting.INSTANCES.description() + "\"",
+					page + ":8: bench.poolSize has a row but is not a setting of the lab",
+					page + ":0: bench.preset has no row")
+			.noneMatch((problem) -> problem.contains("bench.repeats allows") || problem.contains("LAB_POOL")
+					|| problem.contains("bench.instances's default") || problem.contains("bench.rates has no row"));
+	}
+
 	@Test
 	void everyPageIsReachableFromTheReadme() throws IOException {
 		Set<Path> reachable = DocsTruth.reachable(README);

@@ -48,6 +48,17 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	/** What {@code bench.resizeCommand} must contain: replaced by each pool size. */
 	public static final String POOL_SIZE = "{poolSize}";
 
+	/** What {@code bench.targets} accepts, for messages and the options page. */
+	public static final String TARGETS_ALLOWED = "comma-separated http://host:port, with no path: one load balancer's, or each instance's";
+
+	/** What {@code bench.actuators} accepts, for messages and the options page. */
+	public static final String ACTUATORS_ALLOWED = "comma-separated actuator base URLs, http(s)://host:port/actuator, one per instance";
+
+	/** What {@code bench.resizeCommand} accepts, for messages and the options page. */
+	public static final String RESIZE_COMMAND_ALLOWED = "a command line that contains " + POOL_SIZE
+			+ ", which the lab replaces by each pool size, e.g. kubectl set env deployment/pool-sizing-lab SPRING_DATASOURCE_HIKARI_MAXIMUM_POOL_SIZE="
+			+ POOL_SIZE + " && kubectl rollout status deployment/pool-sizing-lab";
+
 	private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -84,8 +95,8 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 					|| !(uri.getPath() == null || uri.getPath().isEmpty() || uri.getPath().equals("/"))
 					|| uri.getQuery() != null) {
 				throw new BenchSettingException(
-						"bench.targets=%s is not allowed: each target is http://host:port, with no path (the plan sends GET /roles or POST /roles/audit itself); JMeter's plan speaks plain HTTP. Nothing was started."
-							.formatted(target));
+						"bench.targets=%s is not allowed: use %s (the plan sends GET /roles or POST /roles/audit itself, over plain HTTP). Nothing was started."
+							.formatted(target, TARGETS_ALLOWED));
 			}
 			entries.add(URI.create("http://" + uri.getHost() + ":" + uri.getPort()));
 		}
@@ -93,9 +104,8 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 		for (String actuator : actuators) {
 			URI uri = parse("bench.actuators", actuator);
 			if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-				throw new BenchSettingException(
-						"bench.actuators=%s is not allowed: each is an actuator's base URL, http(s)://host:port/actuator. Nothing was started."
-							.formatted(actuator));
+				throw new BenchSettingException("bench.actuators=%s is not allowed: use %s. Nothing was started."
+					.formatted(actuator, ACTUATORS_ALLOWED));
 			}
 			String text = uri.toString();
 			bases.add(URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text));
@@ -111,9 +121,8 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 		}
 		Optional<String> command = Optional.ofNullable(resizeCommand).map(String::strip).filter((c) -> !c.isEmpty());
 		if (command.isPresent() && !command.get().contains(POOL_SIZE)) {
-			throw new BenchSettingException(
-					"bench.resizeCommand=%s is not allowed: it must contain %s, which the lab replaces by each pool size, e.g. kubectl set env deployment/roles SPRING_DATASOURCE_HIKARI_MAXIMUM_POOL_SIZE=%s && kubectl rollout status deployment/roles. Nothing was started."
-						.formatted(command.get(), POOL_SIZE, POOL_SIZE));
+			throw new BenchSettingException("bench.resizeCommand=%s is not allowed: use %s. Nothing was started."
+				.formatted(command.get(), RESIZE_COMMAND_ALLOWED));
 		}
 		return new ExternalTarget(List.copyOf(entries), List.copyOf(bases), command, resizeTimeout, token);
 	}

@@ -30,6 +30,9 @@ public record ServiceJvm(Path home, String version, String vendor) {
 	/** The release that made virtual threads final (JEP 444). */
 	public static final int VIRTUAL_THREADS_SINCE = 21;
 
+	/** What {@code bench.serviceJavaHome} accepts, for messages and the options page. */
+	public static final String ALLOWED = "the directory of a JDK, e.g. /usr/lib/jvm/temurin-25-jdk-amd64";
+
 	/** Where JDKs are installed: Debian/Ubuntu, RPM systems, SDKMAN!, macOS. */
 	private static final List<String> INSTALL_DIRECTORIES = List.of("/usr/lib/jvm", "/usr/java", "/opt/java",
 			System.getProperty("user.home") + "/.sdkman/candidates/java", "/Library/Java/JavaVirtualMachines");
@@ -63,8 +66,8 @@ public record ServiceJvm(Path home, String version, String vendor) {
 	public static ServiceJvm choose(@Nullable Path configured, boolean virtualThreads) {
 		if (configured != null) {
 			ServiceJvm jvm = at(configured).orElseThrow(() -> new BenchSettingException(
-					"bench.serviceJavaHome=%s is not a JDK (no bin/java and release file there). Allowed: the directory of a JDK, e.g. /usr/lib/jvm/temurin-25-jdk-amd64. Nothing was started."
-						.formatted(configured)));
+					"bench.serviceJavaHome=%s is not a JDK (no bin/java and release file there). Allowed: %s. Nothing was started."
+						.formatted(configured, ALLOWED)));
 			if (virtualThreads && jvm.feature() < VIRTUAL_THREADS_SINCE) {
 				throw new BenchSettingException(
 						"bench.serviceJavaHome=%s is Java %s, but bench.threads=virtual needs Java %d or later. Nothing was started."

@@ -38,6 +38,10 @@ public final class HoldTimeFrom {
 	/** The series read, as Spring Boot's Micrometer names it. */
 	public static final String SERIES = "hikaricp_connections_usage_seconds";
 
+	/** What {@code bench.holdTimeFrom} accepts, for messages and the options page. */
+	public static final String ALLOWED = "a file or an http(s) URL of a Prometheus text exposition with " + SERIES
+			+ ", e.g. http://127.0.0.1:8081/actuator/prometheus";
+
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
 	private static final Pattern SAMPLE = Pattern
@@ -156,9 +160,8 @@ public final class HoldTimeFrom {
 	}
 
 	private static BenchSettingException refused(String source, String why) {
-		return new BenchSettingException(
-				"bench.holdTimeFrom=%s is not allowed: %s. Use a file or an http(s) URL of a Prometheus text exposition with %s, e.g. http://127.0.0.1:8081/actuator/prometheus. Nothing was started."
-					.formatted(source, why, SERIES));
+		return new BenchSettingException("bench.holdTimeFrom=%s is not allowed: %s. Use %s. Nothing was started."
+			.formatted(source, why, ALLOWED));
 	}
 
 	private static Map<String, String> labels(@Nullable String text) {

@@ -35,6 +35,9 @@ public record Question(int targetRps, int replicas, int maxReplicas, Surge surge
 	/** What {@code bench.surge} accepts: Kubernetes' maxSurge, a share or a count. */
 	public static final String SURGE_PATTERN = "[0-9]{1,3}%|[0-9]{1,3}";
 
+	/** What {@code bench.surge} accepts, for messages and the options page. */
+	public static final String SURGE_ALLOWED = "a share of the replicas such as 25% (Kubernetes' default, rounded up) or a number of replicas such as 1";
+
 	/**
 	 * The largest pool per replica the search measures: beyond a hundred connections one
 	 * replica's pool is never the answer on one PostgreSQL (its peak concurrency is far
@@ -68,8 +71,7 @@ public record Question(int targetRps, int replicas, int maxReplicas, Surge surge
 		String written = surge.trim();
 		if (!written.matches(SURGE_PATTERN)) {
 			throw new BenchSettingException(
-					"bench.surge=%s is not allowed: use a share of the replicas such as 25%% (Kubernetes' default, rounded up) or a number of replicas such as 1. Nothing was started."
-						.formatted(surge));
+					"bench.surge=%s is not allowed: use %s. Nothing was started.".formatted(surge, SURGE_ALLOWED));
 		}
 		Surge parsed = written.endsWith("%")
 				? Surge.percent(Integer.parseInt(written.substring(0, written.length() - 1)))

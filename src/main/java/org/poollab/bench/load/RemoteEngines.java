@@ -60,6 +60,9 @@ public record RemoteEngines(List<String> addresses, boolean ssl, @Nullable Path 
 	 */
 	public static final String DEFAULT_KEYSTORE = "rmi_keystore.jks";
 
+	/** What {@code bench.remoteEngines} accepts, for messages and the options page. */
+	public static final String ALLOWED = "comma-separated host:port of running JMeter servers, a port from 1 to 65535, e.g. 127.0.0.1:1099";
+
 	/**
 	 * How long an engine has to accept a TCP connection before it counts as not
 	 * answering.
@@ -100,8 +103,8 @@ public record RemoteEngines(List<String> addresses, boolean ssl, @Nullable Path 
 			int port = port(addresses.get(i));
 			if (port < 1 || port > 65_535 || addresses.get(i).lastIndexOf(':') < 1) {
 				throw new BenchSettingException(
-						"bench.remoteEngines=%s is not allowed (element %d is %s): use comma-separated host:port of running JMeter servers, a port from 1 to 65535, e.g. 127.0.0.1:1099. Nothing was started."
-							.formatted(String.join(",", addresses), i + 1, addresses.get(i)));
+						"bench.remoteEngines=%s is not allowed (element %d is %s): use %s. Nothing was started."
+							.formatted(String.join(",", addresses), i + 1, addresses.get(i), ALLOWED));
 			}
 		}
 		boolean overSsl = !Boolean.FALSE.equals(ssl);
