@@ -43,7 +43,7 @@ class DistributedLoadIT {
 			.start();
 		try {
 			await().atMost(Duration.ofSeconds(60)).until(() -> listening(ports[0]));
-			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
+			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
 					"--bench.poolSizes=2", "--bench.rates=60", "--bench.duration=3s", "--bench.warmup=1s",
 					"--bench.topologyWarmup=0s", "--bench.confirmation=0s",
 					"--bench.remoteEngines=127.0.0.1:" + ports[0], "--bench.remoteEnginesSsl=false",

@@ -37,7 +37,7 @@ class PoolingScenariosSweepIT {
 	void noPoolOpensAConnectionPerRequestAndShowsAsNoneBesideThePoolSizes() throws Exception {
 		try (EmbeddedPostgres database = EmbeddedPostgres.builder().start()) {
 			long sessionsBefore = sessions(database);
-			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
+			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
 					"--bench.poolSizes=none,2", "--bench.rates=40", "--bench.duration=2s", "--bench.warmup=1s",
 					"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.acquireCost=true",
 					"--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
@@ -71,7 +71,7 @@ class PoolingScenariosSweepIT {
 	@Test
 	void pgbouncerTopologySweepsPgBouncersPoolBehindTheInstancesPools() throws Exception {
 		requirePgBouncer();
-		Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=pgbouncer",
+		Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=pgbouncer",
 				"--bench.instances=2", "--bench.poolSizes=none,1,3", "--bench.rates=60", "--bench.duration=2s",
 				"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.adaptiveCap=0",
 				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(4));
@@ -102,7 +102,7 @@ class PoolingScenariosSweepIT {
 	@Test
 	void withoutPgBouncerItsTopologyIsSkippedAndTheOthersRun(CapturedOutput console) throws Exception {
 		Sweep.Outcome outcome = BenchApplication.run(System.out, Programs.installed().without("pgbouncer"),
-				SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single,pgbouncer", "--bench.poolSizes=2",
+				SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single,pgbouncer", "--bench.poolSizes=2",
 				"--bench.rates=20", "--bench.duration=1s", "--bench.warmup=0s", "--bench.topologyWarmup=0s",
 				"--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
 				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));

@@ -159,6 +159,14 @@ class SweepEndToEndIT {
 	static final String EVEN_ARRIVALS = "--bench.arrivals=even";
 
 	/**
+	 * For sweeps whose subject is not the connection hold: the {@code quick} preset, whose
+	 * requests hold their connection only for their own statement (the default,
+	 * {@code full}, adds a 15 ms hold, and with it queues that small test sweeps do not
+	 * need).
+	 */
+	static final String NO_HOLD = "--bench.preset=quick";
+
+	/**
 	 * A {@code bench.basePort} whose whole block is free for a sweep of up to that many
 	 * instances: entry, instances, pgbouncer and a management port per instance.
 	 */

@@ -48,7 +48,7 @@ class SweepInterruptionIT {
 	 * A small sweep whose points are known in advance: adaptive effort is off, since it
 	 * adds repeats wherever a decision happens to be unsettled.
 	 */
-	private static final String[] TINY = { SweepEndToEndIT.EVEN_ARRIVALS, "--bench.rates=50", "--bench.duration=2s",
+	private static final String[] TINY = { SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.rates=50", "--bench.duration=2s",
 			"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.adaptiveCap=0" };
 
 	@TempDir
@@ -153,7 +153,7 @@ class SweepInterruptionIT {
 		Sweep.Outcome outcome;
 		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
 			Thread killer = killInstanceOnceSeen(processes, "single-warmup", base + 1);
-			outcome = BenchApplication.run(SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
+			outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
 					"--bench.poolSizes=2,3", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
 					"--bench.topologyWarmup=6s", "--bench.confirmation=0s", "--bench.adaptiveCap=0",
 					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + base);
