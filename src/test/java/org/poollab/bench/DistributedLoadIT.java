@@ -43,9 +43,9 @@ class DistributedLoadIT {
 			.start();
 		try {
 			await().atMost(Duration.ofSeconds(60)).until(() -> listening(ports[0]));
-			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
-					"--bench.poolSizes=2", "--bench.rates=60", "--bench.duration=3s", "--bench.warmup=1s",
-					"--bench.topologyWarmup=0s", "--bench.confirmation=0s",
+			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS,
+					"--bench.topologies=single", "--bench.poolSizes=2", "--bench.rates=60", "--bench.duration=3s",
+					"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
 					"--bench.remoteEngines=127.0.0.1:" + ports[0], "--bench.remoteEnginesSsl=false",
 					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 			assertThat(outcome.results().host().loadGenerator())

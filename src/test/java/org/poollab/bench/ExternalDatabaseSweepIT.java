@@ -46,11 +46,11 @@ class ExternalDatabaseSweepIT {
 		String url = parts.group(1) + name + parts.group(3);
 		execute(server, "CREATE DATABASE " + name);
 		try {
-			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
-					"--bench.poolSizes=2", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
-					"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.database.url=" + url,
-					"--bench.database.username=postgres", "--bench.outputDirectory=" + this.output,
-					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
+			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS,
+					"--bench.topologies=single", "--bench.poolSizes=2", "--bench.rates=50", "--bench.duration=2s",
+					"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
+					"--bench.database.url=" + url, "--bench.database.username=postgres",
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
 			assertThat(outcome.results().database().kind()).isEqualTo("external");
 			assertThat(outcome.results().database().url()).isEqualTo(url);
 			assertThat(outcome.results().database().version()).matches("\\d+(\\.\\d+)?.*");

@@ -31,10 +31,10 @@ class GeneratorBoundSweepIT {
 			throws Exception {
 		// Far beyond what the open model's thread per arrival can start on a small box:
 		// JMeter sends late and short of the rate, whatever the service does.
-		Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
-				"--bench.poolSizes=5", "--bench.rates=12000", "--bench.duration=2s", "--bench.warmup=1s",
-				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
-				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
+		Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS,
+				"--bench.topologies=single", "--bench.poolSizes=5", "--bench.rates=12000", "--bench.duration=2s",
+				"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
+				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
 
 		Point point = outcome.results().points().get(0);
 		assertThat(outcome.results().points()).hasSize(1);

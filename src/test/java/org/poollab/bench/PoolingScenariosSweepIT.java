@@ -37,10 +37,10 @@ class PoolingScenariosSweepIT {
 	void noPoolOpensAConnectionPerRequestAndShowsAsNoneBesideThePoolSizes() throws Exception {
 		try (EmbeddedPostgres database = EmbeddedPostgres.builder().start()) {
 			long sessionsBefore = sessions(database);
-			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
-					"--bench.poolSizes=none,2", "--bench.rates=40", "--bench.duration=2s", "--bench.warmup=1s",
-					"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.acquireCost=true",
-					"--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
+			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS,
+					"--bench.topologies=single", "--bench.poolSizes=none,2", "--bench.rates=40", "--bench.duration=2s",
+					"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
+					"--bench.acquireCost=true", "--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
 					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 			long sessionsOpened = sessions(database) - sessionsBefore;
 
@@ -71,10 +71,11 @@ class PoolingScenariosSweepIT {
 	@Test
 	void pgbouncerTopologySweepsPgBouncersPoolBehindTheInstancesPools() throws Exception {
 		requirePgBouncer();
-		Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=pgbouncer",
-				"--bench.instances=2", "--bench.poolSizes=none,1,3", "--bench.rates=60", "--bench.duration=2s",
-				"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.adaptiveCap=0",
-				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(4));
+		Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS,
+				"--bench.topologies=pgbouncer", "--bench.instances=2", "--bench.poolSizes=none,1,3", "--bench.rates=60",
+				"--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
+				"--bench.adaptiveCap=0", "--bench.outputDirectory=" + this.output,
+				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(4));
 
 		List<Point> points = outcome.results().points();
 		// pgbouncer always pools: no 'none' point. A round runs the largest pool first.
@@ -102,9 +103,9 @@ class PoolingScenariosSweepIT {
 	@Test
 	void withoutPgBouncerItsTopologyIsSkippedAndTheOthersRun(CapturedOutput console) throws Exception {
 		Sweep.Outcome outcome = BenchApplication.run(System.out, Programs.installed().without("pgbouncer"),
-				SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single,pgbouncer", "--bench.poolSizes=2",
-				"--bench.rates=20", "--bench.duration=1s", "--bench.warmup=0s", "--bench.topologyWarmup=0s",
-				"--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
+				SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single,pgbouncer",
+				"--bench.poolSizes=2", "--bench.rates=20", "--bench.duration=1s", "--bench.warmup=0s",
+				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
 				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 		assertThat(outcome.results().points()).extracting(Point::topology).containsExactly("single");
 		assertThat(console)

@@ -159,8 +159,8 @@ class SweepEndToEndIT {
 	static final String EVEN_ARRIVALS = "--bench.arrivals=even";
 
 	/**
-	 * For sweeps whose subject is not the connection hold: the {@code quick} preset, whose
-	 * requests hold their connection only for their own statement (the default,
+	 * For sweeps whose subject is not the connection hold: the {@code quick} preset,
+	 * whose requests hold their connection only for their own statement (the default,
 	 * {@code full}, adds a 15 ms hold, and with it queues that small test sweeps do not
 	 * need).
 	 */

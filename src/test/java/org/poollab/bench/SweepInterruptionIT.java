@@ -48,8 +48,9 @@ class SweepInterruptionIT {
 	 * A small sweep whose points are known in advance: adaptive effort is off, since it
 	 * adds repeats wherever a decision happens to be unsettled.
 	 */
-	private static final String[] TINY = { SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.rates=50", "--bench.duration=2s",
-			"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.adaptiveCap=0" };
+	private static final String[] TINY = { SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.rates=50",
+			"--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
+			"--bench.adaptiveCap=0" };
 
 	@TempDir
 	Path output;
@@ -153,10 +154,10 @@ class SweepInterruptionIT {
 		Sweep.Outcome outcome;
 		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
 			Thread killer = killInstanceOnceSeen(processes, "single-warmup", base + 1);
-			outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
-					"--bench.poolSizes=2,3", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
-					"--bench.topologyWarmup=6s", "--bench.confirmation=0s", "--bench.adaptiveCap=0",
-					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + base);
+			outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS,
+					"--bench.topologies=single", "--bench.poolSizes=2,3", "--bench.rates=50", "--bench.duration=2s",
+					"--bench.warmup=1s", "--bench.topologyWarmup=6s", "--bench.confirmation=0s",
+					"--bench.adaptiveCap=0", "--bench.outputDirectory=" + this.output, "--bench.basePort=" + base);
 			killer.join();
 			assertNoneAlive(processes.seen());
 		}

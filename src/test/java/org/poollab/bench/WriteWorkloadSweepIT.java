@@ -25,9 +25,9 @@ class WriteWorkloadSweepIT {
 	@Test
 	void writeWorkloadInsertsPerRequestAndLeavesTheTableEmpty() throws Exception {
 		try (EmbeddedPostgres database = EmbeddedPostgres.builder().start()) {
-			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.workload=write",
-					"--bench.topologies=single", "--bench.poolSizes=2,4", "--bench.rates=20", "--bench.duration=2s",
-					"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
+			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS,
+					"--bench.workload=write", "--bench.topologies=single", "--bench.poolSizes=2,4", "--bench.rates=20",
+					"--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
 					"--bench.adaptiveCap=0", "--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
 					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 			assertThat(outcome.results().workload()).isEqualTo("write (POST /roles/1/audit)");
