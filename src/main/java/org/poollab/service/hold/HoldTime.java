@@ -1,5 +1,7 @@
 package org.poollab.service.hold;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
@@ -130,13 +132,16 @@ public record HoldTime(double meanMs, @Nullable Double p99Ms) {
 		};
 	}
 
-	/** As settings write it: {@code 10ms} or {@code 10ms,40ms}. */
+	/**
+	 * As settings write it: {@code 10ms} or {@code 10ms,40ms}; a hold read from metrics
+	 * to a hundredth of a millisecond ({@code 14.89ms}).
+	 */
 	public String describe() {
 		return format(this.meanMs) + ((this.p99Ms != null) ? "," + format(this.p99Ms) : "");
 	}
 
 	private static String format(double ms) {
-		return (ms == Math.rint(ms)) ? (long) ms + "ms" : String.valueOf(ms) + "ms";
+		return BigDecimal.valueOf(ms).setScale(2, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString() + "ms";
 	}
 
 	private static double millis(Duration duration) {

@@ -43,6 +43,9 @@ class HoldTimeTests {
 		assertThat(DoubleStream.generate(hold.sampler(1)).limit(1000)).containsOnly(20.0);
 		assertThat(new HoldTime(20, 20.0).constant()).isTrue();
 		assertThat(new HoldTime(20, 20.0).describe()).isEqualTo("20ms,20ms");
+		assertThat(new HoldTime(0.5, null).describe()).isEqualTo("0.5ms");
+		assertThat(new HoldTime(14.88877911079746, 22.729132749999955).describe()).as("a hold read from metrics")
+			.isEqualTo("14.89ms,22.73ms");
 	}
 
 	@Test
