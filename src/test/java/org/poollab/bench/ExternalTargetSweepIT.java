@@ -172,8 +172,15 @@ class ExternalTargetSweepIT {
 			.doesNotContain(TOKEN);
 		assertThat(Files.readString(outcome.directory().resolve("report.md"))).doesNotContain(TOKEN)
 			.contains("not run: the lab did not start this deployment (bench.target=external)");
-		assertThat(Files.readString(outcome.directory().resolve("recommended-application.yml")))
-			.contains("on a deployment the lab did not start", "maximum-pool-size:");
+		String yaml = Files.readString(outcome.directory().resolve("recommended-application.yml"));
+		// A busy machine can leave both points generator-bound: then no pool is chosen,
+		// and the block says why instead of how it was measured.
+		if (outcome.recommendations().get(0).poolSize().isPresent()) {
+			assertThat(yaml).contains("on a deployment the lab did not start", "maximum-pool-size:");
+		}
+		else {
+			assertThat(yaml).contains("maximum-pool-size not written");
+		}
 		assertThat(Files.readString(outcome.directory().resolve(ResultsStore.RESULTS_JSON))).doesNotContain(TOKEN);
 		// The lab stopped nothing of the test's and left each pool as it found it.
 		assertThat(this.instances).allMatch(Process::isAlive);

@@ -1,8 +1,11 @@
 package org.poollab.bench;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.util.List;
 
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,8 +22,13 @@ import org.poollab.bench.results.ResultsStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The source texts' instance settings through a tiny real sweep: instances limited like
- * the paper's (CPUs and heap) and Tomcat's thread maximum as a dimension of the grid.
+ * The source texts' instance settings and workloads through one tiny real sweep:
+ * instances limited like the paper's (CPUs and heap), Tomcat's thread maximum as a
+ * dimension of the grid, and the write-heavy workload (after Kamal, "Configuring
+ * Connection Pooling with Spring R2DBC"), against a database the test owns so it can look
+ * at the audit table afterwards: it must not grow across points or runs. One sweep for
+ * the three: each is a setting of the same deployments, and a sweep costs its instances'
+ * start-up.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class InstanceSettingsSweepIT {
@@ -29,34 +37,50 @@ class InstanceSettingsSweepIT {
 	Path output;
 
 	@Test
-	void instancesRunPinnedWithTheirHeapAndAFreshDeploymentPerTomcatThreadCount(CapturedOutput console)
+	void pinnedInstancesWithTheirHeapAFreshDeploymentPerTomcatThreadCountAndTheWriteWorkload(CapturedOutput console)
 			throws Exception {
-		Sweep.Outcome outcome = BenchApplication.run("--bench.preset=quick", "--bench.topologies=single",
-				"--bench.poolSizes=2", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
-				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.instanceCpus=1",
-				"--bench.instanceHeap=192m", "--bench.tomcatThreads=20,200", "--bench.outputDirectory=" + this.output,
-				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
+		try (EmbeddedPostgres database = EmbeddedPostgres.builder().start()) {
+			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS,
+					"--bench.workload=write", "--bench.topologies=single", "--bench.poolSizes=2,4", "--bench.rates=20",
+					"--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
+					"--bench.adaptiveCap=0", "--bench.instanceCpus=1", "--bench.instanceHeap=192m",
+					"--bench.tomcatThreads=20,200",
+					"--bench.database.url=" + database.getJdbcUrl("postgres", "postgres"),
+					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 
-		List<Point> points = outcome.results().points();
-		assertThat(points).extracting(Point::limits)
-			.containsExactly(new Limits(1, "192m", RequestThreads.platform(20)),
-					new Limits(1, "192m", RequestThreads.platform(200)));
-		assertThat(points).isNotEmpty()
-			.allSatisfy((point) -> SweepEndToEndIT.assertMeasured(point.outcome(), "pool " + point.poolSize()));
-		assertThat(ResultsStore.read(outcome.directory().resolve(ResultsStore.RESULTS_JSON)))
-			.isEqualTo(outcome.results());
+			List<Point> points = outcome.results().points();
+			Limits twenty = new Limits(1, "192m", RequestThreads.platform(20));
+			Limits twoHundred = new Limits(1, "192m", RequestThreads.platform(200));
+			assertThat(points).extracting(Point::limits).containsExactly(twenty, twenty, twoHundred, twoHundred);
+			// Each deployment's round runs the largest pool first.
+			assertThat(points).extracting(Point::poolSize).containsExactly(4, 2, 4, 2);
+			assertThat(outcome.results().workload()).isEqualTo("write (POST /roles/1/audit)");
+			assertThat(points).allSatisfy((point) -> {
+				SweepEndToEndIT.assertMeasured(point.outcome(), "pool " + point.poolSize());
+				assertThat(point.statusCounts()).containsOnlyKeys("201");
+				assertThat(point.samples()).isEqualTo(40);
+			});
+			assertThat(ResultsStore.read(outcome.directory().resolve(ResultsStore.RESULTS_JSON)))
+				.isEqualTo(outcome.results());
+			try (Connection connection = database.getPostgresDatabase().getConnection();
+					ResultSet rows = connection.createStatement().executeQuery("SELECT count(*) FROM role_audit")) {
+				rows.next();
+				assertThat(rows.getLong(1)).as("rows left in role_audit").isZero();
+			}
 
-		// What each instance reported about itself (Instance.verifyLimits): the CPU the
-		// kernel lets it run on, the processors the JVM sees, its heap and Tomcat's
-		// maximum threads. The first instance is pinned to the first CPU of the host.
-		String pinned = "runs with CPU(s) %d, 1 processor(s), heap max ".formatted(CpuPinning.allowedCpus().get(0));
-		assertThat(console).contains(pinned, "(-Xmx192m), Tomcat threads max 20, requests on platform threads\n",
-				"(-Xmx192m), Tomcat threads max 200, requests on platform threads\n");
-		assertThat(outcome.directory().resolve("deploy/single-tomcat20")).isDirectory();
-		assertThat(outcome.directory().resolve("deploy/single-tomcat200")).isDirectory();
-		assertThat(outcome.directory().resolve("report.md")).content()
-			.contains("## Topology single: 1 instance (1 CPU, heap 192m, 20 Tomcat threads)",
-					"## Topology single: 1 instance (1 CPU, heap 192m, 200 Tomcat threads)");
+			// What each instance reported about itself (Instance.verifyLimits): the CPU
+			// the kernel lets it run on, the processors the JVM sees, its heap and
+			// Tomcat's maximum threads. The first instance is pinned to the first CPU of
+			// the host.
+			String pinned = "runs with CPU(s) %d, 1 processor(s), heap max ".formatted(CpuPinning.allowedCpus().get(0));
+			assertThat(console).contains(pinned, "(-Xmx192m), Tomcat threads max 20, requests on platform threads\n",
+					"(-Xmx192m), Tomcat threads max 200, requests on platform threads\n");
+			assertThat(outcome.directory().resolve("deploy/single-tomcat20")).isDirectory();
+			assertThat(outcome.directory().resolve("deploy/single-tomcat200")).isDirectory();
+			assertThat(outcome.directory().resolve("report.md")).content()
+				.contains("## Topology single: 1 instance (1 CPU, heap 192m, 20 Tomcat threads)",
+						"## Topology single: 1 instance (1 CPU, heap 192m, 200 Tomcat threads)");
+		}
 	}
 
 }

@@ -6,32 +6,25 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
-
 import org.poollab.bench.deploy.Database;
-import org.poollab.bench.results.Point;
-import org.poollab.bench.results.ResultsStore;
-import org.poollab.service.database.EmbeddedMariaDbServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * A tiny sweep on the embedded MariaDB ({@code bench.database.vendor=mariadb}): the lab
- * starts MariaDB instead of PostgreSQL, the instances take MariaDB's settings, each pool
- * size is proven by what the instances report, the results record the vendor, nothing the
- * lab writes names PostgreSQL, and {@code mariadbd} is stopped with everything else.
+ * A sweep on a MariaDB the lab did not start, named by its URL alone. The sweep on the
+ * lab's embedded MariaDB (MariaDB instead of PostgreSQL, each pool size proven, the
+ * vendor recorded, nothing naming PostgreSQL, {@code mariadbd} and its directory gone) is
+ * the MariaDB case of
+ * {@link SweepInterruptionIT#signalStopsEverythingAndKeepsFinishedPoints} and
+ * {@link DatabaseVendorsSweepIT}; {@link #serverDirectory} serves both.
  */
-@ExtendWith(OutputCaptureExtension.class)
 class MariaDbSweepIT {
 
 	/**
@@ -43,51 +36,6 @@ class MariaDbSweepIT {
 
 	@TempDir
 	Path output;
-
-	@Test
-	void tinySweepRunsOnTheEmbeddedMariaDbAndLeavesNoProcessBehind(CapturedOutput console) throws Exception {
-		long childrenBefore = ProcessHandle.current().children().count();
-		Sweep.Outcome outcome;
-		try (LabProcesses processes = LabProcesses.watch(ProcessHandle.current(), this.output)) {
-			outcome = BenchApplication.run("--bench.database.vendor=mariadb", "--bench.preset=quick",
-					"--bench.topologies=single", "--bench.poolSizes=1,3", "--bench.rates=50", "--bench.duration=1s",
-					"--bench.warmup=0s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
-					"--bench.adaptiveCap=0", "--bench.outputDirectory=" + this.output,
-					"--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
-			assertThat(processes.commandLines()).as("the lab started MariaDB")
-				.anySatisfy((command) -> assertThat(command).containsAnyOf("mariadbd", "mysqld"));
-			for (long pid : processes.seen()) {
-				assertThat(LabProcesses.alive(pid)).as("%d (%s) left running", pid, processes.describe(pid)).isFalse();
-			}
-		}
-
-		assertThat(outcome.results().database().vendor()).isEqualTo("MariaDB");
-		assertThat(outcome.results().database().kind()).isEqualTo("embedded");
-		assertThat(outcome.results().database().url()).startsWith("jdbc:mariadb://127.0.0.1:");
-		assertThat(outcome.results().database().maxConnections()).isEqualTo(EmbeddedMariaDbServer.MAX_CONNECTIONS);
-		List<Point> points = outcome.results().points();
-		assertThat(points).extracting(Point::poolSize).containsExactlyInAnyOrder(1, 3);
-		for (Point point : points) {
-			SweepEndToEndIT.assertMeasured(point.outcome(), "pool " + point.poolSize());
-			assertThat(point.pool().observedMax()).as("observed maximum-pool-size per instance")
-				.hasSize(1)
-				.containsOnly(point.poolSize());
-		}
-		Path run = outcome.directory();
-		assertThat(ResultsStore.read(run.resolve(ResultsStore.RESULTS_JSON))).isEqualTo(outcome.results());
-		assertThat(serverDirectory(run)).as("the server's binaries and data, removed").doesNotExist();
-		assertThat(run.resolve("pgdata")).as("no PostgreSQL started").doesNotExist();
-		for (String report : List.of("report.md", "report.html")) {
-			assertThat(run.resolve(report)).content().contains("embedded MariaDB").doesNotContain("PostgreSQL");
-		}
-		assertThat(run.resolve("recommended-application.yml")).content().doesNotContain("PostgreSQL");
-		assertThat(console.getOut()).doesNotContain("PostgreSQL");
-		assertThat(outcome.processIds()).as("processes the sweep started").isNotEmpty();
-		for (long pid : outcome.processIds()) {
-			assertThat(LabProcesses.alive(pid)).as("process %d alive", pid).isFalse();
-		}
-		assertThat(ProcessHandle.current().children().count()).as("processes left running").isEqualTo(childrenBefore);
-	}
 
 	/**
 	 * The vendor read off the URL, the user MariaDB's default ({@code root}), and the

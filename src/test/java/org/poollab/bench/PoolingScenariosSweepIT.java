@@ -60,9 +60,10 @@ class PoolingScenariosSweepIT {
 			Path run = outcome.directory();
 			assertThat(run.resolve("results.csv")).content().contains("\nsingle,1,none,none,40,");
 			assertThat(run.resolve("report.md")).content()
-				// a figure, possibly with a footnote mark (e.g. late starts on a busy
+				// a figure, possibly with marks: a footnote (late starts on a busy
 				// machine)
-				.containsPattern("\\| none \\| [0-9.]+( [⁰¹²³⁴⁵⁶⁷⁸⁹]+)? \\|\\n")
+				// or † (a busy machine can saturate the unpooled instance at 40 rps)
+				.containsPattern("\\| none \\| [0-9.]+( [†⁰¹²³⁴⁵⁶⁷⁸⁹]+)* \\|\\n")
 				.contains("Without a pool (a new connection per request) at 40 rps: ");
 			assertThat(run.resolve("acquire-cost.json")).isNotEmptyFile();
 		}

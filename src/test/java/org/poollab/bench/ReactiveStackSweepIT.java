@@ -1,5 +1,6 @@
 package org.poollab.bench;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -56,12 +57,21 @@ class ReactiveStackSweepIT {
 		assertThat(console).contains("requests on Reactor Netty's event loop");
 		assertThat(outcome.directory().resolve("deploy/single-r2dbc")).isDirectory();
 		assertThat(outcome.directory().resolve("deploy/single-r2dbc-nopool")).isDirectory();
-		assertThat(outcome.directory().resolve("report.md")).content()
-			.startsWith("# HikariCP and r2dbc-pool pool-sizing report")
+		String report = Files.readString(outcome.directory().resolve("report.md"));
+		assertThat(report).startsWith("# HikariCP and r2dbc-pool pool-sizing report")
 			.contains("## JDBC vs R2DBC",
-					"### JDBC vs R2DBC: single (JDBC (Spring MVC, HikariCP) → R2DBC (WebFlux, r2dbc-pool))")
-			.containsPattern("\\| none \\| 50 \\| [0-9]+ → [0-9]+ \\|")
-			.containsPattern("\\| 2 \\| 50 \\| [0-9]+ → [0-9]+ \\|");
+					"### JDBC vs R2DBC: single (JDBC (Spring MVC, HikariCP) → R2DBC (WebFlux, r2dbc-pool))");
+		// A row sets the stacks side by side where both measured the service; on a busy
+		// machine a point can measure the generator instead (generator-bound).
+		for (int pool : List.of(SweepResults.NO_POOL, 2)) {
+			String label = (pool == SweepResults.NO_POOL) ? "none" : Integer.toString(pool);
+			boolean bothMeasured = points.stream()
+				.filter((point) -> point.poolSize() == pool)
+				.allMatch((point) -> point.outcome().equals("ok"));
+			if (bothMeasured) {
+				assertThat(report).containsPattern("\\| " + label + " \\| 50 \\| [0-9]+ → [0-9]+ \\|");
+			}
+		}
 		assertThat(outcome.directory().resolve("recommended-application.yml")).content()
 			.contains("maximum-pool-size:", "max-size:", "max-acquire-time:");
 		assertThat(outcome.directory().resolve("results.csv")).content().contains(",jdbc,", ",r2dbc,");

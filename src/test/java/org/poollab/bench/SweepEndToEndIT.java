@@ -98,15 +98,31 @@ class SweepEndToEndIT {
 		}
 
 		Path run = outcome.directory();
-		assertThat(outcome.recommendations()).allSatisfy((recommendation) -> assertThat(recommendation.poolSize())
-			.as("both topologies sustain 100 rps, so each has an answer to confirm")
-			.isPresent());
+		// A topology whose points all measured the service sustains 100 rps and has an
+		// answer to confirm; on a busy machine a point can measure the generator instead
+		// (generator-bound), and then that topology has nothing to confirm.
+		List<String> answered = new ArrayList<>();
+		for (String topology : List.of("single", "multi")) {
+			boolean serviceMeasured = points.stream()
+				.filter((point) -> point.topology().equals(topology))
+				.allMatch((point) -> point.outcome().equals("ok"));
+			boolean hasAnswer = outcome.recommendations()
+				.stream()
+				.anyMatch((recommendation) -> recommendation.topology().equals(topology)
+						&& recommendation.poolSize().isPresent());
+			if (serviceMeasured) {
+				assertThat(hasAnswer).as("%s sustained 100 rps at every pool, so it has an answer", topology).isTrue();
+			}
+			if (hasAnswer) {
+				answered.add(topology);
+			}
+		}
 		assertThat(confirmations).extracting(Confirmation::topology)
-			.as("each topology confirmed, up to %d runs each", Report.MAX_CONFIRMATIONS)
-			.startsWith("single")
-			.containsOnly("single", "multi")
-			.hasSizeLessThanOrEqualTo(2 * Report.MAX_CONFIRMATIONS);
-		for (Confirmation confirmation : List.of(last(confirmations, "single"), last(confirmations, "multi"))) {
+			.as("each answer confirmed, up to %d runs each", Report.MAX_CONFIRMATIONS)
+			.containsOnlyElementsOf(answered)
+			.hasSizeBetween(answered.size(), answered.size() * Report.MAX_CONFIRMATIONS);
+		for (String topology : answered) {
+			Confirmation confirmation = last(confirmations, topology);
 			int pool = outcome.recommendations()
 				.stream()
 				.filter((recommendation) -> recommendation.topology().equals(confirmation.topology()))
@@ -134,11 +150,13 @@ class SweepEndToEndIT {
 		// byte,
 		// and its header says what the confirmation showed.
 		String yaml = Files.readString(run.resolve("recommended-application.yml"));
-		Confirmation live = last(confirmations, "multi");
-		assertThat(yaml).contains(live.block()).contains("Confirmed (").contains("Poisson arrivals at 100 rps");
-		Path pasted = this.output.resolve("pasted.yml");
-		Files.writeString(pasted, yaml);
-		assertThat(ConfirmationRun.settings(pasted)).isEqualTo(live.settings());
+		if (answered.contains("multi")) {
+			Confirmation live = last(confirmations, "multi");
+			assertThat(yaml).contains(live.block()).contains("Confirmed (").contains("Poisson arrivals at 100 rps");
+			Path pasted = this.output.resolve("pasted.yml");
+			Files.writeString(pasted, yaml);
+			assertThat(ConfirmationRun.settings(pasted)).isEqualTo(live.settings());
+		}
 		assertThat(ResultsStore.read(run.resolve(ResultsStore.RESULTS_JSON))).isEqualTo(outcome.results());
 		assertThat(run.resolve("results.csv")).content().hasLineCount(points.size() + 1);
 		assertThat(run.resolve("report.html")).isNotEmptyFile();

@@ -69,7 +69,10 @@ class ResizableConnectionPoolTests {
 		Connection borrowed = this.pool.create().block(BLOCK);
 		// The old pool cannot drain while the connection is out: it is disposed when
 		// the (short) timeout passes.
-		this.pool.resize(2, Duration.ofMillis(100)).block(BLOCK);
+		// The timeout bounds opening the new pool and draining the old one together: the
+		// old one never drains here (its connection stays out), so the resize ends when
+		// it runs out. A second leaves room for opening the new pool on a busy machine.
+		this.pool.resize(2, Duration.ofSeconds(1)).block(BLOCK);
 		Connection underlying = this.opened.get(0);
 		verify(underlying, never()).close();
 		Mono.from(borrowed.close()).block(BLOCK);
@@ -83,7 +86,10 @@ class ResizableConnectionPoolTests {
 		Connection borrowed = this.pool.create().block(BLOCK);
 		CompletableFuture<Connection> waiting = this.pool.create().toFuture();
 		assertThat(waiting).as("the old pool's only connection is out").isNotDone();
-		this.pool.resize(2, Duration.ofMillis(100)).block(BLOCK);
+		// The timeout bounds opening the new pool and draining the old one together: the
+		// old one never drains here (its connection stays out), so the resize ends when
+		// it runs out. A second leaves room for opening the new pool on a busy machine.
+		this.pool.resize(2, Duration.ofSeconds(1)).block(BLOCK);
 		Connection served = waiting.join();
 		assertThat(this.pool.metrics().acquiredSize()).as("from the new pool").isEqualTo(1);
 		Mono.from(served.close()).block(BLOCK);
