@@ -29,10 +29,12 @@ class GeneratorBoundSweepIT {
 	@Test
 	void aRateTheGeneratorCannotSendIsMeasuredAgainThenMarkedGeneratorBoundAndVotesOnlyOnTheInstancesEvidence()
 			throws Exception {
-		// Far beyond what the open model's thread per arrival can start on a small box:
-		// JMeter sends late and short of the rate, whatever the service does.
+		// Far beyond what the open model's thread per arrival can start on a small box
+		// (about 2000 rps at best on 2 cores, warm): JMeter sends late and short of the
+		// rate, whatever the service does. Not higher: JMeter runs on behind its schedule
+		// (20 s for a 3 s schedule at 12000 rps), and the ceiling steps go to 1.5x it.
 		Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS,
-				"--bench.topologies=single", "--bench.poolSizes=5", "--bench.rates=12000", "--bench.duration=2s",
+				"--bench.topologies=single", "--bench.poolSizes=5", "--bench.rates=6000", "--bench.duration=2s",
 				"--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
 				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
 

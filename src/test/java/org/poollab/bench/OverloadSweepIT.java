@@ -113,11 +113,11 @@ class OverloadSweepIT {
 			ConsoleCue fill = ConsoleCue.on(FIRST_POINT, () -> fill(database, hog));
 			Sweep.Outcome outcome;
 			try {
-				outcome = BenchApplication.run(fill, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single",
-						"--bench.poolSizes=none", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=2s",
-						"--bench.topologyWarmup=2s", "--bench.confirmation=0s",
-						"--bench.database.url=" + database.jdbcUrl(), "--bench.outputDirectory=" + this.output,
-						"--bench.basePort=" + base);
+				outcome = BenchApplication.run(fill, SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS,
+						"--bench.topologies=single", "--bench.poolSizes=none", "--bench.rates=50",
+						"--bench.duration=2s", "--bench.warmup=2s", "--bench.topologyWarmup=2s",
+						"--bench.confirmation=0s", "--bench.database.url=" + database.jdbcUrl(),
+						"--bench.outputDirectory=" + this.output, "--bench.basePort=" + base);
 			}
 			finally {
 				for (Connection connection : hog) {
