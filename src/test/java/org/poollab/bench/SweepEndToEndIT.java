@@ -11,10 +11,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.load.ConfirmationRun;
-import org.poollab.bench.report.Report;
 import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
@@ -102,10 +102,10 @@ class SweepEndToEndIT {
 			.as("both topologies sustain 100 rps, so each has an answer to confirm")
 			.isPresent());
 		assertThat(confirmations).extracting(Confirmation::topology)
-			.as("each topology confirmed, up to %d runs each", Report.MAX_CONFIRMATIONS)
+			.as("each topology confirmed, up to %d runs each", Decisions.MAX_CONFIRMATIONS)
 			.startsWith("single")
 			.containsOnly("single", "multi")
-			.hasSizeLessThanOrEqualTo(2 * Report.MAX_CONFIRMATIONS);
+			.hasSizeLessThanOrEqualTo(2 * Decisions.MAX_CONFIRMATIONS);
 		for (Confirmation confirmation : List.of(last(confirmations, "single"), last(confirmations, "multi"))) {
 			int pool = outcome.recommendations()
 				.stream()

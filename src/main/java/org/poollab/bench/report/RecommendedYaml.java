@@ -12,8 +12,13 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.deciding.Confirmed;
+import org.poollab.bench.deciding.Recommendation;
+import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Stack;
+import org.poollab.bench.text.Durations;
 
 /**
  * {@code recommended-application.yml}: a block to paste into a service's configuration,
@@ -26,11 +31,8 @@ import org.poollab.bench.results.Stack;
  */
 public final class RecommendedYaml {
 
-	/**
-	 * The smallest connection-timeout written: HikariCP ignores one below 250 ms, and
-	 * validation-timeout (at least 250 ms) must stay below it.
-	 */
-	static final long MIN_CONNECTION_TIMEOUT_MS = 500;
+	/** What the recommended connection-timeout is derived from. */
+	private static final String SLOWEST = "the slowest successful request at any sustained point";
 
 	/** HikariCP's floor for validation-timeout and connection-timeout. */
 	static final long HIKARI_TIMEOUT_FLOOR_MS = 250;
@@ -189,12 +191,12 @@ public final class RecommendedYaml {
 			notWritten(yaml, prefix, poolSizeWhy(section));
 		}
 		long connectionTimeoutMs = connectionTimeoutMs(section);
-		line(yaml, prefix, "connection-timeout", connectionTimeoutMs, slowestMs.isPresent() ? String.format(Locale.ROOT,
-				"ms; 4x the slowest successful request at any sustained point (%s ms), rounded up to 250 ms, at "
-						+ "least 500 ms (validation-timeout must fit below it): a longer wait means the pool is "
-						+ "saturated, so fail fast with a 503 instead of queueing for HikariCP's default 30 s",
-				Recommender.ms(slowestMs.getAsDouble()))
-				: "ms; HikariCP's default: no sustained point to derive a tighter bound from");
+		line(yaml, prefix, "connection-timeout", connectionTimeoutMs,
+				slowestMs.isPresent()
+						? "ms; " + ConnectionTimeout.rule(SLOWEST, slowestMs.getAsDouble())
+								+ " (validation-timeout must fit below it): " + ConnectionTimeout.FAIL_FAST
+								+ " with a 503 instead of queueing for HikariCP's default 30 s"
+						: "ms; HikariCP's default: no sustained point to derive a tighter bound from");
 		long validationTimeoutMs = validationTimeoutMs(connectionTimeoutMs);
 		line(yaml, prefix, "validation-timeout", validationTimeoutMs,
 				(validationTimeoutMs == DEFAULT_VALIDATION_TIMEOUT_MS)
@@ -215,7 +217,7 @@ public final class RecommendedYaml {
 						"ms; a connection is held within one request, so no healthy hold outlasts the slowest request "
 								+ "(%s ms); 10x that, rounded up to whole seconds, floor 2 s (HikariCP's minimum), "
 								+ "flags only real leaks",
-						Recommender.ms(slowestMs.getAsDouble()))
+						Durations.ms(slowestMs.getAsDouble()))
 				: "ms; no sustained point to derive it from: a generous minute, still well under max-lifetime");
 		Map<String, Long> written = new LinkedHashMap<>();
 		poolSize(section).ifPresent((pool) -> written.put("maximum-pool-size", pool));
@@ -261,11 +263,9 @@ public final class RecommendedYaml {
 			notWritten(yaml, prefix, why);
 		}
 		long acquireMs = connectionTimeoutMs(section);
-		line(yaml, prefix, "max-acquire-time", acquireMs, slowestMs.isPresent() ? String.format(Locale.ROOT,
-				"ms; HikariCP's connection-timeout rule: 4x the slowest successful request at any sustained point "
-						+ "(%s ms), rounded up to 250 ms, at least 500 ms: a longer wait means the pool is saturated, "
-						+ "so fail fast with a 503 (r2dbc-pool's own default waits for ever)",
-				Recommender.ms(slowestMs.getAsDouble()))
+		line(yaml, prefix, "max-acquire-time", acquireMs, slowestMs.isPresent()
+				? "ms; HikariCP's connection-timeout rule: " + ConnectionTimeout.rule(SLOWEST, slowestMs.getAsDouble())
+						+ ": " + ConnectionTimeout.FAIL_FAST + " with a 503 (r2dbc-pool's own default waits for ever)"
 				: "ms; HikariCP's default connection-timeout: no sustained point to derive a tighter bound from "
 						+ "(r2dbc-pool's own default waits for ever)");
 		line(yaml, prefix, "acquire-retry", 0,
@@ -306,7 +306,7 @@ public final class RecommendedYaml {
 	}
 
 	/** The measured pool sizes at or above this one that sustained no rate. */
-	private static List<Integer> failedAtOrAbove(Grid grid, long poolSize) {
+	private static List<Integer> failedAtOrAbove(TopologyGrid grid, long poolSize) {
 		return grid.cells()
 			.stream()
 			.filter((cell) -> cell.poolSize() > 0)
@@ -352,16 +352,15 @@ public final class RecommendedYaml {
 	}
 
 	/** The slowest successful request at any point that sustained its rate. */
-	private static OptionalDouble slowestSustainedMs(Grid grid) {
+	private static OptionalDouble slowestSustainedMs(TopologyGrid grid) {
 		return grid.cells().stream().filter(Cell::sustained).mapToDouble(Cell::maxMs).max();
 	}
 
 	/**
-	 * connection-timeout from the slowest healthy request: 4x it, rounded up to 250 ms,
-	 * at least {@link #MIN_CONNECTION_TIMEOUT_MS}.
+	 * connection-timeout from the slowest healthy request ({@link ConnectionTimeout}).
 	 */
 	static long connectionTimeoutMs(double slowestMs) {
-		return Math.max(MIN_CONNECTION_TIMEOUT_MS, roundUp(4 * slowestMs, 250));
+		return ConnectionTimeout.ms(slowestMs);
 	}
 
 	/**
