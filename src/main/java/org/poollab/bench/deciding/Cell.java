@@ -10,7 +10,6 @@ import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
-import java.util.function.ToIntFunction;
 
 import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.LateStarts;
@@ -392,10 +391,6 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 
 	public static Comparator<Cell> byPoolThenRate() {
 		return Comparator.comparingInt(Cell::poolSize).thenComparingInt(Cell::rateRps);
-	}
-
-	public static int[] distinct(List<Cell> cells, ToIntFunction<Cell> key) {
-		return Arrays.stream(cells.stream().mapToInt(key).toArray()).distinct().sorted().toArray();
 	}
 
 }

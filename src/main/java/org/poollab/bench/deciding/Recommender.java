@@ -102,7 +102,7 @@ public final class Recommender {
 							+ "so no measurement can be attributed to a pool size.",
 					caveats, busiest(cells), host, database);
 		}
-		int[] poolSizes = Cell.distinct(considered, Cell::poolSize);
+		int[] poolSizes = considered.stream().mapToInt(Cell::poolSize).distinct().sorted().toArray();
 		if (poolSizes.length == 1) {
 			int highestRateRps = considered.stream().mapToInt(Cell::rateRps).max().getAsInt();
 			return answer(grid, Verdict.SINGLE_POOL_SIZE, OptionalInt.empty(),

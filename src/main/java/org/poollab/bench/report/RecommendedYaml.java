@@ -32,7 +32,7 @@ import org.poollab.bench.text.Durations;
 public final class RecommendedYaml {
 
 	/** What the recommended connection-timeout is derived from. */
-	private static final String SLOWEST = "the slowest successful request at any sustained point";
+	static final String SLOWEST = "the slowest successful request at any sustained point";
 
 	/** HikariCP's floor for validation-timeout and connection-timeout. */
 	static final long HIKARI_TIMEOUT_FLOOR_MS = 250;
@@ -176,7 +176,7 @@ public final class RecommendedYaml {
 	 */
 	static String settings(Section section, String prefix) {
 		if (reactive(section)) {
-			return r2dbcSettings(section, prefix);
+			return R2dbcYaml.settings(section, prefix);
 		}
 		StringBuilder yaml = new StringBuilder();
 		Recommendation recommendation = section.recommendation();
@@ -226,58 +226,13 @@ public final class RecommendedYaml {
 		written.put("max-lifetime", MAX_LIFETIME_MS);
 		written.put("keepalive-time", KEEPALIVE_TIME_MS);
 		written.put("leak-detection-threshold", leakMs);
-		requireHikariRules(written);
+		HikariRules.require(written);
 		return yaml.toString();
 	}
 
 	/** Whether the section measured the reactive twin, whose block is r2dbc-pool's. */
 	static boolean reactive(Section section) {
 		return section.grid().limits().stack() == Stack.R2DBC;
-	}
-
-	/**
-	 * The reactive twin's {@code spring.r2dbc.pool.*} block, each setting with its
-	 * reason: the same rules as the HikariCP block where r2dbc-pool has the same setting
-	 * ({@code max-acquire-time} is {@code connection-timeout},
-	 * {@code max-validation-time} is {@code validation-timeout}, {@code max-life-time} is
-	 * {@code max-lifetime}), in milliseconds, which Spring Boot reads a plain number of a
-	 * duration in.
-	 */
-	private static String r2dbcSettings(Section section, String prefix) {
-		StringBuilder yaml = new StringBuilder();
-		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
-		yaml.append(prefix).append("spring:\n");
-		yaml.append(prefix).append("  r2dbc:\n");
-		yaml.append(prefix).append("    pool:\n");
-		OptionalLong pool = poolSize(section);
-		String why = poolSizeWhy(section).replace("maximum-pool-size not written (HikariCP's default applies)",
-				"max-size not written (Spring Boot's default of 10 applies)");
-		if (pool.isPresent()) {
-			line(yaml, prefix, "max-size", pool.getAsLong(), why);
-			String fixed = "as max-size: a fixed-size pool, what the sweep measured (r2dbc-pool otherwise opens "
-					+ "connections on demand, inside a request's wait)";
-			line(yaml, prefix, "initial-size", pool.getAsLong(), fixed);
-			line(yaml, prefix, "min-idle", pool.getAsLong(), fixed);
-		}
-		else {
-			notWritten(yaml, prefix, why);
-		}
-		long acquireMs = connectionTimeoutMs(section);
-		line(yaml, prefix, "max-acquire-time", acquireMs, slowestMs.isPresent()
-				? "ms; HikariCP's connection-timeout rule: " + ConnectionTimeout.rule(SLOWEST, slowestMs.getAsDouble())
-						+ ": " + ConnectionTimeout.FAIL_FAST + " with a 503 (r2dbc-pool's own default waits for ever)"
-				: "ms; HikariCP's default connection-timeout: no sustained point to derive a tighter bound from "
-						+ "(r2dbc-pool's own default waits for ever)");
-		line(yaml, prefix, "acquire-retry", 0,
-				"r2dbc-pool applies max-acquire-time to each attempt: with Spring Boot's default of one retry a "
-						+ "request waits twice as long before its 503");
-		line(yaml, prefix, "max-validation-time", validationTimeoutMs(acquireMs),
-				"ms; bounds the check of a connection before it is handed out, below max-acquire-time (HikariCP's "
-						+ "validation-timeout rule); not measured by the sweep");
-		line(yaml, prefix, "max-life-time", MAX_LIFETIME_MS,
-				"ms (30 min), as HikariCP's max-lifetime; not measured by the sweep. Keep it a few seconds shorter "
-						+ "than any connection time limit imposed by the database or the network");
-		return yaml.toString();
 	}
 
 	/** HikariCP's own default maximum-pool-size. */
@@ -318,7 +273,7 @@ public final class RecommendedYaml {
 			.toList();
 	}
 
-	private static String poolSizeWhy(Section section) {
+	static String poolSizeWhy(Section section) {
 		Recommendation recommendation = section.recommendation();
 		Recommendation.CrossChecks checks = recommendation.crossChecks();
 		String budget = "; fleet budget " + checks.budgetPerInstance();
@@ -352,7 +307,7 @@ public final class RecommendedYaml {
 	}
 
 	/** The slowest successful request at any point that sustained its rate. */
-	private static OptionalDouble slowestSustainedMs(TopologyGrid grid) {
+	static OptionalDouble slowestSustainedMs(TopologyGrid grid) {
 		return grid.cells().stream().filter(Cell::sustained).mapToDouble(Cell::maxMs).max();
 	}
 
@@ -387,39 +342,6 @@ public final class RecommendedYaml {
 	}
 
 	/**
-	 * HikariCP's own rules for the values written (HikariConfig and its documentation): a
-	 * block that breaks one is a bug of this class, never pasted.
-	 * @param hikari the values by key, in milliseconds where they are times
-	 * @throws IllegalStateException naming the rule broken
-	 */
-	static void requireHikariRules(Map<String, Long> hikari) {
-		long connection = hikari.getOrDefault("connection-timeout", DEFAULT_CONNECTION_TIMEOUT_MS);
-		long validation = hikari.getOrDefault("validation-timeout", DEFAULT_VALIDATION_TIMEOUT_MS);
-		long maxLifetime = hikari.getOrDefault("max-lifetime", MAX_LIFETIME_MS);
-		require(connection >= HIKARI_TIMEOUT_FLOOR_MS, "connection-timeout %d ms is below HikariCP's 250 ms",
-				connection);
-		require(validation >= HIKARI_TIMEOUT_FLOOR_MS, "validation-timeout %d ms is below HikariCP's 250 ms",
-				validation);
-		require(validation < connection, "validation-timeout %d ms must be below connection-timeout %d ms", validation,
-				connection);
-		require(maxLifetime >= 30_000, "max-lifetime %d ms is below HikariCP's 30 s", maxLifetime);
-		Long keepalive = hikari.get("keepalive-time");
-		require(keepalive == null || (keepalive >= 30_000 && keepalive < maxLifetime),
-				"keepalive-time %d ms must be at least 30 s and below max-lifetime %d ms", keepalive, maxLifetime);
-		Long leak = hikari.get("leak-detection-threshold");
-		require(leak == null || (leak >= MIN_LEAK_DETECTION_THRESHOLD_MS && leak < maxLifetime),
-				"leak-detection-threshold %d ms must be at least 2 s and below max-lifetime %d ms", leak, maxLifetime);
-		Long pool = hikari.get("maximum-pool-size");
-		require(pool == null || pool >= 1, "maximum-pool-size %d is below 1", pool);
-	}
-
-	private static void require(boolean holds, String rule, Object... values) {
-		if (!holds) {
-			throw new IllegalStateException("The recommended block breaks a HikariCP rule: " + rule.formatted(values));
-		}
-	}
-
-	/**
 	 * A reason in comment lines of {@link #COMMENT_WIDTH}, for a line that is itself a
 	 * comment.
 	 */
@@ -433,7 +355,7 @@ public final class RecommendedYaml {
 	 * A comment where a setting's key would be: the file stays valid YAML, and the pool's
 	 * default applies.
 	 */
-	private static void notWritten(StringBuilder yaml, String prefix, String why) {
+	static void notWritten(StringBuilder yaml, String prefix, String why) {
 		for (String comment : wrap(why, COMMENT_WIDTH - prefix.length() - 8)) {
 			yaml.append(prefix).append("      # ").append(comment).append('\n');
 		}

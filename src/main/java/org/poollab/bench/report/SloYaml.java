@@ -100,7 +100,7 @@ final class SloYaml {
 		written.put("max-lifetime", RecommendedYaml.MAX_LIFETIME_MS);
 		written.put("keepalive-time", RecommendedYaml.KEEPALIVE_TIME_MS);
 		written.put("leak-detection-threshold", leakMs);
-		RecommendedYaml.requireHikariRules(written);
+		HikariRules.require(written);
 		return yaml.toString();
 	}
 

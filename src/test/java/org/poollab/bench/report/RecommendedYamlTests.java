@@ -348,12 +348,12 @@ class RecommendedYamlTests {
 	void aBlockBreakingHikarisTimeoutRuleIsRefused() {
 		Map<String, Long> block = new LinkedHashMap<>(
 				Map.of("connection-timeout", 500L, "validation-timeout", 500L, "maximum-pool-size", 5L));
-		assertThatIllegalStateException().isThrownBy(() -> RecommendedYaml.requireHikariRules(block))
+		assertThatIllegalStateException().isThrownBy(() -> HikariRules.require(block))
 			.withMessageContaining("validation-timeout 500 ms must be below connection-timeout 500 ms");
 		block.put("validation-timeout", 250L);
-		RecommendedYaml.requireHikariRules(block);
+		HikariRules.require(block);
 		block.put("keepalive-time", 10_000L);
-		assertThatIllegalStateException().isThrownBy(() -> RecommendedYaml.requireHikariRules(block))
+		assertThatIllegalStateException().isThrownBy(() -> HikariRules.require(block))
 			.withMessageContaining("keepalive-time 10000 ms must be at least 30 s");
 	}
 
