@@ -7,14 +7,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.load.LoadRun;
-import org.poollab.bench.report.Durations;
-import org.poollab.bench.report.Report;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.Settling;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.text.Durations;
 
 /**
  * Adaptive effort: while a topology's decision is not settled (redone on p99s drawn from
@@ -45,17 +45,17 @@ final class AdaptiveEffort {
 		// The deployment: the topology, with its request threads when the sweep
 		// varied them.
 		String label = first.deploymentLabel();
-		Optional<Report.Unsettled> unsettled = Report.unsettled(results, label);
+		Optional<Decisions.Unsettled> unsettled = Decisions.unsettled(results, label);
 		if (cap.isZero() || unsettled.isEmpty() || !first.pooled()) {
 			return;
 		}
-		Report.Unsettled start = unsettled.get();
+		Decisions.Unsettled start = unsettled.get();
 		long started = System.nanoTime();
 		long deadline = started + cap.toNanos();
 		int rounds = 0;
 		String end = "settled";
 		while (unsettled.isPresent()) {
-			Report.Unsettled now = unsettled.get();
+			Decisions.Unsettled now = unsettled.get();
 			if (rounds == MAX_ROUNDS) {
 				end = "rounds";
 				break;
@@ -89,9 +89,9 @@ final class AdaptiveEffort {
 					(measured, nanos) -> this.sweep.progress().again(measured, nanos, deployment.loadBalancer()));
 			results.points().addAll(result.measured());
 			this.sweep.store().write(results);
-			unsettled = Report.unsettled(results, label);
+			unsettled = Decisions.unsettled(results, label);
 		}
-		double after = Report.probability(results, label).orElse(Double.NaN);
+		double after = Decisions.probability(results, label).orElse(Double.NaN);
 		double seconds = (System.nanoTime() - started) / 1e9;
 		this.sweep.time()
 			.settled(new Settling(label, start.rateRps(), start.pools(), rounds, seconds, start.probability(), after,

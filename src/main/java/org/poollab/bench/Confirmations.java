@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import org.poollab.bench.deciding.Confirming;
+import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.load.ConfirmationRun;
 import org.poollab.bench.report.Report;
@@ -15,8 +17,8 @@ import org.poollab.bench.results.SweepResults;
  * After the grid, each topology whose grid chose a pool size is started again with
  * exactly the recommended block and loaded at the rate it was chosen at
  * ({@link ConfirmationRun}). A refuted pool moves the answer to the next one, which is
- * confirmed in turn, up to {@link Report#MAX_CONFIRMATIONS} runs per topology. A topology
- * swept at several Tomcat thread counts is confirmed at its first.
+ * confirmed in turn, up to {@link Decisions#MAX_CONFIRMATIONS} runs per topology. A
+ * topology swept at several Tomcat thread counts is confirmed at its first.
  */
 final class Confirmations {
 
@@ -37,9 +39,9 @@ final class Confirmations {
 		Deployer deployer = new Deployer(sweep);
 		// Earlier databases' confirmations stay: each deployment is confirmed once.
 		List<Confirmation> confirmations = new ArrayList<>(results.confirmations());
-		List<String> deployments = Report.toConfirm(results, sweep.store().directory())
+		List<String> deployments = Decisions.toConfirm(results)
 			.stream()
-			.map(Report.Block::deployment)
+			.map(Decisions.Choice::deployment)
 			.distinct()
 			.toList();
 		for (String deployment : deployments) {
@@ -49,9 +51,9 @@ final class Confirmations {
 			if (like.isEmpty()) {
 				continue;
 			}
-			for (int run = 0; run < Report.MAX_CONFIRMATIONS; run++) {
+			for (int run = 0; run < Decisions.MAX_CONFIRMATIONS; run++) {
 				SweepResults sofar = results.withConfirmations(confirmations);
-				Optional<Report.Block> next = Report.toConfirm(sofar, sweep.store().directory())
+				Optional<Decisions.Choice> next = Decisions.toConfirm(sofar)
 					.stream()
 					.filter((block) -> block.deployment().equals(deployment))
 					.findFirst();
@@ -61,7 +63,7 @@ final class Confirmations {
 							&& done.point().rateRps() == next.get().rateRps())) {
 					break; // nothing to confirm, or its answer was confirmed already
 				}
-				Report.Block block = next.get();
+				Confirming block = Report.block(sofar, sweep.store().directory(), next.get());
 				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().vendor(),
 						like.get().stack(), like.get().threads(), block.poolSize(), block.rateRps(), 1);
 				Confirmation confirmed = confirmation.run(block, point, (deployed, file,
@@ -70,7 +72,7 @@ final class Confirmations {
 				sweep.emptyWrittenTable();
 				confirmations.add(confirmed);
 				sweep.out()
-					.println("  " + Report.confirmationLine(results.withConfirmations(confirmations), deployment));
+					.println("  " + Decisions.confirmationLine(results.withConfirmations(confirmations), deployment));
 			}
 		}
 		return confirmations;

@@ -3,17 +3,18 @@ package org.poollab.bench;
 import java.util.Locale;
 import java.util.Optional;
 
+import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.deploy.Deployment;
-import org.poollab.bench.report.Cell;
-import org.poollab.bench.report.Grid;
 import org.poollab.bench.report.HoldModelTable;
 import org.poollab.bench.results.SweepResults;
 
 /**
  * The paper's Tables I-IV on the console: per topology, rows are pool sizes, columns are
  * rates, each cell "max / p99" latency in ms. The cells are the report's own
- * ({@link org.poollab.bench.report.Grid}): medians across repeats, and "died" or
- * "unverified" where the report says so, so the console and the report cannot disagree.
+ * ({@link org.poollab.bench.deciding.TopologyGrid}): medians across repeats, and "died"
+ * or "unverified" where the report says so, so the console and the report cannot
+ * disagree.
  */
 final class ConsoleTables {
 
@@ -24,7 +25,7 @@ final class ConsoleTables {
 
 	static String render(SweepResults results) {
 		StringBuilder out = new StringBuilder();
-		for (Grid grid : Grid.of(results)) {
+		for (TopologyGrid grid : TopologyGrid.of(results)) {
 			String loadBalancer = grid.cells().isEmpty() ? "load balancer -"
 					: Deployment.describe(grid.cells().get(0).loadBalancer());
 			boolean repeats = grid.cells().stream().anyMatch((cell) -> cell.points().size() > 1);

@@ -26,7 +26,7 @@ import org.poollab.bench.load.RemoteEngines;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.service.database.DatabaseVendor;
 
-import static org.poollab.bench.results.PgBouncer.poolsAtTheDatabase;
+import static org.poollab.bench.results.PgBouncerFacts.poolsAtTheDatabase;
 
 /**
  * What is checked before anything starts, for a sweep and for {@code -Psingle/-Pmulti}

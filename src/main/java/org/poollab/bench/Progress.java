@@ -9,15 +9,15 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.deploy.Deployment;
-import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.Grid;
 import org.poollab.bench.load.LoadRun;
-import org.poollab.bench.report.Durations;
-import org.poollab.bench.report.Failures;
-import org.poollab.bench.results.EngineLoad;
 import org.poollab.bench.results.EmulatedHold;
+import org.poollab.bench.results.EngineLoad;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.text.Durations;
+import org.poollab.bench.text.Failures;
 
 /**
  * Point i of N, what it is, and when the sweep will be done: what the plan's runs left

@@ -11,6 +11,9 @@ import java.util.OptionalInt;
 
 import org.jspecify.annotations.Nullable;
 
+import org.poollab.bench.deciding.Confirming;
+import org.poollab.bench.deciding.Decisions;
+import org.poollab.bench.deciding.SloJudge;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Question;
@@ -22,13 +25,13 @@ import org.poollab.bench.model.Fleet;
 import org.poollab.bench.model.PoolSearch;
 import org.poollab.bench.model.QueueModel;
 import org.poollab.bench.report.Report;
-import org.poollab.bench.report.SloJudge;
 import org.poollab.bench.results.Confirmation;
-import org.poollab.bench.results.Database;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.text.Durations;
 
 /**
  * The team's own question ({@link Question}) answered by measurement: the database driven
@@ -62,8 +65,8 @@ final class SloRun {
 
 	/**
 	 * The search, then its answer started as pasted; a refuted answer moves the search
-	 * on, up to {@link Report#MAX_CONFIRMATIONS} confirmations. Results are written after
-	 * each step, so a failure keeps what finished.
+	 * on, up to {@link Decisions#MAX_CONFIRMATIONS} confirmations. Results are written
+	 * after each step, so a failure keeps what finished.
 	 * @param results the sweep's results so far
 	 * @return them with the search and its confirmations
 	 */
@@ -71,7 +74,7 @@ final class SloRun {
 		SweepResults answered = results.withSlo(run(ceiling));
 		this.sweep.store().write(answered);
 		List<Confirmation> confirmations = new ArrayList<>();
-		for (int run = 0; run < Report.MAX_CONFIRMATIONS; run++) {
+		for (int run = 0; run < Decisions.MAX_CONFIRMATIONS; run++) {
 			Optional<String> block = Report.sloBlock(answered);
 			Optional<Confirmation> confirmed = block.isPresent() ? confirm(answered.slo(), block.get())
 					: Optional.empty();
@@ -82,7 +85,7 @@ final class SloRun {
 			answered = answered.withConfirmations(confirmations);
 			this.sweep.store().write(answered);
 			if (SloJudge.confirms(confirmed.get().point(), this.question.p99ObjectiveMs())
-					|| run + 1 == Report.MAX_CONFIRMATIONS) {
+					|| run + 1 == Decisions.MAX_CONFIRMATIONS) {
 				break;
 			}
 			answered = answered.withSlo(resume(answered.slo(), confirmed.get()));
@@ -92,7 +95,7 @@ final class SloRun {
 	}
 
 	SloSearch run(HostCeiling ceiling) throws IOException, InterruptedException {
-		Database database = this.sweep.results().database();
+		DatabaseFacts database = this.sweep.results().database();
 		Fleet fleet = this.question.fleet(database.maxConnections(), database.reservedConnections());
 		// The search runs platform threads only (bench.threads is refused beside it).
 		int lowest = Fleet.deadlockFloor(this.sweep.grid().threads().get(0).cap().orElseThrow(),
@@ -155,7 +158,7 @@ final class SloRun {
 			.printf(Locale.ROOT,
 					"  Queue model: %.2f connections busy on average (hold %.3f ms, %s); its smallest pool for %s ms: %d.%n",
 					queue.busyConnections(), queue.holdMeanMs(), model.holdSource(),
-					Report.ms(this.question.p99ObjectiveMs()), seed);
+					Durations.ms(this.question.p99ObjectiveMs()), seed);
 		return seed;
 	}
 
@@ -246,7 +249,7 @@ final class SloRun {
 		ConfirmationRun confirmation = new ConfirmationRun(this.sweep.grid(), this.sweep.properties().confirmation(),
 				this.sweep.jmeter(), this.sweep.out());
 		Confirmation confirmed = confirmation.run(
-				new Report.Block(Topology.SINGLE.label(), pool, search.rateRps(), block), planned(pool, 1),
+				new Confirming(Topology.SINGLE.label(), pool, search.rateRps(), block), planned(pool, 1),
 				(deployed, file, rates) -> deployer.deploy(deployed, pool, Optional.of(file), rates),
 				this.sweep.store().directory(), this.sweep.processes());
 		return Optional.of(confirmed);
@@ -259,7 +262,7 @@ final class SloRun {
 
 	/** The search's answer, or whose ceiling stood in its way. */
 	private String conclusion(PoolSearch.Outcome outcome, List<SloSearch.Probe> path, int highest, int rate) {
-		String objective = Report.ms(this.question.p99ObjectiveMs()) + " ms";
+		String objective = Durations.ms(this.question.p99ObjectiveMs()) + " ms";
 		if (outcome.smallest().isPresent()) {
 			return String.format(Locale.ROOT,
 					"pool %d per replica is the smallest that met the p99 objective of %s at %d rps in every repeat%s.",
@@ -274,7 +277,7 @@ final class SloRun {
 			.orElse(Double.NaN);
 		return String.format(Locale.ROOT,
 				"cannot be met, because of the service's ceiling on this machine: even pool %d, the largest the budget allows, did not meet %s at %d rps (%s); its requests waited %s ms for a connection at p99, so %s",
-				highest, objective, rate, largest.verdict(), Report.ms(waitedMs),
+				highest, objective, rate, largest.verdict(), Durations.ms(waitedMs),
 				(waitedMs < this.question.p99ObjectiveMs() / 2)
 						? "the pool is not what is slow: the objective needs a faster service or database, more replicas, or a looser objective."
 						: "the database's connection budget is what limits: more connections than it allows per replica, an external pooler, or more replicas.");

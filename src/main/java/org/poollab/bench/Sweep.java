@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 import org.poollab.bench.acquire.AcquireCostBenchmark;
+import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.deploy.Database;
 import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.grid.Grid.Planned;
@@ -26,8 +27,6 @@ import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.load.Dashboards;
 import org.poollab.bench.load.JMeter;
-import org.poollab.bench.report.Durations;
-import org.poollab.bench.report.Recommendation;
 import org.poollab.bench.report.Report;
 import org.poollab.bench.report.ReportMain;
 import org.poollab.bench.results.Host;
@@ -36,9 +35,11 @@ import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.text.Durations;
 import org.poollab.service.database.DatabaseVendor;
 
 import org.springframework.util.FileSystemUtils;
+import org.poollab.bench.deciding.Decisions;
 
 /**
  * The experiment, one way through: grid, deploy, load, collect, report. Everything it
@@ -197,7 +198,7 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 				if (results != null && !points.isEmpty() && !processes.stopping()) {
 					// 5a. JMeter's own dashboards of the points that decide.
 					try {
-						Dashboards.generate(this.paths, store.directory(), Report.deciding(results), processes,
+						Dashboards.generate(this.paths, store.directory(), Decisions.deciding(results), processes,
 								this.out);
 					}
 					catch (IOException | RuntimeException ex) {

@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import org.poollab.bench.report.Durations;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.Settling;
 import org.poollab.bench.results.Timing;
 import org.poollab.bench.results.WarmUpRecord;
+import org.poollab.bench.text.Durations;
 
 /**
  * Where a sweep's time went: the measured windows, the warm-up before each, the warm-ups

@@ -14,13 +14,14 @@ import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.LabFailureException;
+import org.poollab.bench.load.CrossCheck;
 import org.poollab.bench.load.GeneratorCheck;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.load.LoadRun;
-import org.poollab.bench.report.Durations;
-import org.poollab.bench.results.CrossCheck;
+import org.poollab.bench.results.CrossCheckResult;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.text.Durations;
 
 /**
  * The points of one deployment: a topology at one Tomcat thread count, from its start to
@@ -222,7 +223,7 @@ final class TopologyRun {
 					(measured, nanos) -> this.sweep.progress().again(measured, nanos, deployment.loadBalancer()));
 			for (int i = 0; i < result.measured().size(); i++) {
 				int index = indexes.get(again.indexOf(sameRate.get(i)));
-				CrossCheck check = results.points().get(index).crossCheck();
+				CrossCheckResult check = results.points().get(index).crossCheck();
 				Point remeasured = result.measured().get(i);
 				// The first try's cross-check measured this deployment, pool and rate.
 				results.points().set(index, (check != null) ? remeasured.withCrossCheck(check) : remeasured);
@@ -250,7 +251,7 @@ final class TopologyRun {
 			}
 			String name = "%s-check-pool%s-%drps".formatted(runId, SweepResults.poolLabel(point.poolSize()),
 					point.rateRps());
-			CrossCheck check = org.poollab.bench.load.CrossCheck.run(this.sweep.paths(), urls, point.rateRps(),
+			CrossCheckResult check = CrossCheck.run(this.sweep.paths(), urls, point.rateRps(),
 					this.sweep.grid().arrivals(), this.sweep.grid().warmup().plus(LoadRun.SETTLE),
 					this.sweep.grid().duration(), loadDirectory.resolve(name + ".log"), this.sweep.processes(),
 					point.latency());
@@ -262,7 +263,8 @@ final class TopologyRun {
 						"    cross-check, pool %s at %d rps: p50 %.1f / p99 %.1f ms (sent %.0f rps, send lag p99 %.1f ms, %d errors) against JMeter's %.0f / %.0f ms: %s%n",
 						SweepResults.poolLabel(point.poolSize()), point.rateRps(), check.p50Ms(), check.p99Ms(),
 						check.sentRps(), check.sendLagP99Ms(), check.errors(), point.latency().p50Ms(),
-						point.latency().p99Ms(), check.agrees() ? "agree" : "DISAGREE (not within 1.5x or 3 ms)");
+						point.latency().p99Ms(),
+						check.agrees() ? "agree" : "DISAGREE (not within " + CrossCheckResult.tolerance() + ")");
 		}
 	}
 

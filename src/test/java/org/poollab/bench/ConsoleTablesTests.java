@@ -10,7 +10,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import org.poollab.bench.results.Database;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Host;
 import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;
@@ -31,8 +31,8 @@ class ConsoleTablesTests {
 			points.add(point(5, repeat, p99Ms[repeat - 1]));
 		}
 		SweepResults results = new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", new Host(2, "JMeter"),
-				new Database("embedded", Database.POSTGRESQL, "jdbc:postgresql://localhost/x", "17", 100, 3), 100, null,
-				points);
+				new DatabaseFacts("embedded", DatabaseFacts.POSTGRESQL, "jdbc:postgresql://localhost/x", "17", 100, 3),
+				100, null, points);
 
 		String console = ConsoleTables.render(results);
 

@@ -8,10 +8,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.load.Dashboards;
-import org.poollab.bench.report.Report;
 import org.poollab.bench.telemetry.LoadWindow;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,8 +44,8 @@ class DashboardsIT {
 				windows.resolve("confirm-single").resolve(Dashboards.sliceName("single", "5", 1000, 1)));
 
 		try (ChildProcesses processes = new ChildProcesses()) {
-			List<Path> written = Dashboards.generate(LabPaths.of(Path.of("target")), this.run,
-					List.of(new Report.Deciding("single", "5", 1000, 1), new Report.Deciding("single", "2", 1000, 1)),
+			List<Path> written = Dashboards.generate(LabPaths.of(Path.of("target")), this.run, List
+				.of(new Decisions.Deciding("single", "5", 1000, 1), new Decisions.Deciding("single", "2", 1000, 1)),
 					processes, System.out);
 
 			Path index = this.run.resolve("dashboards/single-pool5-rate1000-rep1/index.html");

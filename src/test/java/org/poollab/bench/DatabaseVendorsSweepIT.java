@@ -10,7 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import org.poollab.bench.results.Database;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.service.database.DatabaseVendor;
@@ -52,8 +52,9 @@ class DatabaseVendorsSweepIT {
 				.containsOnly(point.poolSize());
 			assertThat(point.verified()).isTrue();
 		});
-		assertThat(outcome.results().databases()).extracting(Database::vendor).containsExactly("PostgreSQL", "MariaDB");
-		assertThat(outcome.results().databases()).extracting(Database::kind).containsOnly("embedded");
+		assertThat(outcome.results().databases()).extracting(DatabaseFacts::vendor)
+			.containsExactly("PostgreSQL", "MariaDB");
+		assertThat(outcome.results().databases()).extracting(DatabaseFacts::kind).containsOnly("embedded");
 		assertThat(outcome.results().database()).isEqualTo(outcome.results().databases().get(0));
 		Path run = outcome.directory();
 		assertThat(ResultsStore.read(run.resolve(ResultsStore.RESULTS_JSON))).isEqualTo(outcome.results());

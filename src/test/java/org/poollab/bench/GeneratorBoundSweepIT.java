@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.poollab.bench.report.Recommendation;
+import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.results.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;

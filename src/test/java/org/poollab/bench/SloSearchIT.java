@@ -6,9 +6,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.poollab.bench.deciding.SloJudge;
 import org.poollab.bench.model.Fleet;
 import org.poollab.bench.model.Usl;
-import org.poollab.bench.report.SloJudge;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.results.SweepResults;

@@ -11,10 +11,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.load.ConfirmationRun;
-import org.poollab.bench.report.Report;
 import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
@@ -118,9 +118,9 @@ class SweepEndToEndIT {
 			}
 		}
 		assertThat(confirmations).extracting(Confirmation::topology)
-			.as("each answer confirmed, up to %d runs each", Report.MAX_CONFIRMATIONS)
+			.as("each answer confirmed, up to %d runs each", Decisions.MAX_CONFIRMATIONS)
 			.containsOnlyElementsOf(answered)
-			.hasSizeBetween(answered.size(), answered.size() * Report.MAX_CONFIRMATIONS);
+			.hasSizeBetween(answered.size(), answered.size() * Decisions.MAX_CONFIRMATIONS);
 		for (String topology : answered) {
 			Confirmation confirmation = last(confirmations, topology);
 			int pool = outcome.recommendations()

@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.service.database.DatabaseVendor;
 import org.poollab.service.database.EmbeddedMariaDbServer;
 import org.poollab.service.database.EmbeddedPostgresServer;
@@ -209,11 +210,12 @@ public final class Database implements AutoCloseable {
 	 * The database of an external deployment ({@code bench.target=external}) when no
 	 * {@code bench.database.url} names it: the lab cannot read its
 	 * {@code max_connections}, so the budget is not checked and the report says so
-	 * ({@link org.poollab.bench.results.Database#budgetKnown()}); nothing connects to it.
+	 * ({@link org.poollab.bench.results.DatabaseFacts#budgetKnown()}); nothing connects
+	 * to it.
 	 */
 	public static Database unchecked(DatabaseVendor vendor) {
 		try {
-			return new Database(org.poollab.bench.results.Database.UNCHECKED, vendor, "", "", "", null, null, null,
+			return new Database(DatabaseFacts.UNCHECKED, vendor, "", "", "", null, null, null,
 					new Settings(vendor.product(), "unknown", 0, 0));
 		}
 		catch (SQLException ex) {
@@ -256,9 +258,9 @@ public final class Database implements AutoCloseable {
 		return this.vendor;
 	}
 
-	public org.poollab.bench.results.Database describe() {
-		return new org.poollab.bench.results.Database(this.kind, this.settings.product(), withoutQuery(this.url),
-				this.settings.version(), this.settings.maxConnections(), this.settings.reservedConnections());
+	public DatabaseFacts describe() {
+		return new DatabaseFacts(this.kind, this.settings.product(), withoutQuery(this.url), this.settings.version(),
+				this.settings.maxConnections(), this.settings.reservedConnections());
 	}
 
 	public Connection connect() throws SQLException {

@@ -16,6 +16,7 @@ import java.util.logging.Logger;
 
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
+import org.poollab.bench.results.PgBouncerFacts;
 
 /**
  * pgbouncer between the instances and PostgreSQL, in transaction mode (as in "Improve
@@ -227,11 +228,10 @@ public final class PgBouncer implements AutoCloseable {
 	 * pgbouncer over a measured window: the pool size it reported last, and peaks.
 	 * @param clientPoolSize every instance's HikariCP pool size
 	 */
-	public static org.poollab.bench.results.PgBouncer summarize(List<Sample> samples, int clientPoolSize, long startMs,
-			long endMs) {
+	public static PgBouncerFacts summarize(List<Sample> samples, int clientPoolSize, long startMs, long endMs) {
 		List<Sample> inside = samples.stream().filter((s) -> s.atMs() >= startMs && s.atMs() <= endMs).toList();
-		return new org.poollab.bench.results.PgBouncer(inside.isEmpty() ? -1 : inside.get(inside.size() - 1).poolSize(),
-				clientPoolSize, inside.stream().mapToInt(Sample::serverConnections).max().orElse(0),
+		return new PgBouncerFacts(inside.isEmpty() ? -1 : inside.get(inside.size() - 1).poolSize(), clientPoolSize,
+				inside.stream().mapToInt(Sample::serverConnections).max().orElse(0),
 				inside.stream().mapToInt(Sample::serverActive).max().orElse(0),
 				inside.stream().mapToInt(Sample::clientsWaiting).max().orElse(0),
 				inside.stream().mapToDouble(Sample::maxWaitMs).max().orElse(0), inside.size());

@@ -15,15 +15,15 @@ import java.util.Properties;
 import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
 import org.springframework.core.io.FileSystemResource;
 
+import org.poollab.bench.deciding.Confirming;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.deploy.Instance;
-import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.Grid;
 import org.poollab.bench.lab.ChildProcesses;
-import org.poollab.bench.report.Durations;
-import org.poollab.bench.report.Report;
 import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.Point;
+import org.poollab.bench.text.Durations;
 
 /**
  * The recommended block run as a user pastes it: the topology started afresh with nothing
@@ -65,7 +65,7 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 	 * {@code confirm/<topology>/application.yml}, the load to {@code load/}
 	 * @return what the run showed
 	 */
-	public Confirmation run(Report.Block block, Planned point, Deployer deployer, Path directory,
+	public Confirmation run(Confirming block, Planned point, Deployer deployer, Path directory,
 			ChildProcesses processes) throws IOException, InterruptedException {
 		Path file = Files.createDirectories(directory.resolve("confirm").resolve(block.deployment()))
 			.resolve("application.yml");

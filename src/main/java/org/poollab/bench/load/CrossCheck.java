@@ -15,8 +15,9 @@ import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
-import org.poollab.bench.report.Durations;
+import org.poollab.bench.results.CrossCheckResult;
 import org.poollab.bench.results.Latency;
+import org.poollab.bench.text.Durations;
 
 /**
  * A second opinion on JMeter from outside the lab's load path ({@code bench.crossCheck}):
@@ -24,8 +25,8 @@ import org.poollab.bench.results.Latency;
  * deployment, at the same pool size and rate, by the lab's own open-loop generator
  * ({@code org.poollab.crosscheck.OpenLoopCheck}, a separate JVM: one thread, non-blocking
  * sockets, each request sent at its scheduled time whatever earlier ones did, latency
- * from the intended send time). The two agree when p50 and p99 are each within 1.5x or 3
- * ms of each other, whichever is larger. On two shared cores JMeter's own CPU is part of
+ * from the intended send time). The two agree when p50 and p99 each
+ * {@link CrossCheckResult#agree agree}. On two shared cores JMeter's own CPU is part of
  * what it measures; where they disagree, the point's server-side p99 says whether the
  * service was slower beside JMeter or JMeter added its own delay.
  */
@@ -34,26 +35,15 @@ public final class CrossCheck {
 	/** The check's JVM: C1 only, so the JIT's own CPU stays out of the figures. */
 	private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-Xmx256m", "-Xss512k");
 
-	/** Agreement: within this factor ... */
-	static final double AGREEMENT_FACTOR = 1.5;
-
-	/** ... or within this many milliseconds, whichever is larger. */
-	static final double AGREEMENT_MS = 3.0;
-
 	/** How long a request may take before the check counts it as an error. */
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
 	private CrossCheck() {
 	}
 
-	/**
-	 * Whether two latencies agree: within {@link #AGREEMENT_FACTOR} or
-	 * {@link #AGREEMENT_MS}, whichever is larger.
-	 */
+	/** {@link CrossCheckResult#agree}. */
 	static boolean agrees(double aMs, double bMs) {
-		double low = Math.min(aMs, bMs);
-		double high = Math.max(aMs, bMs);
-		return high - low <= AGREEMENT_MS || high <= low * AGREEMENT_FACTOR;
+		return CrossCheckResult.agree(aMs, bMs);
 	}
 
 	/** Whether the check's p50 and p99 both agree with JMeter's. */
@@ -74,8 +64,8 @@ public final class CrossCheck {
 	 * @param jmeter JMeter's latency of the point, to compare with
 	 * @return the check's figures
 	 */
-	public static org.poollab.bench.results.CrossCheck run(LabPaths paths, List<String> urls, int rateRps,
-			Arrivals arrivals, Duration warmup, Duration window, Path log, ChildProcesses processes, Latency jmeter)
+	public static CrossCheckResult run(LabPaths paths, List<String> urls, int rateRps, Arrivals arrivals,
+			Duration warmup, Duration window, Path log, ChildProcesses processes, Latency jmeter)
 			throws IOException, InterruptedException {
 		List<String> command = new ArrayList<>();
 		command.add(paths.java());
@@ -106,7 +96,7 @@ public final class CrossCheck {
 	}
 
 	/** Its {@code result key=value ...} line. */
-	static org.poollab.bench.results.CrossCheck parse(String resultLine, Latency jmeter) {
+	static CrossCheckResult parse(String resultLine, Latency jmeter) {
 		Map<String, String> values = new HashMap<>();
 		for (String pair : resultLine.substring("result ".length()).trim().split("\\s+")) {
 			int equals = pair.indexOf('=');
@@ -115,9 +105,8 @@ public final class CrossCheck {
 		double p50 = number(values, "p50_ms");
 		double p99 = number(values, "p99_ms");
 		double seconds = number(values, "duration_s");
-		return new org.poollab.bench.results.CrossCheck(p50, p99, number(values, "send_lag_p99_ms"),
-				number(values, "sent") / seconds, (long) number(values, "errors"), number(values, "cpu_cores"),
-				agrees(jmeter, p50, p99));
+		return new CrossCheckResult(p50, p99, number(values, "send_lag_p99_ms"), number(values, "sent") / seconds,
+				(long) number(values, "errors"), number(values, "cpu_cores"), agrees(jmeter, p50, p99));
 	}
 
 	private static double number(Map<String, String> values, String key) {

@@ -16,9 +16,9 @@ import java.util.stream.Stream;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
+import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabPaths;
-import org.poollab.bench.report.Report;
 import org.poollab.bench.telemetry.LoadWindow;
 
 /**
@@ -73,12 +73,12 @@ public final class Dashboards {
 	 * Generates the dashboards of the deciding points, then deletes every slice.
 	 * @return the dashboards written
 	 */
-	public static List<Path> generate(LabPaths paths, Path runDirectory, List<Report.Deciding> deciding,
+	public static List<Path> generate(LabPaths paths, Path runDirectory, List<Decisions.Deciding> deciding,
 			ChildProcesses processes, PrintStream out) throws IOException, InterruptedException {
 		Path windows = runDirectory.resolve("load").resolve(WINDOWS);
 		List<Path> written = new ArrayList<>();
 		try {
-			for (Report.Deciding point : deciding) {
+			for (Decisions.Deciding point : deciding) {
 				String name = sliceName(point.topology(), point.poolLabel(), point.rateRps(), point.repeat());
 				Optional<Path> slice = latestSlice(windows, name);
 				if (slice.isEmpty()) {

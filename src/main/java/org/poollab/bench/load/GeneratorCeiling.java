@@ -14,10 +14,10 @@ import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.lab.ChildProcesses;
-import org.poollab.bench.report.Durations;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.Pool;
 import org.poollab.bench.telemetry.LoadWindow;
+import org.poollab.bench.text.Durations;
 
 /**
  * The load generator's own ceiling on this machine: the highest rate JMeter holds (late

@@ -3,6 +3,7 @@ package org.poollab.bench.load;
 import java.util.Optional;
 
 import org.poollab.bench.results.EngineLoad;
+import org.poollab.bench.results.LateStarts;
 import org.poollab.bench.results.Point;
 
 /**
@@ -18,13 +19,6 @@ public final class GeneratorCheck {
 	/** Outcome prefix of a point the generator could not hold. */
 	static final String GENERATOR_BOUND = "generator-bound";
 
-	/**
-	 * Late-start p99 above which a window is the generator's: at 2000 rps 10 ms is 20
-	 * requests sent late; on this box a generator that keeps up shows 0–2 ms (measured
-	 * with the open model at 500 and 1000 rps), one that falls behind hundreds.
-	 */
-	static final double LAG_LIMIT_MS = 10;
-
 	/** How far the rate sent may be from the rate asked, as a fraction. */
 	static final double RATE_TOLERANCE = 0.03;
 
@@ -36,7 +30,7 @@ public final class GeneratorCheck {
 	 * the generator held its schedule
 	 */
 	static Optional<String> verdict(Point point) {
-		boolean late = point.startLagP99Ms() > LAG_LIMIT_MS;
+		boolean late = LateStarts.late(point.startLagP99Ms());
 		double offBy = Math.abs(point.achievedRps() - point.rateRps()) / point.rateRps();
 		boolean offRate = offBy > rateTolerance(point);
 		if (!late && !offRate) {
@@ -45,7 +39,7 @@ public final class GeneratorCheck {
 		StringBuilder why = new StringBuilder(GENERATOR_BOUND + ": JMeter ");
 		if (late) {
 			why.append("sent late (late starts p99 %.0f ms, limit %.0f ms)".formatted(point.startLagP99Ms(),
-					LAG_LIMIT_MS));
+					LateStarts.LIMIT_MS));
 		}
 		if (offRate) {
 			why.append(late ? " and " : "")

@@ -12,12 +12,11 @@ import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.lab.ChildProcesses;
-import org.poollab.bench.report.Durations;
-import org.poollab.bench.report.Header;
 import org.poollab.bench.results.ServerLatency;
 import org.poollab.bench.results.WarmUpRecord;
 import org.poollab.bench.telemetry.ServerLatencyWindow;
 import org.poollab.bench.telemetry.Telemetry;
+import org.poollab.bench.text.Durations;
 
 /**
  * Warms a fresh deployment until its instances' own latency has settled, and shows that
@@ -187,7 +186,7 @@ public final class WarmUp {
 		}
 		double seconds = Math.min(most.toMillis(), endMs - originMs) / 1000.0;
 		WarmUpRecord record = new WarmUpRecord(label, top, seconds, SLICE.toSeconds(), end, List.copyOf(slices));
-		out.println("  " + Header.warmUp(record));
+		out.println("  " + record.sentence());
 		return record;
 	}
 

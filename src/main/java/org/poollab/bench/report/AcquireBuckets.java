@@ -12,7 +12,9 @@ import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.io.ClassPathResource;
 
+import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.results.Pool;
+import org.poollab.bench.text.Durations;
 
 /**
  * How to print an acquire p99, which is the upper bound of the Micrometer histogram
@@ -83,22 +85,22 @@ record AcquireBuckets(double lowestBucketMs, long connectionTimeoutMs, double ti
 	String format(Cell cell) {
 		double valueMs = cell.acquireP99Ms();
 		if (valueMs <= this.lowestBucketMs) {
-			return "≤ " + Recommender.ms(this.lowestBucketMs);
+			return "≤ " + Durations.ms(this.lowestBucketMs);
 		}
 		if (valueMs >= this.timeoutBucketMs) {
 			return (cell.timeouts() >= P99_SHARE * cell.samples()) ? "≥ " + this.connectionTimeoutMs
-					: Recommender.ms(Math.round(this.belowTimeoutBucketMs)) + "–" + this.connectionTimeoutMs;
+					: Durations.ms(Math.round(this.belowTimeoutBucketMs)) + "–" + this.connectionTimeoutMs;
 		}
-		return Recommender.ms(valueMs);
+		return Durations.ms(valueMs);
 	}
 
 	/** Said under any table with the column. */
 	String note() {
 		return "acquire p99: the upper bound of the HikariCP histogram bucket that holds the 99th percentile of "
-				+ "the wait for a connection, not a measured time. ≤ " + Recommender.ms(this.lowestBucketMs)
+				+ "the wait for a connection, not a measured time. ≤ " + Durations.ms(this.lowestBucketMs)
 				+ ": the lowest bucket (a connection was free on arrival). ≥ " + this.connectionTimeoutMs
 				+ ": at least 1 % of requests waited out the " + this.connectionTimeoutMs + " ms connection-timeout; "
-				+ Recommender.ms(Math.round(this.belowTimeoutBucketMs)) + "–" + this.connectionTimeoutMs
+				+ Durations.ms(Math.round(this.belowTimeoutBucketMs)) + "–" + this.connectionTimeoutMs
 				+ ": the p99 lies in the timeout's bucket, no wait outlasts the timeout.";
 	}
 

@@ -7,8 +7,17 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.deciding.CellText;
+import org.poollab.bench.deciding.Decision;
+import org.poollab.bench.deciding.Decisions;
+import org.poollab.bench.deciding.IntervalVerdict;
+import org.poollab.bench.deciding.Knee;
+import org.poollab.bench.deciding.Recommendation;
+import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Settling;
+import org.poollab.bench.text.Durations;
 
 /**
  * What the report leads with, one per topology: the answer and what it rests on, in a few
@@ -25,7 +34,7 @@ record AnswerCard(String title, List<Line> lines) {
 
 	static AnswerCard of(Section section) {
 		Recommendation recommendation = section.recommendation();
-		Grid grid = section.grid();
+		TopologyGrid grid = section.grid();
 		List<Line> lines = new ArrayList<>();
 		String title;
 		if (recommendation.poolSize().isPresent() && recommendation.verdict().conclusive()) {
@@ -99,7 +108,7 @@ record AnswerCard(String title, List<Line> lines) {
 					&& confirmed.run().point().rateRps() == rate);
 		return ran ? Optional.empty()
 				: Optional.of("pool " + answer + " at " + rate
-						+ " rps, the answer after those, was not run as pasted (at most " + Report.MAX_CONFIRMATIONS
+						+ " rps, the answer after those, was not run as pasted (at most " + Decisions.MAX_CONFIRMATIONS
 						+ " confirmation runs per topology): not confirmed.");
 	}
 
@@ -118,7 +127,7 @@ record AnswerCard(String title, List<Line> lines) {
 	}
 
 	/** What goes wrong on either side of the answer, with what this grid showed of it. */
-	private static List<Line> sides(Grid grid, Recommendation recommendation) {
+	private static List<Line> sides(TopologyGrid grid, Recommendation recommendation) {
 		if (recommendation.poolSize().isEmpty() || recommendation.decidingRateRps().isEmpty()) {
 			return List.of();
 		}
@@ -132,9 +141,8 @@ record AnswerCard(String title, List<Line> lines) {
 				+ smaller.map(
 						(cell) -> String
 							.format(Locale.ROOT, "; here pool %s at %d rps: %s", cell.poolLabel(), rate,
-									cell.sustained() ? "acquire p99 " + Recommender.ms(cell.acquireP99Ms())
-											+ " ms, p99 " + Recommender.ms(cell.p99Ms()) + " ms"
-											: CellText.shortfall(cell)))
+									cell.sustained() ? "acquire p99 " + Durations.ms(cell.acquireP99Ms()) + " ms, p99 "
+											+ Durations.ms(cell.p99Ms()) + " ms" : CellText.shortfall(cell)))
 					.orElse("");
 		int largest = atRate.stream().mapToInt(Cell::poolSize).max().orElse(pool);
 		boolean noFaster = recommendation.indistinguishable().contains(largest);
@@ -172,8 +180,8 @@ record AnswerCard(String title, List<Line> lines) {
 		}
 		Cell reference = fastest.get();
 		return Optional
-			.of("worse at this rate than pool " + reference.poolLabel() + " (p99 " + Recommender.ms(reference.p99Ms())
-					+ reference.p99Interval().map(Tables::interval).orElse("") + " ms): " + Knee.list(worse) + "; ");
+			.of("worse at this rate than pool " + reference.poolLabel() + " (p99 " + Durations.ms(reference.p99Ms())
+					+ reference.p99Interval().map(CellText::interval).orElse("") + " ms): " + Knee.list(worse) + "; ");
 	}
 
 	/** {@code 1–50} for a run of the grid's sizes, else the list. */

@@ -9,9 +9,13 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
+import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.deciding.CellText;
+import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.QueuePrediction;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.text.Durations;
 
 /**
  * The report's pool-size charts, one per figure (p99, throughput, acquire time, pending)
@@ -34,9 +38,9 @@ final class Charts {
 	static List<ChartSpec> specs(AcquireBuckets buckets) {
 		return List.of(
 				new ChartSpec("p99", "p99 latency vs pool size", "p99 latency (ms)", Cell::p99Ms,
-						(cell) -> Recommender.ms(cell.p99Ms()) + " ms"
+						(cell) -> Durations.ms(cell.p99Ms()) + " ms"
 								+ cell.p99Interval()
-									.map((interval) -> ", 95 % interval" + Tables.interval(interval))
+									.map((interval) -> ", 95 % interval" + CellText.interval(interval))
 									.orElse(""),
 						true,
 						"Lower is better; a bar through a point is its 95 % interval. Where a line flattens, more "
@@ -54,7 +58,7 @@ final class Charts {
 				new ChartSpec("acquire", "Connection acquire time (p99) vs pool size", "HikariCP acquire p99 (ms)",
 						Cell::acquireP99Ms, (cell) -> buckets.format(cell) + " ms", true,
 						"How long the slowest 1 % of requests waited for a connection: the upper bound of the "
-								+ "histogram bucket (" + Recommender.ms(buckets.lowestBucketMs())
+								+ "histogram bucket (" + Durations.ms(buckets.lowestBucketMs())
 								+ " ms is the lowest bucket: a connection was free on arrival); rising: requests "
 								+ "queue for the pool.",
 						Charts::noInterval),
@@ -71,7 +75,7 @@ final class Charts {
 		return Optional.empty();
 	}
 
-	static void chartFigure(StringBuilder html, Grid grid, ChartSpec spec, String id) {
+	static void chartFigure(StringBuilder html, TopologyGrid grid, ChartSpec spec, String id) {
 		html.append("<figure class=\"chart\" data-chart=\"").append(spec.key()).append("\">\n");
 		html.append("<figcaption><h3>").append(HtmlReport.escape(spec.title())).append("</h3>\n");
 		html.append("<p class=\"how\">").append(HtmlReport.escape(spec.howToRead())).append("</p></figcaption>\n");
@@ -109,7 +113,7 @@ final class Charts {
 	 * window up to the death.
 	 */
 	static Map<String, Object> chartData(Section section, ChartSpec spec, String id) {
-		Grid grid = section.grid();
+		TopologyGrid grid = section.grid();
 		List<String> labels = new ArrayList<>();
 		for (int poolSize : grid.poolSizes()) {
 			labels.add(SweepResults.poolLabel(poolSize));
@@ -175,7 +179,7 @@ final class Charts {
 	 * rate's colour: null where it has no prediction or no steady state (utilisation at
 	 * or above 1), so the line stops where the model says the queue grows without bound.
 	 */
-	private static List<Map<String, Object>> modelSeries(Grid grid) {
+	private static List<Map<String, Object>> modelSeries(TopologyGrid grid) {
 		List<Map<String, Object>> series = new ArrayList<>();
 		int[] rates = grid.ratesRps();
 		for (int i = 0; i < rates.length; i++) {
@@ -191,7 +195,7 @@ final class Charts {
 				any |= model.isPresent();
 				data.add(model.map((m) -> (Object) Map.of("value", m.p99Ms(), "meta",
 						"pool " + SweepResults.poolLabel(poolSize) + " · " + rateRps + " rps: the model predicts "
-								+ Recommender.ms(m.p99Ms()) + " ms (utilisation "
+								+ Durations.ms(m.p99Ms()) + " ms (utilisation "
 								+ String.format(Locale.ROOT, "%.2f", m.utilisation()) + ")"))
 					.orElse(null));
 				failed.add(false);

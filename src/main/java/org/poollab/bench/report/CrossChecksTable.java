@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import org.poollab.bench.report.Recommendation.CrossChecks;
+import org.poollab.bench.deciding.Recommendation.CrossChecks;
+import org.poollab.bench.deciding.Recommendation;
+import org.poollab.bench.deciding.Recommender;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 

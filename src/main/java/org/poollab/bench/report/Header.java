@@ -7,12 +7,15 @@ import java.util.Locale;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import org.poollab.bench.results.Database;
+import org.poollab.bench.deciding.DatabaseHost;
+import org.poollab.bench.deciding.Recommendation;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Host;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.bench.results.Timing;
 import org.poollab.bench.results.WarmUpRecord;
+import org.poollab.bench.text.Durations;
 
 /** The lines both reports open with: what ran where, and the one-line answer. */
 public final class Header {
@@ -43,7 +46,7 @@ public final class Header {
 	 * Each database the sweep ran on: one, or several one after the other (each vendor's
 	 * deployments on its own).
 	 */
-	private static String databases(List<Database> databases) {
+	private static String databases(List<DatabaseFacts> databases) {
 		String each = databases.stream()
 			.map((database) -> database.budgetKnown()
 					? String.format(Locale.ROOT, "%s %s %s (max_connections %d, %d reserved), %s", database.kind(),
@@ -75,36 +78,13 @@ public final class Header {
 				String.format(Locale.ROOT, " The run took %s; %.0f %% of it in measured windows, %.0f %% under load.",
 						Durations.human(timing.wallSeconds()), timing.measuredPercent(), timing.loadPercent()));
 		for (WarmUpRecord warmUp : timing.warmUps()) {
-			text.append(' ').append(warmUp(warmUp));
+			text.append(' ').append(warmUp.sentence());
 		}
 		return text.toString();
 	}
 
-	/**
-	 * One warm-up in a sentence, for the report's header and the console alike: how it
-	 * ended, after how long, and the slowest instance's own p99 per slice.
-	 * @param warmUp the record
-	 * @return e.g. "Warm-up of single up to 2000 rps, 35s: settled (slowest instance's
-	 * own p99 per 5 s: 880 → 11.6 → 5.4 → 6 ms)."
-	 */
-	public static String warmUp(WarmUpRecord warmUp) {
-		return String.format(Locale.ROOT,
-				"Warm-up of %s up to %d rps, %s: %s (slowest instance's own p99 per %d s: %s).", warmUp.deployment(),
-				warmUp.rateRps(), Durations.human(warmUp.seconds()), switch (warmUp.end()) {
-					case SETTLED -> "settled";
-					case OVERLOADED -> "NOT settled, stopped early: the instances were drowning (an instance did not "
-							+ "answer, or p99 above %dx the objective twice)".formatted(WarmUpRecord.OVERLOAD_FACTOR);
-					case LIMIT -> "NOT settled (bench.topologyWarmup reached)";
-				}, warmUp.sliceSeconds(),
-				warmUp.serverP99sMs().isEmpty() ? "no full slice"
-						: warmUp.serverP99sMs()
-							.stream()
-							.map((p99) -> (p99 < 0) ? "?" : Recommender.ms(p99))
-							.collect(Collectors.joining(" → ")) + " ms");
-	}
-
 	private static String seconds(double seconds) {
-		return Recommender.ms(seconds) + " s";
+		return Durations.ms(seconds) + " s";
 	}
 
 	private static String distinct(List<Point> points, Function<Point, String> value) {
@@ -121,7 +101,7 @@ public final class Header {
 	}
 
 	/** The answer in a few words: a pool size, or why there is none. */
-	static String headline(Recommendation recommendation) {
+	public static String headline(Recommendation recommendation) {
 		String provisional = recommendation.probability().isPresent()
 				? String.format(Locale.ROOT, " (picked in %.0f %% of redrawn decisions)",
 						100 * recommendation.probability().getAsDouble())

@@ -6,10 +6,13 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
+import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.QueuePrediction;
+import org.poollab.bench.text.Durations;
 
 /**
  * Each cell's connection hold, asked and measured, and the queueing model's p99 from the
@@ -41,13 +44,13 @@ public final class HoldModelTable {
 	 * One line for the console: the measured hold's range and whether the model agreed,
 	 * when any cell timed its hold.
 	 */
-	public static Optional<String> summary(Grid grid) {
+	public static Optional<String> summary(TopologyGrid grid) {
 		return of(grid)
 			.map((table) -> "Queueing model beside the measurement: " + table.notes().get(table.notes().size() - 1));
 	}
 
 	/** The table, when any cell timed its hold. */
-	static Optional<Table> of(Grid grid) {
+	static Optional<Table> of(TopologyGrid grid) {
 		if (grid.cells().stream().noneMatch((cell) -> cell.holdMeanMs().isPresent())) {
 			return Optional.empty();
 		}
@@ -68,14 +71,14 @@ public final class HoldModelTable {
 			}
 			if (verdict.startsWith("disagree")) {
 				disagreements.add("pool %s at %d rps: model %s ms, measured %s ms".formatted(cell.poolLabel(),
-						cell.rateRps(), Recommender.ms(model.get().p99Ms()), Recommender.ms(cell.p99Ms())));
+						cell.rateRps(), Durations.ms(model.get().p99Ms()), Durations.ms(cell.p99Ms())));
 			}
 			rows.add(new Row(List.of(Entry.of(cell.poolLabel()), Entry.of(String.valueOf(cell.rateRps())),
 					holdEntry(cell.holdMeanMs(), (asked != null) ? asked.meanMs() : null, HOLD_MEAN_TOLERANCE),
 					holdEntry(cell.holdP99Ms(), (asked != null) ? asked.p99Ms() : null, HOLD_P99_TOLERANCE),
 					Entry.of(model.map((m) -> String.format(Locale.ROOT, "%.2f", m.utilisation())).orElse("–")),
-					Entry.of(model.map((m) -> m.stable() ? Recommender.ms(m.p99Ms()) : "no steady state").orElse("–")),
-					Entry.of(Recommender.ms(cell.p99Ms())), Entry.of(verdict)), false));
+					Entry.of(model.map((m) -> m.stable() ? Durations.ms(m.p99Ms()) : "no steady state").orElse("–")),
+					Entry.of(Durations.ms(cell.p99Ms())), Entry.of(verdict)), false));
 		}
 		List<String> notes = new ArrayList<>();
 		notes.add(((asked != null) ? "Asked: " + asked.describe() + ", from " + asked.source() + ". "
@@ -87,7 +90,7 @@ public final class HoldModelTable {
 				+ "Poisson arrivals dealt round robin; its p99 is the p99 measured with the largest pool at that rate "
 				+ "(no request waiting) plus the predicted wait's p99. Judged where a cell sustained its rate at a "
 				+ "predicted utilisation below " + JUDGED_BELOW_UTILISATION + ": agreeing within " + AGREE_RATIO
-				+ "x or " + Recommender.ms(AGREE_MS) + " ms.");
+				+ "x or " + Durations.ms(AGREE_MS) + " ms.");
 		notes.add(disagreements.isEmpty()
 				? "The model agreed with the measurement at all %d judged cell(s).".formatted(judged)
 				: "The model disagreed at %d of %d judged cell(s): %s.".formatted(disagreements.size(), judged,
@@ -128,9 +131,9 @@ public final class HoldModelTable {
 		if (measuredMs.isEmpty()) {
 			return Entry.of("–");
 		}
-		String text = Recommender.ms(measuredMs.getAsDouble());
+		String text = Durations.ms(measuredMs.getAsDouble());
 		if (askedMs != null && Math.abs(measuredMs.getAsDouble() - askedMs) > tolerance * askedMs) {
-			return Entry.warned(text, "%s ms measured against %s ms asked".formatted(text, Recommender.ms(askedMs)));
+			return Entry.warned(text, "%s ms measured against %s ms asked".formatted(text, Durations.ms(askedMs)));
 		}
 		return Entry.of(text);
 	}

@@ -14,6 +14,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.web.util.HtmlUtils;
 
+import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 import org.poollab.bench.results.SweepResults;

@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 import org.poollab.bench.results.SweepResults;

@@ -271,7 +271,8 @@ final class PublishedFigures {
 	 *
 	 * @param source the source
 	 * @param tables its tables placed here
-	 * @param topologyKey the section they follow ({@link Grid#key()}); null at the end
+	 * @param topologyKey the section they follow ({@link TopologyGrid#key()}); null at
+	 * the end
 	 * @param toldAbove whether the source's set-up was already described above
 	 */
 	record Block(Source source, List<Table> tables, String topologyKey, boolean toldAbove) {

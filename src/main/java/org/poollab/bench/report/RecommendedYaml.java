@@ -12,8 +12,13 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.deciding.Confirmed;
+import org.poollab.bench.deciding.Recommendation;
+import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Stack;
+import org.poollab.bench.text.Durations;
 
 /**
  * {@code recommended-application.yml}: a block to paste into a service's configuration,
@@ -26,11 +31,8 @@ import org.poollab.bench.results.Stack;
  */
 public final class RecommendedYaml {
 
-	/**
-	 * The smallest connection-timeout written: HikariCP ignores one below 250 ms, and
-	 * validation-timeout (at least 250 ms) must stay below it.
-	 */
-	static final long MIN_CONNECTION_TIMEOUT_MS = 500;
+	/** What the recommended connection-timeout is derived from. */
+	static final String SLOWEST = "the slowest successful request at any sustained point";
 
 	/** HikariCP's floor for validation-timeout and connection-timeout. */
 	static final long HIKARI_TIMEOUT_FLOOR_MS = 250;
@@ -174,7 +176,7 @@ public final class RecommendedYaml {
 	 */
 	static String settings(Section section, String prefix) {
 		if (reactive(section)) {
-			return r2dbcSettings(section, prefix);
+			return R2dbcYaml.settings(section, prefix);
 		}
 		StringBuilder yaml = new StringBuilder();
 		Recommendation recommendation = section.recommendation();
@@ -189,12 +191,12 @@ public final class RecommendedYaml {
 			notWritten(yaml, prefix, poolSizeWhy(section));
 		}
 		long connectionTimeoutMs = connectionTimeoutMs(section);
-		line(yaml, prefix, "connection-timeout", connectionTimeoutMs, slowestMs.isPresent() ? String.format(Locale.ROOT,
-				"ms; 4x the slowest successful request at any sustained point (%s ms), rounded up to 250 ms, at "
-						+ "least 500 ms (validation-timeout must fit below it): a longer wait means the pool is "
-						+ "saturated, so fail fast with a 503 instead of queueing for HikariCP's default 30 s",
-				Recommender.ms(slowestMs.getAsDouble()))
-				: "ms; HikariCP's default: no sustained point to derive a tighter bound from");
+		line(yaml, prefix, "connection-timeout", connectionTimeoutMs,
+				slowestMs.isPresent()
+						? "ms; " + ConnectionTimeout.rule(SLOWEST, slowestMs.getAsDouble())
+								+ " (validation-timeout must fit below it): " + ConnectionTimeout.FAIL_FAST
+								+ " with a 503 instead of queueing for HikariCP's default 30 s"
+						: "ms; HikariCP's default: no sustained point to derive a tighter bound from");
 		long validationTimeoutMs = validationTimeoutMs(connectionTimeoutMs);
 		line(yaml, prefix, "validation-timeout", validationTimeoutMs,
 				(validationTimeoutMs == DEFAULT_VALIDATION_TIMEOUT_MS)
@@ -215,7 +217,7 @@ public final class RecommendedYaml {
 						"ms; a connection is held within one request, so no healthy hold outlasts the slowest request "
 								+ "(%s ms); 10x that, rounded up to whole seconds, floor 2 s (HikariCP's minimum), "
 								+ "flags only real leaks",
-						Recommender.ms(slowestMs.getAsDouble()))
+						Durations.ms(slowestMs.getAsDouble()))
 				: "ms; no sustained point to derive it from: a generous minute, still well under max-lifetime");
 		Map<String, Long> written = new LinkedHashMap<>();
 		poolSize(section).ifPresent((pool) -> written.put("maximum-pool-size", pool));
@@ -224,60 +226,13 @@ public final class RecommendedYaml {
 		written.put("max-lifetime", MAX_LIFETIME_MS);
 		written.put("keepalive-time", KEEPALIVE_TIME_MS);
 		written.put("leak-detection-threshold", leakMs);
-		requireHikariRules(written);
+		HikariRules.require(written);
 		return yaml.toString();
 	}
 
 	/** Whether the section measured the reactive twin, whose block is r2dbc-pool's. */
 	static boolean reactive(Section section) {
 		return section.grid().limits().stack() == Stack.R2DBC;
-	}
-
-	/**
-	 * The reactive twin's {@code spring.r2dbc.pool.*} block, each setting with its
-	 * reason: the same rules as the HikariCP block where r2dbc-pool has the same setting
-	 * ({@code max-acquire-time} is {@code connection-timeout},
-	 * {@code max-validation-time} is {@code validation-timeout}, {@code max-life-time} is
-	 * {@code max-lifetime}), in milliseconds, which Spring Boot reads a plain number of a
-	 * duration in.
-	 */
-	private static String r2dbcSettings(Section section, String prefix) {
-		StringBuilder yaml = new StringBuilder();
-		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
-		yaml.append(prefix).append("spring:\n");
-		yaml.append(prefix).append("  r2dbc:\n");
-		yaml.append(prefix).append("    pool:\n");
-		OptionalLong pool = poolSize(section);
-		String why = poolSizeWhy(section).replace("maximum-pool-size not written (HikariCP's default applies)",
-				"max-size not written (Spring Boot's default of 10 applies)");
-		if (pool.isPresent()) {
-			line(yaml, prefix, "max-size", pool.getAsLong(), why);
-			String fixed = "as max-size: a fixed-size pool, what the sweep measured (r2dbc-pool otherwise opens "
-					+ "connections on demand, inside a request's wait)";
-			line(yaml, prefix, "initial-size", pool.getAsLong(), fixed);
-			line(yaml, prefix, "min-idle", pool.getAsLong(), fixed);
-		}
-		else {
-			notWritten(yaml, prefix, why);
-		}
-		long acquireMs = connectionTimeoutMs(section);
-		line(yaml, prefix, "max-acquire-time", acquireMs, slowestMs.isPresent() ? String.format(Locale.ROOT,
-				"ms; HikariCP's connection-timeout rule: 4x the slowest successful request at any sustained point "
-						+ "(%s ms), rounded up to 250 ms, at least 500 ms: a longer wait means the pool is saturated, "
-						+ "so fail fast with a 503 (r2dbc-pool's own default waits for ever)",
-				Recommender.ms(slowestMs.getAsDouble()))
-				: "ms; HikariCP's default connection-timeout: no sustained point to derive a tighter bound from "
-						+ "(r2dbc-pool's own default waits for ever)");
-		line(yaml, prefix, "acquire-retry", 0,
-				"r2dbc-pool applies max-acquire-time to each attempt: with Spring Boot's default of one retry a "
-						+ "request waits twice as long before its 503");
-		line(yaml, prefix, "max-validation-time", validationTimeoutMs(acquireMs),
-				"ms; bounds the check of a connection before it is handed out, below max-acquire-time (HikariCP's "
-						+ "validation-timeout rule); not measured by the sweep");
-		line(yaml, prefix, "max-life-time", MAX_LIFETIME_MS,
-				"ms (30 min), as HikariCP's max-lifetime; not measured by the sweep. Keep it a few seconds shorter "
-						+ "than any connection time limit imposed by the database or the network");
-		return yaml.toString();
 	}
 
 	/** HikariCP's own default maximum-pool-size. */
@@ -306,7 +261,7 @@ public final class RecommendedYaml {
 	}
 
 	/** The measured pool sizes at or above this one that sustained no rate. */
-	private static List<Integer> failedAtOrAbove(Grid grid, long poolSize) {
+	private static List<Integer> failedAtOrAbove(TopologyGrid grid, long poolSize) {
 		return grid.cells()
 			.stream()
 			.filter((cell) -> cell.poolSize() > 0)
@@ -318,7 +273,7 @@ public final class RecommendedYaml {
 			.toList();
 	}
 
-	private static String poolSizeWhy(Section section) {
+	static String poolSizeWhy(Section section) {
 		Recommendation recommendation = section.recommendation();
 		Recommendation.CrossChecks checks = recommendation.crossChecks();
 		String budget = "; fleet budget " + checks.budgetPerInstance();
@@ -352,16 +307,15 @@ public final class RecommendedYaml {
 	}
 
 	/** The slowest successful request at any point that sustained its rate. */
-	private static OptionalDouble slowestSustainedMs(Grid grid) {
+	static OptionalDouble slowestSustainedMs(TopologyGrid grid) {
 		return grid.cells().stream().filter(Cell::sustained).mapToDouble(Cell::maxMs).max();
 	}
 
 	/**
-	 * connection-timeout from the slowest healthy request: 4x it, rounded up to 250 ms,
-	 * at least {@link #MIN_CONNECTION_TIMEOUT_MS}.
+	 * connection-timeout from the slowest healthy request ({@link ConnectionTimeout}).
 	 */
 	static long connectionTimeoutMs(double slowestMs) {
-		return Math.max(MIN_CONNECTION_TIMEOUT_MS, roundUp(4 * slowestMs, 250));
+		return ConnectionTimeout.ms(slowestMs);
 	}
 
 	/**
@@ -388,39 +342,6 @@ public final class RecommendedYaml {
 	}
 
 	/**
-	 * HikariCP's own rules for the values written (HikariConfig and its documentation): a
-	 * block that breaks one is a bug of this class, never pasted.
-	 * @param hikari the values by key, in milliseconds where they are times
-	 * @throws IllegalStateException naming the rule broken
-	 */
-	static void requireHikariRules(Map<String, Long> hikari) {
-		long connection = hikari.getOrDefault("connection-timeout", DEFAULT_CONNECTION_TIMEOUT_MS);
-		long validation = hikari.getOrDefault("validation-timeout", DEFAULT_VALIDATION_TIMEOUT_MS);
-		long maxLifetime = hikari.getOrDefault("max-lifetime", MAX_LIFETIME_MS);
-		require(connection >= HIKARI_TIMEOUT_FLOOR_MS, "connection-timeout %d ms is below HikariCP's 250 ms",
-				connection);
-		require(validation >= HIKARI_TIMEOUT_FLOOR_MS, "validation-timeout %d ms is below HikariCP's 250 ms",
-				validation);
-		require(validation < connection, "validation-timeout %d ms must be below connection-timeout %d ms", validation,
-				connection);
-		require(maxLifetime >= 30_000, "max-lifetime %d ms is below HikariCP's 30 s", maxLifetime);
-		Long keepalive = hikari.get("keepalive-time");
-		require(keepalive == null || (keepalive >= 30_000 && keepalive < maxLifetime),
-				"keepalive-time %d ms must be at least 30 s and below max-lifetime %d ms", keepalive, maxLifetime);
-		Long leak = hikari.get("leak-detection-threshold");
-		require(leak == null || (leak >= MIN_LEAK_DETECTION_THRESHOLD_MS && leak < maxLifetime),
-				"leak-detection-threshold %d ms must be at least 2 s and below max-lifetime %d ms", leak, maxLifetime);
-		Long pool = hikari.get("maximum-pool-size");
-		require(pool == null || pool >= 1, "maximum-pool-size %d is below 1", pool);
-	}
-
-	private static void require(boolean holds, String rule, Object... values) {
-		if (!holds) {
-			throw new IllegalStateException("The recommended block breaks a HikariCP rule: " + rule.formatted(values));
-		}
-	}
-
-	/**
 	 * A reason in comment lines of {@link #COMMENT_WIDTH}, for a line that is itself a
 	 * comment.
 	 */
@@ -434,7 +355,7 @@ public final class RecommendedYaml {
 	 * A comment where a setting's key would be: the file stays valid YAML, and the pool's
 	 * default applies.
 	 */
-	private static void notWritten(StringBuilder yaml, String prefix, String why) {
+	static void notWritten(StringBuilder yaml, String prefix, String why) {
 		for (String comment : wrap(why, COMMENT_WIDTH - prefix.length() - 8)) {
 			yaml.append(prefix).append("      # ").append(comment).append('\n');
 		}

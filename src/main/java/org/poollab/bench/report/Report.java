@@ -5,14 +5,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalDouble;
-import java.util.SortedSet;
-import java.util.TreeSet;
 
+import org.poollab.bench.deciding.Confirming;
+import org.poollab.bench.deciding.Decisions;
+import org.poollab.bench.deciding.Recommendation;
+import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.results.SweepResults;
@@ -23,18 +22,11 @@ import org.poollab.bench.results.SweepResults;
  */
 public final class Report {
 
-	/**
-	 * Confirmation runs per topology: the answer's, and when that refutes it, the next
-	 * answer's. Each is a fresh start with its warm-up (about 90 s here), so a third did
-	 * not fit the default preset's 15 minutes.
-	 */
-	public static final int MAX_CONFIRMATIONS = 2;
+	public static final String MARKDOWN = "report.md";
 
-	static final String MARKDOWN = "report.md";
+	public static final String HTML = "report.html";
 
-	static final String HTML = "report.html";
-
-	static final String RECOMMENDED_YAML = "recommended-application.yml";
+	public static final String RECOMMENDED_YAML = "recommended-application.yml";
 
 	private Report() {
 	}
@@ -56,8 +48,10 @@ public final class Report {
 			SloReport.write(results, runDir);
 			return List.of();
 		}
-		List<Grid> grids = Grid.of(results);
-		List<Recommendation> recommendations = grids.stream().map((grid) -> recommend(results, grid)).toList();
+		List<TopologyGrid> grids = TopologyGrid.of(results);
+		List<Recommendation> recommendations = grids.stream()
+			.map((grid) -> Decisions.recommend(results, grid))
+			.toList();
 		List<Section> sections = Section.all(results, grids, recommendations, runDir);
 		Files.createDirectories(runDir);
 		if (sections.isEmpty()) {
@@ -96,158 +90,26 @@ public final class Report {
 		return SloText.question(asked);
 	}
 
-	/** Milliseconds as the report writes them. */
-	public static String ms(double valueMs) {
-		return Recommender.ms(valueMs);
-	}
-
 	/**
-	 * A deployment's recommended block, for the confirmation run.
-	 *
-	 * @param deployment the topology with its request threads when the sweep varied them,
-	 * e.g. {@code multi} or {@code single-virtual} ({@code Planned.deploymentLabel})
-	 * @param poolSize the block's {@code maximum-pool-size}
-	 * @param rateRps the rate the pool size was chosen at
-	 * @param yaml the block as {@code recommended-application.yml} will hold it, byte for
-	 * byte
-	 */
-	public record Block(String deployment, int poolSize, int rateRps, String yaml) {
-	}
-
-	/**
-	 * The blocks worth confirming: one per topology whose measurements chose a HikariCP
-	 * pool size at some rate (not behind pgbouncer, whose answer is pgbouncer's pool).
+	 * A choice's recommended block, as {@code recommended-application.yml} will hold it,
+	 * for its confirmation run.
 	 * @param results what the sweep measured
 	 * @param runDir the run's directory
-	 * @return the blocks, in the order the topologies ran
+	 * @param choice one of {@link Decisions#toConfirm}
+	 * @return the block to confirm
 	 */
-	public static List<Block> toConfirm(SweepResults results, Path runDir) {
-		List<Grid> grids = Grid.of(results);
-		List<Recommendation> recommendations = grids.stream().map((grid) -> recommend(results, grid)).toList();
-		return Section.all(results, grids, recommendations, runDir)
-			.stream()
-			.filter((section) -> !section.grid().behindPgBouncer())
-			.filter((section) -> section.recommendation().verdict().conclusive()
-					&& section.recommendation().poolSize().isPresent()
-					&& section.recommendation().decidingRateRps().isPresent())
-			.map((section) -> new Block(section.grid().key(), section.recommendation().poolSize().getAsInt(),
-					section.recommendation().decidingRateRps().getAsInt(), RecommendedYaml.settings(section, "")))
+	public static Confirming block(SweepResults results, Path runDir, Decisions.Choice choice) {
+		List<TopologyGrid> grids = TopologyGrid.of(results);
+		List<Recommendation> recommendations = grids.stream()
+			.map((grid) -> Decisions.recommend(results, grid))
 			.toList();
-	}
-
-	/**
-	 * A topology whose decision is not settled, and the cells that decide it.
-	 *
-	 * @param topology the topology
-	 * @param rateRps the deciding rate
-	 * @param chosen the pool size chosen now
-	 * @param probability how often the redone decision picks it
-	 * @param pools the pool sizes to measure again: the choice, its smaller neighbour and
-	 * the pool the redone decision picks most often instead, largest first
-	 */
-	public record Unsettled(String topology, int rateRps, int chosen, double probability, List<Integer> pools) {
-	}
-
-	/**
-	 * How settled a deployment's decision is (adaptive effort).
-	 * @param results the results so far
-	 * @param deployment the topology, with its request threads when the sweep varied them
-	 * (e.g. {@code single-virtual}: {@link Block#deployment})
-	 * @return how often the redone decision picks the choice; empty when the verdict did
-	 * not come from intervals
-	 */
-	public static OptionalDouble probability(SweepResults results, String deployment) {
-		return Grid.of(results)
+		Section section = Section.all(results, grids, recommendations, runDir)
 			.stream()
-			.filter((grid) -> grid.key().equals(deployment))
+			.filter((one) -> one.grid().key().equals(choice.deployment()))
 			.findFirst()
-			.map((grid) -> recommend(results, grid).probability())
-			.orElse(OptionalDouble.empty());
-	}
-
-	/**
-	 * The deployment's decision when it is not settled (picked less often than 80 % when
-	 * redone on drawn p99s).
-	 * @param results the results so far
-	 * @param deployment the topology, with its request threads when the sweep varied them
-	 * (e.g. {@code single-virtual}: {@link Block#deployment})
-	 * @return what to measure again; empty when the decision is settled or did not come
-	 * from intervals
-	 */
-	public static Optional<Unsettled> unsettled(SweepResults results, String deployment) {
-		Optional<Grid> grid = Grid.of(results).stream().filter((one) -> one.key().equals(deployment)).findFirst();
-		if (grid.isEmpty()) {
-			return Optional.empty();
-		}
-		Recommendation recommendation = recommend(results, grid.get());
-		if (recommendation.probability().isEmpty()
-				|| recommendation.probability().getAsDouble() >= IntervalVerdict.SETTLED_PROBABILITY
-				|| recommendation.decidingRateRps().isEmpty()) {
-			return Optional.empty();
-		}
-		int chosen = recommendation.poolSize().getAsInt();
-		int rate = recommendation.decidingRateRps().getAsInt();
-		SortedSet<Integer> pools = new TreeSet<>(Comparator.reverseOrder());
-		pools.add(chosen);
-		grid.get()
-			.cells()
-			.stream()
-			.filter((cell) -> cell.rateRps() == rate && cell.poolSize() > 0 && cell.poolSize() < chosen)
-			.mapToInt(Cell::poolSize)
-			.max()
-			.ifPresent(pools::add);
-		recommendation.picks().keySet().stream().filter((pool) -> pool != chosen).findFirst().ifPresent(pools::add);
-		return Optional.of(new Unsettled(deployment, rate, chosen, recommendation.probability().getAsDouble(),
-				List.copyOf(pools)));
-	}
-
-	/**
-	 * A point that decides a topology's answer.
-	 *
-	 * @param topology the topology
-	 * @param poolLabel its pool size as the report names it
-	 * @param rateRps the deciding rate
-	 * @param repeat which repeat
-	 */
-	public record Deciding(String topology, String poolLabel, int rateRps, int repeat) {
-	}
-
-	/**
-	 * The points that decide each topology's answer: every repeat of the chosen pool size
-	 * and of its smaller neighbour at the deciding rate.
-	 * @param results what the sweep measured
-	 * @return the points, topology by topology
-	 */
-	public static List<Deciding> deciding(SweepResults results) {
-		List<Deciding> deciding = new ArrayList<>();
-		for (Grid grid : Grid.of(results)) {
-			for (Cell cell : grid.deciding(recommend(results, grid))) {
-				cell.points()
-					.forEach((point) -> deciding
-						.add(new Deciding(grid.topology(), cell.poolLabel(), cell.rateRps(), point.repeat())));
-			}
-		}
-		return deciding;
-	}
-
-	/**
-	 * What a deployment's confirmation run showed, in a sentence (the console's line).
-	 * @param results the results, with their confirmations
-	 * @param deployment the topology, with its request threads when the sweep varied them
-	 * (e.g. {@code single-virtual}: {@link Block#deployment})
-	 * @return the sentence; empty when the deployment had no confirmation run
-	 */
-	public static String confirmationLine(SweepResults results, String deployment) {
-		return Confirmed.of(results, deployment).map(Confirmed::sentence).orElse("");
-	}
-
-	/**
-	 * The rule applied to a topology's grid, leaving out the pool sizes its confirmation
-	 * runs refuted.
-	 */
-	private static Recommendation recommend(SweepResults results, Grid grid) {
-		return Recommender.recommend(grid, results.host(), results.databaseOf(grid.limits()),
-				Confirmed.refuted(results, grid.key()));
+			.orElseThrow(() -> new IllegalArgumentException("no topology " + choice.deployment() + " in the results"));
+		return new Confirming(choice.deployment(), choice.poolSize(), choice.rateRps(),
+				RecommendedYaml.settings(section, ""));
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.poollab.bench.deciding.Recommendation;
 
 /**
  * Regenerates a run's report from its {@code results.json}, e.g.
@@ -34,7 +35,7 @@ public final class ReportMain {
 		return "./mvnw -q compile exec:java -Dexec.mainClass=" + ReportMain.class.getName() + " -Dexec.args=" + runDir;
 	}
 
-	static void run(Path runDir, PrintStream out) throws IOException {
+	public static void run(Path runDir, PrintStream out) throws IOException {
 		printEnding(Report.regenerate(runDir, out), runDir, out);
 	}
 

@@ -8,9 +8,11 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
+import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.Second;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.text.Durations;
 
 /**
  * The deciding points second by second under the pool-size charts: p99, throughput and
@@ -81,7 +83,7 @@ final class SecondCharts {
 					Double value = (second < point.seconds().size()) ? spec.value().apply(point.seconds().get(second))
 							: null;
 					data.add((value == null) ? null : Map.of("value", value, "meta",
-							name + " · second " + second + ": " + Recommender.ms(value) + " " + spec.unit()));
+							name + " · second " + second + ": " + Durations.ms(value) + " " + spec.unit()));
 					failed.add(false);
 				}
 				Map<String, Object> one = new LinkedHashMap<>();

@@ -5,6 +5,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
+import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.deciding.Confirmed;
+import org.poollab.bench.deciding.Recommendation;
+import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.results.Settling;
 import org.poollab.bench.results.SweepResults;
 
@@ -23,7 +27,7 @@ import org.poollab.bench.results.SweepResults;
  * last); empty when none ran
  * @param settling the adaptive effort spent on its decision, when there was any
  */
-record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table p99Latency, List<Table> detail,
+record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatency, Table p99Latency, List<Table> detail,
 		Table crossChecks, Table excluded, List<Confirmed> confirmed, Optional<Settling> settling) {
 
 	/** Said wherever figures rest on more than one repeat. */
@@ -32,7 +36,7 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 			+ "a dead instance, which marks the cell (one failing repeat is enough to say a pool size did not "
 			+ "sustain its rate).";
 
-	static Section of(Grid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets,
+	static Section of(TopologyGrid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets,
 			List<Confirmed> confirmed, Optional<Settling> settling) {
 		return new Section(grid, recommendation,
 				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
@@ -42,14 +46,14 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 				settling);
 	}
 
-	private static List<Table> withHoldModel(List<Table> detail, Grid grid) {
+	private static List<Table> withHoldModel(List<Table> detail, TopologyGrid grid) {
 		List<Table> all = new java.util.ArrayList<>(detail);
 		HoldModelTable.of(grid).ifPresent(all::add);
 		return List.copyOf(all);
 	}
 
 	/** Says what the brackets are, where there are any (older results have none). */
-	private static String p99Caption(Grid grid) {
+	private static String p99Caption(TopologyGrid grid) {
 		return grid.cells().stream().anyMatch((cell) -> cell.p99Interval().isPresent())
 				? "p99 latency (ms), with its 95 % interval in brackets (a bootstrap of the window's requests in "
 						+ "blocks of 0.5 s)"
@@ -62,7 +66,7 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 	}
 
 	String title() {
-		Grid grid = this.grid;
+		TopologyGrid grid = this.grid;
 		String loadBalancer = grid.cells().isEmpty() ? "" : grid.cells().get(0).loadBalancer();
 		String pgbouncer = grid.cells()
 			.stream()
@@ -77,7 +81,7 @@ record Section(Grid grid, Recommendation recommendation, Table maxLatency, Table
 				+ " (" + grid.limits().describe() + ")";
 	}
 
-	static List<Section> all(SweepResults results, List<Grid> grids, List<Recommendation> recommendations,
+	static List<Section> all(SweepResults results, List<TopologyGrid> grids, List<Recommendation> recommendations,
 			Path runDir) {
 		AcquireBuckets buckets = AcquireBuckets.ofService();
 		return IntStream.range(0, grids.size())

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.text.Durations;
 import org.poollab.service.system.Refusals;
 
 /**
@@ -63,7 +65,7 @@ final class SideBySide {
 		if (cell.died()) {
 			return "died";
 		}
-		return (cell.throughputRps() > 0) ? Recommender.ms(cell.p99Ms()) : "–";
+		return (cell.throughputRps() > 0) ? Durations.ms(cell.p99Ms()) : "–";
 	}
 
 	/** E.g. {@code none}, or {@code 120 pool-timeout, 3 too-many-clients}. */

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
+import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.model.Fleet;
 import org.poollab.bench.model.FleetPlan;
 import org.poollab.bench.model.QueueModel;

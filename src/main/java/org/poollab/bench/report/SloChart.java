@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleUnaryOperator;
+import org.poollab.bench.text.Durations;
 
 /**
  * The SLO report's charts as static SVG: a curve (the queue model's p99, the fitted
@@ -59,7 +60,7 @@ final class SloChart {
 				left, height - bottom, width - 10, height - bottom, left, left, height - bottom));
 		svg.append(String.format(Locale.ROOT,
 				"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s (1 to %d)</text><text x=\"12\" y=\"20\">%s (0 to %s)</text>%n",
-				width / 2, height - 8, xLabel, largestX, yLabel, Recommender.ms(Math.round(top))));
+				width / 2, height - 8, xLabel, largestX, yLabel, Durations.ms(Math.round(top))));
 		if (Double.isFinite(objective)) {
 			svg.append(String.format(Locale.ROOT,
 					"<line class=\"objective\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#c33\" stroke-dasharray=\"6 4\"/>%n",
@@ -74,8 +75,8 @@ final class SloChart {
 		for (double[] point : measured) {
 			svg.append(String.format(Locale.ROOT,
 					"<circle class=\"measured\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#e80\"><title>%s %s: %s</title></circle>%n",
-					px.applyAsDouble(point[0]), py.applyAsDouble(point[1]), xLabel, Recommender.ms(point[0]),
-					Recommender.ms(point[1])));
+					px.applyAsDouble(point[0]), py.applyAsDouble(point[1]), xLabel, Durations.ms(point[0]),
+					Durations.ms(point[1])));
 		}
 		return svg.append("</svg>\n").toString();
 	}

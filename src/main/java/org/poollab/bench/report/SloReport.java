@@ -10,10 +10,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
 
+import org.poollab.bench.deciding.SloJudge;
 import org.poollab.bench.model.QueueModel;
 import org.poollab.bench.model.Usl;
+import org.poollab.bench.results.CrossCheckResult;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.text.Durations;
 
 /**
  * The SLO search's report: report.md, report.html (the same sections, with the model's
@@ -67,7 +70,7 @@ final class SloReport {
 		int step = 0;
 		for (SloSearch.Probe probe : search.path()) {
 			md.append(String.format(Locale.ROOT, "| %d | %d | %s | %s | %s |%n", ++step, probe.poolSize(),
-					Recommender.ms(probe.p99Ms()), interval(probe), probe.verdict().replace("|", "/")));
+					Durations.ms(probe.p99Ms()), interval(probe), probe.verdict().replace("|", "/")));
 		}
 		md.append("\n## Queue model\n\n").append(SloText.model(search)).append(".\n\n");
 		List<String[]> curve = curveRows(answer);
@@ -112,7 +115,7 @@ final class SloReport {
 		int step = 0;
 		for (SloSearch.Probe probe : search.path()) {
 			html.append(String.format(Locale.ROOT, "<tr><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>%n",
-					++step, probe.poolSize(), Recommender.ms(probe.p99Ms()), interval(probe),
+					++step, probe.poolSize(), Durations.ms(probe.p99Ms()), interval(probe),
 					HtmlReport.escape(probe.verdict())));
 		}
 		html.append("</table>\n<h2>Queue model against the measurements</h2>\n<p>")
@@ -159,8 +162,7 @@ final class SloReport {
 
 	private static String interval(SloSearch.Probe probe) {
 		return (probe.p99Interval() != null)
-				? Recommender.ms(probe.p99Interval().lowMs()) + "-" + Recommender.ms(probe.p99Interval().highMs())
-				: "-";
+				? Durations.ms(probe.p99Interval().lowMs()) + "-" + Durations.ms(probe.p99Interval().highMs()) : "-";
 	}
 
 	/** The model at every pool size the search measured, beside what it measured. */
@@ -187,15 +189,16 @@ final class SloReport {
 				rows.add(new String[] { String.valueOf(pool),
 						String.format(Locale.ROOT, "%.3f", predicted.utilisation()),
 						String.format(Locale.ROOT, "%.4f", predicted.probabilityOfWaiting()),
-						Recommender.ms(predicted.waitP99Ms()), Recommender.ms(predicted.latencyP99Ms()),
-						Double.isNaN(measured) ? "-" : Recommender.ms(measured) });
+						Durations.ms(predicted.waitP99Ms()), Durations.ms(predicted.latencyP99Ms()),
+						Double.isNaN(measured) ? "-" : Durations.ms(measured) });
 			});
 		return rows;
 	}
 
 	/**
-	 * Where the model and the measurements disagree: a measured p99 more than 1.5 times
-	 * (and 3 ms) away from the predicted one, the lab's cross-check tolerance.
+	 * Where the model and the measurements disagree: a measured p99 that does not
+	 * {@link CrossCheckResult#agree agree} with the predicted one (the lab's cross-check
+	 * tolerance).
 	 */
 	static String disagreement(SloAnswer answer) {
 		SloSearch search = answer.search();
@@ -208,17 +211,16 @@ final class SloReport {
 		for (SloSearch.Probe probe : search.path()) {
 			double predicted = queue.predict(probe.poolSize()).latencyP99Ms();
 			double measured = probe.p99Ms();
-			boolean close = Math.abs(measured - predicted) <= 3
-					|| (measured <= 1.5 * predicted && predicted <= 1.5 * measured);
-			if (!close) {
+			if (!CrossCheckResult.agree(measured, predicted)) {
 				(measured > predicted ? above : below)
 					.add(String.format(Locale.ROOT, "pool %d (predicted %s ms, measured %s ms%s)", probe.poolSize(),
-							Recommender.ms(predicted), Recommender.ms(measured),
+							Durations.ms(predicted), Durations.ms(measured),
 							probe.verdict().startsWith(SloJudge.REFUTED) ? " on a fresh instance" : ""));
 			}
 		}
 		if (above.isEmpty() && below.isEmpty()) {
-			return "The model agrees with every measured pool size (within 1.5x or 3 ms of the measured p99).";
+			return "The model agrees with every measured pool size (within " + CrossCheckResult.tolerance()
+					+ " of the measured p99).";
 		}
 		List<String> sentences = new ArrayList<>();
 		if (!above.isEmpty()) {

@@ -5,10 +5,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.deciding.CellText;
+import org.poollab.bench.deciding.SloJudge;
 import org.poollab.bench.model.FleetPlan;
 import org.poollab.bench.model.QueueModel;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SloSearch;
+import org.poollab.bench.text.Durations;
 
 /**
  * The SLO search's sentences, made where it is rendered: the console, report.md,
@@ -23,9 +27,9 @@ final class SloText {
 		return String.format(Locale.ROOT,
 				"%d rps at the peak over %d replica(s) (autoscaling up to %d), rolling-deploy surge %s, %d connection(s) held by other clients, %d connection(s) per request, p99 objective %s ms%s",
 				asked.targetRps(), asked.replicas(), asked.maxReplicas(), asked.surge(), asked.otherConnections(),
-				asked.connectionsPerRequest(), Recommender.ms(asked.p99ObjectiveMs()),
-				(asked.holdMeanMs() != null) ? ", your hold time " + Recommender.ms(asked.holdMeanMs()) + " ms mean"
-						+ ((asked.holdP99Ms() != null) ? " and " + Recommender.ms(asked.holdP99Ms()) + " ms p99" : "")
+				asked.connectionsPerRequest(), Durations.ms(asked.p99ObjectiveMs()),
+				(asked.holdMeanMs() != null) ? ", your hold time " + Durations.ms(asked.holdMeanMs()) + " ms mean"
+						+ ((asked.holdP99Ms() != null) ? " and " + Durations.ms(asked.holdP99Ms()) + " ms p99" : "")
 						: "");
 	}
 
@@ -40,7 +44,7 @@ final class SloText {
 				: search.path().get(0).repeats().get(0);
 		return (first == null) ? "nothing measured"
 				: String.format(Locale.ROOT, "%s arrivals, %d window(s) of %s s per pool size, %s", first.arrivals(),
-						search.path().get(0).repeats().size(), Recommender.ms(first.durationSeconds()),
+						search.path().get(0).repeats().size(), Durations.ms(first.durationSeconds()),
 						first.limits().describe());
 	}
 
@@ -53,7 +57,7 @@ final class SloText {
 			.map((probe) -> String.format(Locale.ROOT, "pool %d %s (p99 %s ms)", probe.poolSize(),
 					probe.meets() ? "met"
 							: probe.verdict().startsWith(SloJudge.REFUTED) ? "refuted by its confirmation" : "failed",
-					Recommender.ms(probe.p99Ms())))
+					Durations.ms(probe.p99Ms())))
 			.collect(Collectors.joining(", "));
 	}
 
@@ -61,9 +65,8 @@ final class SloText {
 		return answer.confirmation().map((run) -> {
 			boolean held = answer.confirmed().orElse(false);
 			return String.format(Locale.ROOT, "pool %s for %s s of %s arrivals at %d rps: p99 %s ms, %s",
-					run.settings().getOrDefault("maximum-pool-size", "?"),
-					Recommender.ms(run.point().durationSeconds()), run.point().arrivals(), run.point().rateRps(),
-					Recommender.ms(run.point().latency().p99Ms()),
+					run.settings().getOrDefault("maximum-pool-size", "?"), Durations.ms(run.point().durationSeconds()),
+					run.point().arrivals(), run.point().rateRps(), Durations.ms(run.point().latency().p99Ms()),
 					held ? "held the objective" : "DID NOT hold the objective: " + CellText
 						.shortfall(Cell.of(List.of(run.point()), answer.search().asked().p99ObjectiveMs())));
 		}).orElse("not run");
@@ -105,7 +108,7 @@ final class SloText {
 		if (answer.theirs().isPresent() && SloYaml.holdP99Ms(asked) >= asked.p99ObjectiveMs()) {
 			return String.format(Locale.ROOT,
 					"your hold time's p99 (%s ms) is not below the p99 objective (%s ms): a request that holds its connection that long cannot answer faster, whatever the pool, so no pool is recommended for your workload; the objective needs shorter transactions or a looser objective. The toy endpoint measured %s.",
-					Recommender.ms(SloYaml.holdP99Ms(asked)), Recommender.ms(asked.p99ObjectiveMs()),
+					Durations.ms(SloYaml.holdP99Ms(asked)), Durations.ms(asked.p99ObjectiveMs()),
 					(answer.search().chosenPool() != null) ? "pool " + answer.search().chosenPool()
 							: "no pool that meets it either");
 		}
@@ -145,8 +148,8 @@ final class SloText {
 		QueueModel queue = search.model().queue();
 		return String.format(Locale.ROOT,
 				"%s rps, hold %s ms mean (cv² %.2f, %s), arrivals cv² %.0f, base p99 %s ms (the largest pool's): %.2f connections busy on average",
-				Recommender.ms(queue.arrivalsPerSecond()), Recommender.ms(queue.holdMeanMs()), queue.holdCv2(),
-				search.model().holdSource(), queue.arrivalCv2(), Recommender.ms(queue.baseP99Ms()),
+				Durations.ms(queue.arrivalsPerSecond()), Durations.ms(queue.holdMeanMs()), queue.holdCv2(),
+				search.model().holdSource(), queue.arrivalCv2(), Durations.ms(queue.baseP99Ms()),
 				queue.busyConnections());
 	}
 

@@ -7,6 +7,7 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 import org.poollab.bench.results.SloSearch;
+import org.poollab.bench.text.Durations;
 
 /**
  * The SLO search's {@code recommended-hikari.yml}: the block to paste, and above it, as
@@ -66,7 +67,7 @@ final class SloYaml {
 		RecommendedYaml.line(yaml, "", "maximum-pool-size", poolSize, theirs ? String.format(Locale.ROOT,
 				"per replica; FROM YOUR bench.holdTime (the model, not measured): the smallest pool whose predicted p99 "
 						+ "at %d rps meets %s ms, at least the deadlock floor %d; the toy endpoint measured %s",
-				search.rateRps(), Recommender.ms(search.asked().p99ObjectiveMs()), search.lowestPool(),
+				search.rateRps(), Durations.ms(search.asked().p99ObjectiveMs()), search.lowestPool(),
 				(search.chosenPool() != null) ? "pool " + search.chosenPool() : "no pool that meets it")
 				: "per replica; MEASURED: the smallest pool that met the objective in the search"
 						+ (search.exact() ? "" : " (the probe budget ran out: a smaller one may also meet it)"));
@@ -76,10 +77,9 @@ final class SloYaml {
 				: "MEASURED: the slowest successful request in the windows that met the objective";
 		long connectionTimeoutMs = basisMs.isPresent() ? RecommendedYaml.connectionTimeoutMs(basisMs.getAsDouble())
 				: RecommendedYaml.DEFAULT_CONNECTION_TIMEOUT_MS;
-		RecommendedYaml.line(yaml, "", "connection-timeout", connectionTimeoutMs, basisMs.isPresent() ? String.format(
-				Locale.ROOT,
-				"ms; 4x %s (%s ms), rounded up to 250 ms, at least 500 ms: a longer wait means the pool is saturated, so fail fast",
-				source, Recommender.ms(basisMs.getAsDouble())) : "ms; HikariCP's default");
+		RecommendedYaml.line(yaml, "", "connection-timeout", connectionTimeoutMs, basisMs.isPresent()
+				? "ms; " + ConnectionTimeout.rule(source, basisMs.getAsDouble()) + ": " + ConnectionTimeout.FAIL_FAST
+				: "ms; HikariCP's default");
 		long validationTimeoutMs = RecommendedYaml.validationTimeoutMs(connectionTimeoutMs);
 		RecommendedYaml.line(yaml, "", "validation-timeout", validationTimeoutMs,
 				"ms; below connection-timeout, as HikariCP requires");
@@ -92,7 +92,7 @@ final class SloYaml {
 		RecommendedYaml.line(yaml, "", "leak-detection-threshold", leakMs, String.format(Locale.ROOT,
 				"ms; 10x %s (%s ms), rounded up to whole seconds, at least 2 s: flags only real leaks",
 				theirs ? "FROM YOUR bench.holdTime: your hold's p99" : "MEASURED: the slowest successful request",
-				Recommender.ms(holdBasisMs)));
+				Durations.ms(holdBasisMs)));
 		Map<String, Long> written = new LinkedHashMap<>();
 		written.put("maximum-pool-size", (long) poolSize);
 		written.put("connection-timeout", connectionTimeoutMs);
@@ -100,7 +100,7 @@ final class SloYaml {
 		written.put("max-lifetime", RecommendedYaml.MAX_LIFETIME_MS);
 		written.put("keepalive-time", RecommendedYaml.KEEPALIVE_TIME_MS);
 		written.put("leak-detection-threshold", leakMs);
-		RecommendedYaml.requireHikariRules(written);
+		HikariRules.require(written);
 		return yaml.toString();
 	}
 

@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 import org.poollab.bench.results.Stack;
+import org.poollab.bench.text.Durations;
 
 import static org.poollab.bench.report.SideBySide.change;
 import static org.poollab.bench.report.SideBySide.p99;
@@ -65,7 +67,7 @@ record StackComparison(Section jdbc, Section r2dbc) {
 					Entry.of(change(p99(before), p99(reactive))),
 					Entry.of(change(refusals(before), refusals(reactive))),
 					Entry.of(change(String.valueOf(before.peakPending()), String.valueOf(reactive.peakPending()))),
-					Entry.of(change(Recommender.ms(before.acquireP99Ms()), Recommender.ms(reactive.acquireP99Ms()))),
+					Entry.of(change(Durations.ms(before.acquireP99Ms()), Durations.ms(reactive.acquireP99Ms()))),
 					Entry.of(change(sustained(before), sustained(reactive)))), false));
 		}
 		return new Table(

@@ -11,11 +11,18 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.deciding.CellText;
+import org.poollab.bench.deciding.Fate;
+import org.poollab.bench.deciding.Recommendation;
+import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.LateStarts;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.text.Durations;
 
 /**
  * The tables both reports show, built from a topology's grid; the cross-checks table,
@@ -35,7 +42,7 @@ final class Tables {
 
 	static final String LATE_STARTS_NOTE = "late starts p99: how late JMeter sent the 99th percentile request "
 			+ "against its even schedule (the worst repeat); a wait before sending is invisible in latency, so "
-			+ "from " + Recommender.ms(Cell.LATE_START_CAVEAT_MS) + " ms the latency is marked as understated. "
+			+ "above " + Durations.ms(LateStarts.LIMIT_MS) + " ms the latency is marked as understated. "
 			+ "–: not measured (random arrivals, remote engines, results before 2026-11-23).";
 
 	static final String SERVER_P99_NOTE = "server p99: the slowest instance's own p99 of the same successful "
@@ -49,17 +56,17 @@ final class Tables {
 	}
 
 	/** The paper's shape (Tables I–IV): pool sizes down, rates across. */
-	static Table latencyGrid(Grid grid, Recommendation recommendation, String caption,
+	static Table latencyGrid(TopologyGrid grid, Recommendation recommendation, String caption,
 			ToDoubleFunction<Cell> latencyMs) {
 		return latencyGrid(grid, recommendation, caption, latencyMs, (cell) -> Optional.empty());
 	}
 
 	/**
-	 * {@link #latencyGrid(Grid, Recommendation, String, ToDoubleFunction)} with each
-	 * figure's 95 % interval beside it: {@code 6 [5–9]}.
+	 * {@link #latencyGrid(TopologyGrid, Recommendation, String, ToDoubleFunction)} with
+	 * each figure's 95 % interval beside it: {@code 6 [5–9]}.
 	 */
-	static Table latencyGrid(Grid grid, Recommendation recommendation, String caption, ToDoubleFunction<Cell> latencyMs,
-			Function<Cell, Optional<Interval>> interval) {
+	static Table latencyGrid(TopologyGrid grid, Recommendation recommendation, String caption,
+			ToDoubleFunction<Cell> latencyMs, Function<Cell, Optional<Interval>> interval) {
 		List<String> header = new ArrayList<>();
 		header.add("pool \\ rate");
 		for (int rateRps : grid.ratesRps()) {
@@ -86,15 +93,10 @@ final class Tables {
 			return new Entry(instead.get(), null, cell.died() ? CellText.shortfall(cell) : null,
 					CellText.insteadReason(cell));
 		}
-		String figure = Recommender.ms(latencyMs.applyAsDouble(cell))
-				+ interval.apply(cell).map(Tables::interval).orElse("");
+		String figure = Durations.ms(latencyMs.applyAsDouble(cell))
+				+ interval.apply(cell).map(CellText::interval).orElse("");
 		return new Entry(figure, null, cell.sustained() ? null : CellText.shortfall(cell),
 				CellText.latencyCaveat(cell).orElse(null));
-	}
-
-	/** {@code " [5–9]"}: a 95 % interval after its figure. */
-	static String interval(Interval interval) {
-		return " [" + Recommender.ms(interval.lowMs()) + "–" + Recommender.ms(interval.highMs()) + "]";
 	}
 
 	/** A gap in the grid: what the lab failed to do there, when it tried. */
@@ -110,7 +112,7 @@ final class Tables {
 	}
 
 	/** Everything measured per cell, one row per (pool size, rate). */
-	static List<Table> detail(Grid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets) {
+	static List<Table> detail(TopologyGrid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets) {
 		boolean pgbouncer = grid.cells().stream().anyMatch((cell) -> cell.pgbouncer() != null);
 		boolean dashboards = grid.cells().stream().anyMatch((cell) -> dashboard(cell, runDir).isPresent());
 		List<String> header = new ArrayList<>(List.of("pool", "rate (rps)", "p50 (ms)", "p95 (ms)", "p99.9 (ms)",
@@ -137,10 +139,10 @@ final class Tables {
 			List<Entry> entries = new ArrayList<>();
 			entries.add(Entry.of(cell.poolLabel()));
 			entries.add(Entry.of(String.valueOf(cell.rateRps())));
-			entries.add(Entry.of(Recommender.ms(cell.p50Ms()) + cell.p50Interval().map(Tables::interval).orElse("")));
-			entries.add(Entry.of(Recommender.ms(cell.p95Ms())));
-			entries.add(Entry.of(Recommender.ms(cell.p999Ms())));
-			entries.add(Entry.of((cell.serverP99Ms() >= 0) ? Recommender.ms(cell.serverP99Ms()) : "–"));
+			entries.add(Entry.of(Durations.ms(cell.p50Ms()) + cell.p50Interval().map(CellText::interval).orElse("")));
+			entries.add(Entry.of(Durations.ms(cell.p95Ms())));
+			entries.add(Entry.of(Durations.ms(cell.p999Ms())));
+			entries.add(Entry.of((cell.serverP99Ms() >= 0) ? Durations.ms(cell.serverP99Ms()) : "–"));
 			Entry sent = Entry.warned(String.format(Locale.ROOT, "%.0f", cell.achievedRps()),
 					cell.achievedTheRate() ? null : "below 95 % of the target rate");
 			entries.add(sent.withFootnote(CellText.catchUpCaveat(cell).orElse(null)));
@@ -156,7 +158,7 @@ final class Tables {
 				Cell.PgBouncerFigures figures = cell.pgbouncer();
 				entries.add(Entry.of((figures != null) ? String.valueOf(figures.peakServerActive()) : "–"));
 				entries.add(Entry.of((figures != null) ? String.valueOf(figures.peakClientsWaiting()) : "–"));
-				entries.add(Entry.of((figures != null) ? Recommender.ms(figures.maxWaitMs()) : "–"));
+				entries.add(Entry.of((figures != null) ? Durations.ms(figures.maxWaitMs()) : "–"));
 			}
 			entries.add(Entry.of(failures(cell)));
 			entries.add(Entry.warned(cell.verified() ? "yes" : "no",
@@ -210,7 +212,7 @@ final class Tables {
 		String note = Stream.of(CellText.lateStartCaveat(cell), CellText.engines(cell))
 			.flatMap(Optional::stream)
 			.collect(Collectors.joining("; "));
-		return Entry.of((cell.startLagP99Ms() < 0) ? "–" : Recommender.ms(cell.startLagP99Ms()))
+		return Entry.of((cell.startLagP99Ms() < 0) ? "–" : Durations.ms(cell.startLagP99Ms()))
 			.withFootnote(note.isEmpty() ? null : note);
 	}
 
@@ -224,7 +226,7 @@ final class Tables {
 	}
 
 	/** Points left out, with the reason the sweep gave. */
-	static Table excluded(Grid grid) {
+	static Table excluded(TopologyGrid grid) {
 		List<Row> rows = new ArrayList<>();
 		for (Point point : grid.excluded()) {
 			rows.add(new Row(List.of(Entry.of(SweepResults.poolLabel(point.poolSize())),

@@ -8,9 +8,11 @@ import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
+import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 import org.poollab.bench.results.Point;
+import org.poollab.bench.text.Durations;
 
 import static org.poollab.bench.report.SideBySide.change;
 import static org.poollab.bench.report.SideBySide.p99;
@@ -67,7 +69,7 @@ record ThreadComparison(Section platform, Section virtual) {
 					Entry.of(change(p99(before), p99(virtualCell))),
 					Entry.of(change(refusals(before), refusals(virtualCell))),
 					Entry.of(change(String.valueOf(before.peakPending()), String.valueOf(virtualCell.peakPending()))),
-					Entry.of(change(Recommender.ms(before.acquireP99Ms()), Recommender.ms(virtualCell.acquireP99Ms()))),
+					Entry.of(change(Durations.ms(before.acquireP99Ms()), Durations.ms(virtualCell.acquireP99Ms()))),
 					Entry.of(change(sustained(before), sustained(virtualCell))), Entry.of(pinned(virtualCell))),
 					false));
 		}

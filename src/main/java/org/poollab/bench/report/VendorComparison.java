@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Stack;
+import org.poollab.bench.text.Durations;
 import org.poollab.service.database.DatabaseVendor;
 
 import static org.poollab.bench.report.SideBySide.change;
@@ -62,7 +64,7 @@ record VendorComparison(Section postgresql, Section mariadb) {
 					Entry.of(change(throughput(before), throughput(after))), Entry.of(change(p99(before), p99(after))),
 					Entry.of(change(refusals(before), refusals(after))),
 					Entry.of(change(String.valueOf(before.peakPending()), String.valueOf(after.peakPending()))),
-					Entry.of(change(Recommender.ms(before.acquireP99Ms()), Recommender.ms(after.acquireP99Ms()))),
+					Entry.of(change(Durations.ms(before.acquireP99Ms()), Durations.ms(after.acquireP99Ms()))),
 					Entry.of(change(sustained(before), sustained(after)))), false));
 		}
 		return new Table(

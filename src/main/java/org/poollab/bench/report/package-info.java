@@ -1,5 +1,5 @@
 /**
- * Stage 5, report: the decision, the recommended {@code spring.datasource.hikari.*}
+ * Report: renders the decisions as the recommended {@code spring.datasource.hikari.*}
  * block, and the Markdown and HTML reports.
  */
 @NullMarked

@@ -43,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
 		int repeat, Window window, Requests requests, Latency latency, Pool pool, Generator generator,
-		ServerSide server, Limits limits, @Nullable PgBouncer pgbouncer, @Nullable CrossCheck crossCheck,
+		ServerSide server, Limits limits, @Nullable PgBouncerFacts pgbouncer, @Nullable CrossCheckResult crossCheck,
 		List<Second> seconds, String outcome, @Nullable QueuePrediction model) {
 
 	/**
@@ -237,7 +237,7 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 	 * @param check what the independent generator measured
 	 * @return the copy
 	 */
-	public Point withCrossCheck(CrossCheck check) {
+	public Point withCrossCheck(CrossCheckResult check) {
 		return toBuilder().crossCheck(check).build();
 	}
 

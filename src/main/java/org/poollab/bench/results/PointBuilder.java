@@ -51,7 +51,7 @@ public final class PointBuilder {
 
 	private Limits limits = Limits.DEFAULTS;
 
-	private @Nullable PgBouncer pgbouncer;
+	private @Nullable PgBouncerFacts pgbouncer;
 
 	private Double startLagP99Ms = -1.0;
 
@@ -61,7 +61,7 @@ public final class PointBuilder {
 
 	private List<ServerLatency> serverLatency = List.of();
 
-	private @Nullable CrossCheck crossCheck;
+	private @Nullable CrossCheckResult crossCheck;
 
 	private List<Second> seconds = List.of();
 
@@ -214,7 +214,7 @@ public final class PointBuilder {
 		return this;
 	}
 
-	public PointBuilder pgbouncer(@Nullable PgBouncer pgbouncer) {
+	public PointBuilder pgbouncer(@Nullable PgBouncerFacts pgbouncer) {
 		this.pgbouncer = pgbouncer;
 		return this;
 	}
@@ -239,7 +239,7 @@ public final class PointBuilder {
 		return this;
 	}
 
-	public PointBuilder crossCheck(@Nullable CrossCheck crossCheck) {
+	public PointBuilder crossCheck(@Nullable CrossCheckResult crossCheck) {
 		this.crossCheck = crossCheck;
 		return this;
 	}

@@ -119,7 +119,7 @@ public final class ResultsStore {
 		.toArray(String[]::new);
 
 	private static Object[] row(Point p) {
-		PgBouncer b = p.pgbouncer();
+		PgBouncerFacts b = p.pgbouncer();
 		List<Object> row = new ArrayList<>(List.of(p.topology(), p.instances(), p.loadBalancer(),
 				SweepResults.poolLabel(p.poolSize()), p.rateRps(), p.arrivals(), p.repeat(), p.warmupSeconds(),
 				p.durationSeconds(), round(p.achievedRps()), round(p.throughputRps()), p.samples(), p.errors(),
@@ -138,7 +138,7 @@ public final class ResultsStore {
 				(b != null) ? b.clientPoolSize() : "", (b != null) ? b.peakServerConnections() : "",
 				(b != null) ? b.peakServerActive() : "", (b != null) ? b.peakClientsWaiting() : "",
 				(b != null) ? round(b.maxWaitMs()) : ""));
-		CrossCheck c = p.crossCheck();
+		CrossCheckResult c = p.crossCheck();
 		row.addAll((c != null) ? List.of(round(c.p50Ms()), round(c.p99Ms()), round(c.sendLagP99Ms()),
 				round(c.sentRps()), c.errors(), c.agrees()) : List.of("", "", "", "", "", ""));
 		return row.toArray();

@@ -36,9 +36,9 @@ import org.jspecify.annotations.Nullable;
  * point's {@code limits.vendor} says which it ran on); just {@code database} in results
  * written before the lab swept vendors
  */
-public record SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
+public record SweepResults(Instant startedAt, String preset, Host host, DatabaseFacts database, double p99ObjectiveMs,
 		String workload, List<Point> points, @Nullable Timing timing, List<Confirmation> confirmations,
-		@Nullable SloSearch slo, List<Database> databases) {
+		@Nullable SloSearch slo, List<DatabaseFacts> databases) {
 
 	public SweepResults {
 		confirmations = (confirmations != null) ? List.copyOf(confirmations) : List.of();
@@ -46,7 +46,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	}
 
 	/** Results on one database. */
-	public SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
+	public SweepResults(Instant startedAt, String preset, Host host, DatabaseFacts database, double p99ObjectiveMs,
 			String workload, List<Point> points, @Nullable Timing timing, List<Confirmation> confirmations,
 			@Nullable SloSearch slo) {
 		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, timing, confirmations, slo,
@@ -54,13 +54,13 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	}
 
 	/** Results without confirmation runs. */
-	public SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
+	public SweepResults(Instant startedAt, String preset, Host host, DatabaseFacts database, double p99ObjectiveMs,
 			String workload, List<Point> points, @Nullable Timing timing) {
 		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, timing, List.of(), null);
 	}
 
 	/** A sweep still running, or results written before timing was recorded. */
-	public SweepResults(Instant startedAt, String preset, Host host, Database database, double p99ObjectiveMs,
+	public SweepResults(Instant startedAt, String preset, Host host, DatabaseFacts database, double p99ObjectiveMs,
 			String workload, List<Point> points) {
 		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, null);
 	}
@@ -126,8 +126,8 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * @param next the database
 	 * @return the copy
 	 */
-	public SweepResults withDatabase(Database next) {
-		List<Database> all = new ArrayList<>(this.databases);
+	public SweepResults withDatabase(DatabaseFacts next) {
+		List<DatabaseFacts> all = new ArrayList<>(this.databases);
 		all.add(next);
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
 				this.workload, this.points, this.timing, this.confirmations, this.slo, all);
@@ -139,7 +139,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 * @param limits a point's or a grid's limits
 	 * @return the database
 	 */
-	public Database databaseOf(Limits limits) {
+	public DatabaseFacts databaseOf(Limits limits) {
 		return this.databases.stream()
 			.filter((one) -> one.labVendor() == limits.vendor())
 			.findFirst()

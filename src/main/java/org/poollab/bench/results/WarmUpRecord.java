@@ -1,6 +1,10 @@
 package org.poollab.bench.results;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+import org.poollab.bench.text.Durations;
 
 /**
  * A fresh deployment's warm-up: load at {@code rateRps} (after a ramp) until the slowest
@@ -43,6 +47,28 @@ public record WarmUpRecord(String deployment, int rateRps, double seconds, long 
 
 	public boolean settled() {
 		return this.end == End.SETTLED;
+	}
+
+	/**
+	 * One warm-up in a sentence, for the report's header and the console alike: how it
+	 * ended, after how long, and the slowest instance's own p99 per slice.
+	 * @return e.g. "Warm-up of single up to 2000 rps, 35s: settled (slowest instance's
+	 * own p99 per 5 s: 880 → 11.6 → 5.4 → 6 ms)."
+	 */
+	public String sentence() {
+		return String.format(Locale.ROOT,
+				"Warm-up of %s up to %d rps, %s: %s (slowest instance's own p99 per %d s: %s).", this.deployment(),
+				this.rateRps(), Durations.human(this.seconds()), switch (this.end()) {
+					case SETTLED -> "settled";
+					case OVERLOADED -> "NOT settled, stopped early: the instances were drowning (an instance did not "
+							+ "answer, or p99 above %dx the objective twice)".formatted(OVERLOAD_FACTOR);
+					case LIMIT -> "NOT settled (bench.topologyWarmup reached)";
+				}, this.sliceSeconds(),
+				this.serverP99sMs().isEmpty() ? "no full slice"
+						: this.serverP99sMs()
+							.stream()
+							.map((p99) -> (p99 < 0) ? "?" : Durations.ms(p99))
+							.collect(Collectors.joining(" → ")) + " ms");
 	}
 
 }

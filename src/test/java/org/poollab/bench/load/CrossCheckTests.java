@@ -31,7 +31,7 @@ class CrossCheckTests {
 				+ " p50_ms=0.812 p90_ms=1.5 p99_ms=4.400 p999_ms=9 max_ms=12 mean_ms=1 sent_p50_ms=0.8 sent_p99_ms=4"
 				+ " sent_max_ms=11 send_lag_p50_ms=0.1 send_lag_p99_ms=0.350 send_lag_max_ms=2"
 				+ " connections_opened=12 cpu_cores=0.170 loop_cpu_cores=0.100";
-		org.poollab.bench.results.CrossCheck check = CrossCheck.parse(line, new Latency(2, 1, 3, 9, 20, 30));
+		org.poollab.bench.results.CrossCheckResult check = CrossCheck.parse(line, new Latency(2, 1, 3, 9, 20, 30));
 		assertThat(check.p50Ms()).isEqualTo(0.812);
 		assertThat(check.p99Ms()).isEqualTo(4.4);
 		assertThat(check.sendLagP99Ms()).isEqualTo(0.35);

@@ -4,7 +4,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import org.poollab.bench.report.Header;
 import org.poollab.bench.results.WarmUpRecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,12 +59,12 @@ class WarmUpTests {
 
 	@Test
 	void oneSentenceForTheConsoleAndTheReport() {
-		assertThat(Header
-			.warmUp(new WarmUpRecord("single", 2000, 35, 5, WarmUpRecord.End.SETTLED, List.of(880.0, 11.6, 5.4, 6.0))))
+		assertThat(new WarmUpRecord("single", 2000, 35, 5, WarmUpRecord.End.SETTLED, List.of(880.0, 11.6, 5.4, 6.0))
+			.sentence())
 			.isEqualTo("Warm-up of single up to 2000 rps, 35s: settled (slowest instance's own p99 per 5 s: "
 					+ "880 → 11.6 → 5.4 → 6 ms).");
-		assertThat(Header
-			.warmUp(new WarmUpRecord("single", 2000, 12, 5, WarmUpRecord.End.OVERLOADED, List.of(1431.7, -1.0))))
+		assertThat(
+				new WarmUpRecord("single", 2000, 12, 5, WarmUpRecord.End.OVERLOADED, List.of(1431.7, -1.0)).sentence())
 			.contains("NOT settled, stopped early", "above 10x the objective twice", "1431.7 → ? ms");
 	}
 

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.results.ResultsStore;
 
 import static org.assertj.core.api.Assertions.assertThat;

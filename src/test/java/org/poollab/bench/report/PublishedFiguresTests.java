@@ -11,6 +11,7 @@ import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.poollab.bench.deciding.Recommendation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -16,7 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.poollab.bench.results.Database;
+import org.poollab.bench.deciding.Recommendation;
+import org.poollab.bench.deciding.RecommenderTests;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.EngineLoad;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Point;
@@ -114,7 +116,7 @@ class RecommendedYamlTests {
 
 	@Test
 	void bothDatabasesAreComparedSideBySideAndEachSectionUsesItsOwnDatabase() throws Exception {
-		Database mariaDb = new Database("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
+		DatabaseFacts mariaDb = new DatabaseFacts("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
 				"10.11.5-MariaDB", 150, 0);
 		List<Point> points = new ArrayList<>();
 		for (int pool : new int[] { 2, 5, 10 }) {
@@ -200,7 +202,7 @@ class RecommendedYamlTests {
 
 	@Test
 	void aSweepOnMariaDbNamesMariaDbAndNeverPostgreSql() throws Exception {
-		Database mariaDb = new Database("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
+		DatabaseFacts mariaDb = new DatabaseFacts("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
 				"10.11.5-MariaDB", 300, 0);
 		List<Point> points = new ArrayList<>();
 		for (int pool : new int[] { 1, 5 }) {
@@ -219,8 +221,8 @@ class RecommendedYamlTests {
 
 	@Test
 	void anExternalDatabaseOnAnotherHostIsNotDescribedAsOnThisOne() throws Exception {
-		Database remote = new Database("external", Database.POSTGRESQL, "jdbc:postgresql://db.example.com:5432/roles",
-				"17.11", 100, 3);
+		DatabaseFacts remote = new DatabaseFacts("external", DatabaseFacts.POSTGRESQL,
+				"jdbc:postgresql://db.example.com:5432/roles", "17.11", 100, 3);
 		List<Point> points = new ArrayList<>();
 		// Pools 1 and 5 only: HikariCP's default 10 is then no size measured to fail.
 		for (int pool : new int[] { 1, 5 }) {
@@ -249,7 +251,8 @@ class RecommendedYamlTests {
 	 */
 	@Test
 	void anExternalDeploymentsUncheckedDatabaseIsSaidNotToBeChecked() throws Exception {
-		Database unchecked = new Database(Database.UNCHECKED, Database.POSTGRESQL, "", "unknown", 0, 0);
+		DatabaseFacts unchecked = new DatabaseFacts(DatabaseFacts.UNCHECKED, DatabaseFacts.POSTGRESQL, "", "unknown", 0,
+				0);
 		List<Point> points = new ArrayList<>();
 		// Pool 1 drowns at 200 rps, 5 and 10 hold it alike: pool 5 is chosen.
 		points.add(RecommenderTests.point("single", 1, 200, 120, 40, 4000));
@@ -345,12 +348,12 @@ class RecommendedYamlTests {
 	void aBlockBreakingHikarisTimeoutRuleIsRefused() {
 		Map<String, Long> block = new LinkedHashMap<>(
 				Map.of("connection-timeout", 500L, "validation-timeout", 500L, "maximum-pool-size", 5L));
-		assertThatIllegalStateException().isThrownBy(() -> RecommendedYaml.requireHikariRules(block))
+		assertThatIllegalStateException().isThrownBy(() -> HikariRules.require(block))
 			.withMessageContaining("validation-timeout 500 ms must be below connection-timeout 500 ms");
 		block.put("validation-timeout", 250L);
-		RecommendedYaml.requireHikariRules(block);
+		HikariRules.require(block);
 		block.put("keepalive-time", 10_000L);
-		assertThatIllegalStateException().isThrownBy(() -> RecommendedYaml.requireHikariRules(block))
+		assertThatIllegalStateException().isThrownBy(() -> HikariRules.require(block))
 			.withMessageContaining("keepalive-time 10000 ms must be at least 30 s");
 	}
 
@@ -360,7 +363,7 @@ class RecommendedYamlTests {
 		assertThat(RecommendedYaml.validationTimeoutMs(5_000)).isEqualTo(2_500);
 		assertThat(RecommendedYaml.validationTimeoutMs(750)).isEqualTo(250);
 		assertThat(RecommendedYaml.validationTimeoutMs(500)).isEqualTo(250);
-		for (long connection = RecommendedYaml.MIN_CONNECTION_TIMEOUT_MS; connection <= 40_000; connection += 250) {
+		for (long connection = ConnectionTimeout.MIN_MS; connection <= 40_000; connection += 250) {
 			assertThat(RecommendedYaml.validationTimeoutMs(connection)).isBetween(250L, connection - 1);
 		}
 	}

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.deciding.RecommenderTests;
 import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
+import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;

@@ -12,10 +12,12 @@ import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.poollab.bench.deciding.RecommenderTests;
+import org.poollab.bench.deciding.SloJudge;
 import org.poollab.bench.model.Fleet;
 import org.poollab.bench.model.QueueModel;
 import org.poollab.bench.model.Usl;
-import org.poollab.bench.results.Database;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;
@@ -31,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SloReportTests {
 
-	private static final Database DATABASE = new Database("embedded", Database.POSTGRESQL,
+	private static final DatabaseFacts DATABASE = new DatabaseFacts("embedded", DatabaseFacts.POSTGRESQL,
 			"jdbc:postgresql://127.0.0.1:5432/roles", "17.11", 300, 3);
 
 	private static final SloSearch.Asked ASKED = new SloSearch.Asked(1500, 3, 3, Fleet.Surge.percent(25), 5, 1, 50,

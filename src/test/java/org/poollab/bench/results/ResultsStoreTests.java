@@ -150,7 +150,7 @@ class ResultsStoreTests {
 			.as("a file without the vendor")
 			.doesNotContain("\"vendor\"");
 
-		assertThat(older.database().vendor()).isEqualTo(Database.POSTGRESQL);
+		assertThat(older.database().vendor()).isEqualTo(DatabaseFacts.POSTGRESQL);
 		assertThat(older.databases()).containsExactly(older.database());
 		assertThat(older.points()).extracting((point) -> point.limits().vendor())
 			.containsOnly(DatabaseVendor.POSTGRESQL);
@@ -159,7 +159,7 @@ class ResultsStoreTests {
 	@Test
 	void eachDatabaseOfASweepOverVendorsRoundTripsWithEachPointsVendor() throws Exception {
 		SweepResults quick = fixture("quick-results-new-format.json");
-		Database mariaDb = new Database("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
+		DatabaseFacts mariaDb = new DatabaseFacts("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
 				"10.11.5-MariaDB", 300, 0);
 		List<Point> points = new ArrayList<>(quick.points());
 		Point first = quick.points().get(0);
@@ -184,7 +184,7 @@ class ResultsStoreTests {
 	@Test
 	void theVendorRoundTrips() throws Exception {
 		SweepResults quick = fixture("quick-results-new-format.json");
-		Database mariaDb = new Database("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
+		DatabaseFacts mariaDb = new DatabaseFacts("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
 				"10.11.5-MariaDB", 300, 0);
 		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), mariaDb,
 				quick.p99ObjectiveMs(), quick.workload(), quick.points(), quick.timing());

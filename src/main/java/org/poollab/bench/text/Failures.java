@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.text;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.Comparator;
 import java.util.List;
@@ -6,10 +6,11 @@ import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
-import org.poollab.bench.report.Recommendation.CrossChecks;
-import org.poollab.bench.report.Recommendation.Verdict;
-import org.poollab.bench.results.Database;
+import org.poollab.bench.deciding.Recommendation.CrossChecks;
+import org.poollab.bench.deciding.Recommendation.Verdict;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Host;
+import org.poollab.bench.text.Durations;
 
 /**
  * The verdict by a fixed p99 margin, where the candidates' intervals cannot decide (a
@@ -18,14 +19,14 @@ import org.poollab.bench.results.Host;
  * derived by {@link NoKnee}. Apart from {@link Recommender} as the other of its two
  * verdicts at the deciding rate, beside {@link IntervalVerdict}.
  */
-final class MarginVerdict {
+public final class MarginVerdict {
 
 	private MarginVerdict() {
 	}
 
-	static Recommendation decide(Grid grid, List<Cell> candidates, List<Cell> atRate, int[] poolSizes,
+	public static Recommendation decide(TopologyGrid grid, List<Cell> candidates, List<Cell> atRate, int[] poolSizes,
 			int decidingRateRps, String whyThisRate, List<Cell> unpooled, List<String> caveats, Host host,
-			Database database) {
+			DatabaseFacts database) {
 		Cell best = candidates.stream().min(Comparator.comparingDouble(Cell::p99Ms)).get();
 		Margin margin = Margin.of(best, candidates);
 		Cell chosen = candidates.stream()
@@ -43,12 +44,12 @@ final class MarginVerdict {
 			CrossChecks checks = Recommender.crossChecks(grid, busiest, host, database);
 			NoKnee noKnee = NoKnee.of(candidates, checks);
 			String spread = (worstP99Ms == best.p99Ms())
-					? "a p99 of " + Recommender.ms(best.p99Ms()) + " ms at every size"
-					: "p99 between " + Recommender.ms(best.p99Ms()) + " and " + Recommender.ms(worstP99Ms) + " ms";
+					? "a p99 of " + Durations.ms(best.p99Ms()) + " ms at every size"
+					: "p99 between " + Durations.ms(best.p99Ms()) + " and " + Durations.ms(worstP99Ms) + " ms";
 			summary = String.format(Locale.ROOT,
 					"No knee was found: pool sizes %s are equal within noise at %d rps, with %s, within the %s ms "
 							+ "margin%s. Pool size %d is derived, not measured: %s",
-					Recommender.pools(candidates), decidingRateRps, spread, Recommender.ms(margin.ms()), margin.why(),
+					Recommender.pools(candidates), decidingRateRps, spread, Durations.ms(margin.ms()), margin.why(),
 					noKnee.poolSize(), noKnee.why());
 			caveats.addAll(noKnee.caveats());
 			summary += Recommender.withoutPool(unpooled, decidingRateRps)
@@ -77,7 +78,7 @@ final class MarginVerdict {
 			}
 			summary += Recommender.withoutPool(unpooled, decidingRateRps)
 					+ (provisional ? " " + Recommendation.PROVISIONAL : "");
-			String basis = "measured: the smallest pool within the p99 margin (" + Recommender.ms(margin.ms())
+			String basis = "measured: the smallest pool within the p99 margin (" + Durations.ms(margin.ms())
 					+ " ms) of the best at " + decidingRateRps + " rps, the highest rate sustained";
 			recommendation = Recommender.answer(grid, Verdict.CHOSEN, OptionalInt.of(chosen.poolSize()), summary,
 					caveats, chosen, host, database, provisional, basis);
@@ -89,17 +90,17 @@ final class MarginVerdict {
 	private static String chosenBecause(Cell chosen, Cell best, List<Cell> candidates, Margin margin) {
 		if (candidates.size() == 1) {
 			return "pool " + chosen.poolLabel() + " is the only pool size that sustained it (p99 "
-					+ Recommender.ms(chosen.p99Ms()) + " ms).";
+					+ Durations.ms(chosen.p99Ms()) + " ms).";
 		}
 		if (chosen == best) {
 			boolean tied = candidates.stream().anyMatch((cell) -> cell != chosen && cell.p99Ms() == chosen.p99Ms());
 			return "pool " + chosen.poolLabel()
 					+ (tied ? " is the smallest with the best p99 (" : " has the best p99 (")
-					+ Recommender.ms(chosen.p99Ms()) + " ms)" + margin.why() + ".";
+					+ Durations.ms(chosen.p99Ms()) + " ms)" + margin.why() + ".";
 		}
-		return "pool " + chosen.poolLabel() + " is the smallest whose p99 (" + Recommender.ms(chosen.p99Ms())
-				+ " ms) is within " + Recommender.ms(margin.ms()) + " ms" + margin.why() + " of the best ("
-				+ Recommender.ms(best.p99Ms()) + " ms at pool " + best.poolLabel() + ").";
+		return "pool " + chosen.poolLabel() + " is the smallest whose p99 (" + Durations.ms(chosen.p99Ms())
+				+ " ms) is within " + Durations.ms(margin.ms()) + " ms" + margin.why() + " of the best ("
+				+ Durations.ms(best.p99Ms()) + " ms at pool " + best.poolLabel() + ").";
 	}
 
 }

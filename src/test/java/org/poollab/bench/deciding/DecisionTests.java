@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -15,6 +15,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.poollab.bench.report.Header;
+import org.poollab.bench.report.Report;
+import org.poollab.bench.report.ReportMain;
 import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.Latency;
@@ -94,7 +97,8 @@ class DecisionTests {
 
 		assertThat(recommendation.decidingRateRps()).hasValue(1000);
 		assertThat(recommendation.poolSize()).hasValue(2);
-		Grid grid = Grid.of("single", Limits.DEFAULTS, List.of(cell(5, 2000, 90, 85, 95)), OBJECTIVE_MS);
+		TopologyGrid grid = TopologyGrid.of("single", Limits.DEFAULTS, List.of(cell(5, 2000, 90, 85, 95)),
+				OBJECTIVE_MS);
 		assertThat(Decision.clearOfTheObjective(grid.cells().get(0))).as("10 ms under: within 10 % of 100 ms")
 			.isFalse();
 	}
@@ -137,7 +141,7 @@ class DecisionTests {
 		assertThat(recommendation.caveats()).anySatisfy((caveat) -> assertThat(caveat)
 			.startsWith("The choice is not settled: redone on p99s drawn from the intervals"));
 		Decision decision = Decision
-			.of(Grid.of("single", Limits.DEFAULTS, List.of(cell(2, 1000, 18, 14, 22), cell(5, 1000, 7.5, 7, 8)),
+			.of(TopologyGrid.of("single", Limits.DEFAULTS, List.of(cell(2, 1000, 18, 14, 22), cell(5, 1000, 7.5, 7, 8)),
 					OBJECTIVE_MS)
 				.cells(), List.of(), OBJECTIVE_MS)
 			.orElseThrow();
@@ -149,13 +153,14 @@ class DecisionTests {
 
 	@Test
 	void resultsWithoutIntervalsKeepTheFixedMargin() {
-		assertThat(Decision.of(
-				Grid.of("single", Limits.DEFAULTS,
-						List.of(RecommenderTests.point("single", 2, 1000, 6),
-								RecommenderTests.point("single", 5, 1000, 5)),
-						OBJECTIVE_MS)
-					.cells(),
-				List.of(), OBJECTIVE_MS))
+		assertThat(
+				Decision.of(
+						TopologyGrid.of("single", Limits.DEFAULTS,
+								List.of(RecommenderTests.point("single", 2, 1000, 6),
+										RecommenderTests.point("single", 5, 1000, 5)),
+								OBJECTIVE_MS)
+							.cells(),
+						List.of(), OBJECTIVE_MS))
 			.isEmpty();
 	}
 
@@ -215,7 +220,7 @@ class DecisionTests {
 		// it. Pool 1 is clear of the objective too, and smaller, but told apart from 4
 		// as well: the choice is decided again among the pools that can be it, and 4 is
 		// the best of those. (The smallest eligible pool anywhere, as before, was 1.)
-		Grid grid = Grid.of(
+		TopologyGrid grid = TopologyGrid.of(
 				"single", Limits.DEFAULTS, List.of(cell(1, 400, 60, 55, 65), cell(2, 400, 21, 18, 24),
 						cell(4, 400, 42, 37, 48), withInterval(RecommenderTests.point("single", 8, 400, 104), 93, 117)),
 				OBJECTIVE_MS);
@@ -248,7 +253,7 @@ class DecisionTests {
 	}
 
 	private static Recommendation recommend(Point... points) {
-		Grid grid = Grid.of("single", Limits.DEFAULTS, new ArrayList<>(List.of(points)), OBJECTIVE_MS);
+		TopologyGrid grid = TopologyGrid.of("single", Limits.DEFAULTS, new ArrayList<>(List.of(points)), OBJECTIVE_MS);
 		return Recommender.recommend(grid, RecommenderTests.HOST, RecommenderTests.DATABASE);
 	}
 
@@ -289,7 +294,7 @@ class DecisionTests {
 		SweepResults results = new SweepResults(Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
 				RecommenderTests.DATABASE, 0, null, points);
 
-		Optional<Report.Unsettled> unsettled = Report.unsettled(results, "single");
+		Optional<Decisions.Unsettled> unsettled = Decisions.unsettled(results, "single");
 		assertThat(unsettled).hasValueSatisfying((decision) -> {
 			assertThat(decision.chosen()).isEqualTo(5);
 			assertThat(decision.rateRps()).isEqualTo(1000);
@@ -304,8 +309,8 @@ class DecisionTests {
 			points.add(cell(2, 1000, 7, 6, 8));
 			points.add(cell(5, 1000, 5.5, 5, 6));
 		}
-		assertThat(Report.unsettled(results, "single")).isEmpty();
-		assertThat(Report.probability(results, "single").getAsDouble()).isGreaterThanOrEqualTo(0.8);
+		assertThat(Decisions.unsettled(results, "single")).isEmpty();
+		assertThat(Decisions.probability(results, "single").getAsDouble()).isGreaterThanOrEqualTo(0.8);
 	}
 
 	@Test
@@ -316,16 +321,14 @@ class DecisionTests {
 				List.of(cell(1, 1000, 6, 5, 7), cell(2, 1000, 5, 4, 6), cell(5, 1000, 5, 4, 6)));
 		SweepResults results = new SweepResults(Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
 				RecommenderTests.DATABASE, OBJECTIVE_MS, null, points);
-		assertThat(Report.toConfirm(results, Path.of("unused"))).singleElement()
-			.extracting(Report.Block::poolSize)
-			.isEqualTo(1);
+		assertThat(Decisions.toConfirm(results)).singleElement().extracting(Decisions.Choice::poolSize).isEqualTo(1);
 
 		// Its confirmation: the block as pasted, Poisson arrivals, 20 pool timeouts.
 		Point refuting = RecommenderTests.point("single", 1, 1000, 1000, 20, 920);
 		SweepResults confirmed = confirmedBy(results, refuting);
 
-		List<Report.Block> next = Report.toConfirm(confirmed, Path.of("unused"));
-		assertThat(next).singleElement().extracting(Report.Block::poolSize).isEqualTo(2);
+		List<Decisions.Choice> next = Decisions.toConfirm(confirmed);
+		assertThat(next).singleElement().extracting(Decisions.Choice::poolSize).isEqualTo(2);
 		Path run = Files.createTempDirectory("refuted");
 		Recommendation recommendation = Report.write(confirmed, run).get(0);
 		assertThat(recommendation.poolSize()).hasValue(2);
@@ -339,17 +342,15 @@ class DecisionTests {
 		Point unheld = RecommenderTests.withOutcome(RecommenderTests.point("single", 1, 1000, 1000, 0, 920),
 				"generator-bound: JMeter sent 900 rps for 1000");
 		SweepResults noVerdict = confirmedBy(results, unheld);
-		assertThat(Report.toConfirm(noVerdict, Path.of("unused"))).singleElement()
-			.extracting(Report.Block::poolSize)
-			.isEqualTo(1);
+		assertThat(Decisions.toConfirm(noVerdict)).singleElement().extracting(Decisions.Choice::poolSize).isEqualTo(1);
 		// ... but the instances' own evidence does: requests timed out waiting for a
 		// connection, whatever the generator managed.
 		Point saturated = RecommenderTests.withOutcome(refuting, "generator-bound: JMeter sent 900 rps for 1000");
 		SweepResults refutedAnyway = confirmedBy(results, saturated);
-		assertThat(Report.toConfirm(refutedAnyway, Path.of("unused"))).singleElement()
-			.extracting(Report.Block::poolSize)
+		assertThat(Decisions.toConfirm(refutedAnyway)).singleElement()
+			.extracting(Decisions.Choice::poolSize)
 			.isEqualTo(2);
-		assertThat(Report.confirmationLine(refutedAnyway, "single")).startsWith("NOT confirmed (")
+		assertThat(Decisions.confirmationLine(refutedAnyway, "single")).startsWith("NOT confirmed (")
 			.contains("the instances themselves saw the service saturated", "20 connection timeout(s)");
 	}
 
@@ -367,8 +368,8 @@ class DecisionTests {
 		Point silent = RecommenderTests.withOutcome(
 				withInterval(RecommenderTests.point("single", 10, 2000, 20), 15, 25),
 				"generator-bound: JMeter sent late");
-		Grid grid = Grid.of("single", Limits.DEFAULTS, List.of(cell(2, 1000, 5, 4, 6), cell(5, 1000, 5, 4, 6),
-				cell(10, 1000, 5, 4, 6), lucky, saturated, silent), OBJECTIVE_MS);
+		TopologyGrid grid = TopologyGrid.of("single", Limits.DEFAULTS, List.of(cell(2, 1000, 5, 4, 6),
+				cell(5, 1000, 5, 4, 6), cell(10, 1000, 5, 4, 6), lucky, saturated, silent), OBJECTIVE_MS);
 
 		assertThat(grid.excluded()).containsExactly(silent);
 		assertThat(grid.cell(5, 2000).orElseThrow().sustained()).isFalse();
@@ -385,7 +386,7 @@ class DecisionTests {
 	void aDecisionFromIntervalsSaysHowOftenItPicksTheChoiceInsteadOfABareProvisional() {
 		// One run per point, but every cell has its interval: the probability says how
 		// settled the choice is.
-		Grid grid = Grid.of("single", Limits.DEFAULTS,
+		TopologyGrid grid = TopologyGrid.of("single", Limits.DEFAULTS,
 				List.of(cell(2, 1000, 5, 4, 6), cell(5, 1000, 5, 4, 6), cell(10, 1000, 5, 4, 6)), OBJECTIVE_MS);
 		Recommendation recommendation = Recommender.recommend(grid, RecommenderTests.HOST, RecommenderTests.DATABASE);
 
@@ -403,7 +404,7 @@ class DecisionTests {
 				cell(2, 2000, 6, 5, 7));
 		SweepResults results = new SweepResults(Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
 				RecommenderTests.DATABASE, OBJECTIVE_MS, null, points);
-		assertThat(Report.toConfirm(results, Path.of("unused"))).singleElement()
+		assertThat(Decisions.toConfirm(results)).singleElement()
 			.satisfies((block) -> assertThat(List.of(block.poolSize(), block.rateRps())).containsExactly(1, 2000));
 
 		// Both pools' blocks failed at 2000 rps as pasted (pool timeouts): neither can be
@@ -411,7 +412,7 @@ class DecisionTests {
 		SweepResults refuted = results
 			.withConfirmations(List.of(confirmation(RecommenderTests.point("single", 1, 2000, 2000, 20, 920)),
 					confirmation(RecommenderTests.point("single", 2, 2000, 2000, 20, 920))));
-		List<Report.Block> next = Report.toConfirm(refuted, Path.of("unused"));
+		List<Decisions.Choice> next = Decisions.toConfirm(refuted);
 		assertThat(next).singleElement()
 			.satisfies((block) -> assertThat(List.of(block.poolSize(), block.rateRps())).containsExactly(1, 1000));
 		Recommendation recommendation = Report.write(refuted, Files.createTempDirectory("rate")).get(0);

@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -12,9 +12,10 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.results.Confirmation;
-import org.poollab.bench.results.Database;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.text.Durations;
 
 /**
  * What the confirmation run showed about one topology's recommended block: started as
@@ -27,10 +28,10 @@ import org.poollab.bench.results.SweepResults;
  * @param database the database it ran on, e.g. {@code embedded PostgreSQL 17.11}
  * @param date the sweep's date (UTC)
  */
-record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
+public record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 
 	/** The topology's confirmation runs, in the order they ran. */
-	static List<Confirmed> all(SweepResults results, String deployment) {
+	public static List<Confirmed> all(SweepResults results, String deployment) {
 		return results.confirmations()
 			.stream()
 			.filter((run) -> run.topology().equals(deployment))
@@ -41,12 +42,12 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 	}
 
 	/** The database a run was on, e.g. {@code embedded PostgreSQL 17.11}. */
-	private static String describe(Database database) {
+	private static String describe(DatabaseFacts database) {
 		return database.kind() + " " + database.vendor() + " " + database.version();
 	}
 
 	/** The topology's last confirmation run: the one of its answer. */
-	static Optional<Confirmed> of(SweepResults results, String deployment) {
+	public static Optional<Confirmed> of(SweepResults results, String deployment) {
 		List<Confirmed> all = all(results, deployment);
 		return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
 	}
@@ -59,14 +60,14 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 	 * refutes nothing. A pool refuted at one rate may still be the choice at a lower one.
 	 * @return pool sizes by rate (requests per second)
 	 */
-	static Map<Integer, Set<Integer>> refuted(SweepResults results, String deployment) {
+	public static Map<Integer, Set<Integer>> refuted(SweepResults results, String deployment) {
 		return all(results, deployment).stream()
 			.filter(Confirmed::refutes)
 			.collect(Collectors.groupingBy((confirmed) -> confirmed.run().point().rateRps(), TreeMap::new, Collectors
 				.mapping((confirmed) -> confirmed.run().point().poolSize(), Collectors.toUnmodifiableSet())));
 	}
 
-	boolean refutes() {
+	public boolean refutes() {
 		return this.run.mismatches().isEmpty() && !held() && (!generatorBound() || serverSaturated());
 	}
 
@@ -76,27 +77,27 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 	 * a connection. A generator that falls behind a saturated service (its open model
 	 * starts a thread per waiting request) says nothing against that.
 	 */
-	boolean serverSaturated() {
+	public boolean serverSaturated() {
 		return Cell.serverSaturated(this.run.point(), this.cell.p99ObjectiveMs());
 	}
 
 	/** Requests answered 503 in the window. */
-	long refused() {
+	public long refused() {
 		return this.run.point().statusCounts().getOrDefault("503", 0L);
 	}
 
 	/** The generator could not hold the rate: the run says nothing either way. */
-	boolean generatorBound() {
+	public boolean generatorBound() {
 		return Fate.of(this.run.point()) == Fate.GENERATOR_BOUND;
 	}
 
 	/** Every instance ran with the block's settings, and the block held under load. */
-	boolean held() {
+	public boolean held() {
 		return this.run.mismatches().isEmpty() && !generatorBound() && this.cell.sustained() && refused() == 0;
 	}
 
 	/** The run's conditions: instances, arrivals, rate, length, database, date. */
-	String conditions() {
+	public String conditions() {
 		Point point = this.run.point();
 		String instances = (point.instances() == 1) ? "1 instance" : point.instances() + " instances"
 				+ (("none".equals(point.loadBalancer())) ? "" : " behind " + point.loadBalancer());
@@ -110,19 +111,19 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 	}
 
 	/** The result in a sentence, for the YAML's header and the report. */
-	String sentence() {
+	public String sentence() {
 		Point point = this.run.point();
 		if (generatorBound() && serverSaturated()) {
 			long refusedByInstances = point.refusals().values().stream().mapToLong(Long::longValue).sum();
 			return "NOT confirmed (" + conditions() + "): the load generator fell behind (" + point.outcome()
 					+ "), but the instances themselves saw the service saturated: their own p99 "
-					+ Recommender.ms(point.serverP99Ms()) + " ms, " + refusedByInstances + " request(s) refused, "
+					+ Durations.ms(point.serverP99Ms()) + " ms, " + refusedByInstances + " request(s) refused, "
 					+ point.pool().timeouts() + " connection timeout(s).";
 		}
 		if (generatorBound()) {
 			return "Confirmation run (" + conditions() + "): no verdict, the load generator could not hold the rate ("
 					+ point.outcome() + ")" + ((point.serverP99Ms() >= 0)
-							? "; the instances' own p99 was " + Recommender.ms(point.serverP99Ms()) + " ms" : "")
+							? "; the instances' own p99 was " + Durations.ms(point.serverP99Ms()) + " ms" : "")
 					+ ".";
 		}
 		List<String> failed = new ArrayList<>();
@@ -137,8 +138,8 @@ record Confirmed(Confirmation run, Cell cell, String database, LocalDate date) {
 			failed.add(refused() + " request(s) got 503");
 		}
 		String figures = String.format(Locale.ROOT,
-				"p99 %s ms (the instances' own %s ms), %d requests, %d answered 503", Recommender.ms(this.cell.p99Ms()),
-				(point.serverP99Ms() >= 0) ? Recommender.ms(point.serverP99Ms()) : "?", point.samples(), refused());
+				"p99 %s ms (the instances' own %s ms), %d requests, %d answered 503", Durations.ms(this.cell.p99Ms()),
+				(point.serverP99Ms() >= 0) ? Durations.ms(point.serverP99Ms()) : "?", point.samples(), refused());
 		if (failed.isEmpty()) {
 			return "Confirmed (" + conditions() + "): " + figures
 					+ "; the objective held, and every instance reported these settings through its actuator.";

@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -47,14 +47,14 @@ import org.poollab.bench.results.SweepResults;
  * @param chosen the choice
  * @param picks how often the decision picked each pool size when redone on drawn p99s
  */
-record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, Cell chosen,
+public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, Cell chosen,
 		Map<Integer, Double> picks) {
 
 	/** A difference within this share of the p99 objective is no difference. */
-	static final double OBJECTIVE_SHARE = 0.10;
+	public static final double OBJECTIVE_SHARE = 0.10;
 
 	/** How often the decision is redone on drawn p99s. */
-	static final int DRAWS = 2000;
+	public static final int DRAWS = 2000;
 
 	private static final double Z95 = Cell.Z95;
 
@@ -68,7 +68,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	 * a smaller one whose p99 is not clear of the objective)
 	 * @param objectiveMs the p99 objective (0: none)
 	 */
-	static Optional<Decision> of(List<Cell> candidates, List<Cell> atRate, double objectiveMs) {
+	public static Optional<Decision> of(List<Cell> candidates, List<Cell> atRate, double objectiveMs) {
 		return of(candidates, atRate, objectiveMs, Set.of());
 	}
 
@@ -77,7 +77,8 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	 * refuted them.
 	 * @param refuted pool sizes that are never eligible
 	 */
-	static Optional<Decision> of(List<Cell> candidates, List<Cell> atRate, double objectiveMs, Set<Integer> refuted) {
+	public static Optional<Decision> of(List<Cell> candidates, List<Cell> atRate, double objectiveMs,
+			Set<Integer> refuted) {
 		if (candidates.stream().anyMatch((cell) -> cell.p99StandardErrorMs().isEmpty())) {
 			return Optional.empty();
 		}
@@ -121,7 +122,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	}
 
 	/** The cell's p99 standard error ({@link Cell#p99StandardErrorMs()}). */
-	static double standardError(Cell cell) {
+	public static double standardError(Cell cell) {
 		return cell.p99StandardErrorMs().orElseThrow();
 	}
 
@@ -129,19 +130,19 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	 * Whether a difference between two independent figures is indistinguishable from 0:
 	 * its 95 % interval includes 0, or it is within the share of the objective.
 	 */
-	static boolean indistinguishable(double differenceMs, double errorA, double errorB, double objectiveMs) {
+	public static boolean indistinguishable(double differenceMs, double errorA, double errorB, double objectiveMs) {
 		double halfWidth = Z95 * Math.sqrt(errorA * errorA + errorB * errorB);
 		return Math.abs(differenceMs) <= halfWidth
 				|| (objectiveMs > 0 && Math.abs(differenceMs) <= OBJECTIVE_SHARE * objectiveMs);
 	}
 
 	/** How often the decision picked the chosen pool when redone. */
-	double probability() {
+	public double probability() {
 		return this.picks.getOrDefault(this.chosen.poolSize(), 0.0);
 	}
 
 	/** E.g. "5 in 83 %, 10 in 17 %". */
-	String describePicks() {
+	public String describePicks() {
 		return this.picks.entrySet()
 			.stream()
 			.map((entry) -> String.format(Locale.ROOT, "%s in %.0f %%", SweepResults.poolLabel(entry.getKey()),
@@ -215,7 +216,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	 * @param atRate every considered cell at the cell's rate
 	 * @param refuted pool sizes refuted at that rate
 	 */
-	static boolean eligible(Cell cell, List<Cell> atRate, Set<Integer> refuted) {
+	public static boolean eligible(Cell cell, List<Cell> atRate, Set<Integer> refuted) {
 		return sustainedEveryRepeat(cell) && !refuted.contains(cell.poolSize())
 				&& (clearOfTheObjective(cell) || largerPoolsSustained(cell, atRate));
 	}
@@ -224,7 +225,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	 * Why the cell's pool cannot be the choice at its rate, in a few words; empty when it
 	 * can ({@link #eligible}).
 	 */
-	static Optional<String> whyNot(Cell cell, List<Cell> atRate, Set<Integer> refuted) {
+	public static Optional<String> whyNot(Cell cell, List<Cell> atRate, Set<Integer> refuted) {
 		if (refuted.contains(cell.poolSize())) {
 			return Optional.of("refuted by its confirmation run");
 		}
@@ -255,7 +256,7 @@ record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, 
 	 * pools, with the objective a fixed line that has no error of its own. A cell whose
 	 * latency is understated never is: its p99 is lower than a client on schedule saw.
 	 */
-	static boolean clearOfTheObjective(Cell cell) {
+	public static boolean clearOfTheObjective(Cell cell) {
 		double objectiveMs = cell.p99ObjectiveMs();
 		if (objectiveMs <= 0 || cell.understated()) {
 			return false;

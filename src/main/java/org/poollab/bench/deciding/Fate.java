@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -11,7 +11,7 @@ import org.poollab.bench.results.Point;
  * measurement of an unknown pool, kept in view but out of the decision; anything else
  * that is not ok is the lab failing to measure, which says nothing about the service.
  */
-enum Fate {
+public enum Fate {
 
 	/** Outcome {@code ok}. */
 	MEASURED,
@@ -39,10 +39,10 @@ enum Fate {
 	NOT_MEASURED;
 
 	/** Outcome prefix of a generator-bound point (the sweep's GeneratorCheck). */
-	static final String GENERATOR_BOUND_PREFIX = "generator-bound";
+	public static final String GENERATOR_BOUND_PREFIX = "generator-bound";
 
 	/** Whether the point stays out of the cells and every verdict. */
-	boolean excluded() {
+	public boolean excluded() {
 		return this == NOT_MEASURED || this == GENERATOR_BOUND;
 	}
 
@@ -55,7 +55,7 @@ enum Fate {
 
 	private static final Pattern EXIT_CODE = Pattern.compile("exit code -?\\d+");
 
-	static Fate of(Point point) {
+	public static Fate of(Point point) {
 		if (point.ok()) {
 			return MEASURED;
 		}
@@ -78,7 +78,7 @@ enum Fate {
 	 * @param outcome a {@link #DIED} point's outcome
 	 * @return the cause
 	 */
-	static String causeOfDeath(String outcome) {
+	public static String causeOfDeath(String outcome) {
 		Matcher error = JVM_ERROR.matcher(outcome);
 		if (error.find()) {
 			return error.group(1) + ((error.group(2) != null) ? error.group(2) : "");

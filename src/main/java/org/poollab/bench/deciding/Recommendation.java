@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -71,13 +71,13 @@ public record Recommendation(String topology, String poolSizeKey, Verdict verdic
 	/** Said wherever a verdict rests on one run per point. */
 	public static final String PROVISIONAL = "Provisional: one run per point; confirm with -Dbench.repeats=3.";
 
-	Recommendation withDecidingRate(int rateRps) {
+	public Recommendation withDecidingRate(int rateRps) {
 		return new Recommendation(this.topology, this.poolSizeKey, this.verdict, this.poolSize, OptionalInt.of(rateRps),
 				this.summary, this.caveats, this.crossChecks, this.provisional, this.basis, this.indistinguishable,
 				this.picks);
 	}
 
-	Recommendation withDecision(List<Integer> set, Map<Integer, Double> picked) {
+	public Recommendation withDecision(List<Integer> set, Map<Integer, Double> picked) {
 		return new Recommendation(this.topology, this.poolSizeKey, this.verdict, this.poolSize, this.decidingRateRps,
 				this.summary, this.caveats, this.crossChecks, this.provisional, this.basis, set, picked);
 	}

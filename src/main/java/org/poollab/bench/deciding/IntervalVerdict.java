@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,9 +8,10 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import org.poollab.bench.report.Recommendation.Verdict;
-import org.poollab.bench.results.Database;
+import org.poollab.bench.deciding.Recommendation.Verdict;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Host;
+import org.poollab.bench.text.Durations;
 
 /**
  * The verdict where every candidate's p99 carries its 95 % interval: the pool sizes
@@ -19,27 +20,27 @@ import org.poollab.bench.results.Host;
  * deciding rate and hands the decision here, since this is the sentence-making for one
  * verdict only.
  */
-final class IntervalVerdict {
+public final class IntervalVerdict {
 
 	/** Below this, the decision is called unsettled and more repeats are advised. */
-	static final double SETTLED_PROBABILITY = 0.8;
+	public static final double SETTLED_PROBABILITY = 0.8;
 
 	private IntervalVerdict() {
 	}
 
 	/** The verdict from intervals: the indistinguishable set and the choice in it. */
-	static Recommendation decided(Grid grid, Decision decision, List<Cell> atRate, int decidingRateRps,
-			String whyThisRate, List<Cell> unpooled, List<String> caveats, Host host, Database database,
+	public static Recommendation decided(TopologyGrid grid, Decision decision, List<Cell> atRate, int decidingRateRps,
+			String whyThisRate, List<Cell> unpooled, List<String> caveats, Host host, DatabaseFacts database,
 			Set<Integer> refuted) {
 		Cell chosen = decision.chosen();
 		Cell best = decision.best();
 		double objectiveMs = best.p99ObjectiveMs();
-		String bestFigure = "pool " + best.poolLabel() + ", p99 " + Recommender.ms(best.p99Ms())
-				+ best.p99Interval().map(Tables::interval).orElse("") + " ms";
+		String bestFigure = "pool " + best.poolLabel() + ", p99 " + Durations.ms(best.p99Ms())
+				+ best.p99Interval().map(CellText::interval).orElse("") + " ms";
 		String set;
 		if (decision.indistinguishable().size() == 1) {
-			set = "pool " + best.poolLabel() + " has the best p99 (" + Recommender.ms(best.p99Ms())
-					+ best.p99Interval().map(Tables::interval).orElse("")
+			set = "pool " + best.poolLabel() + " has the best p99 (" + Durations.ms(best.p99Ms())
+					+ best.p99Interval().map(CellText::interval).orElse("")
 					+ " ms), told apart from every other pool by its 95 % interval";
 		}
 		else {
@@ -47,8 +48,8 @@ final class IntervalVerdict {
 					+ bestFigure + "): the 95 % interval of each difference includes 0"
 					+ ((objectiveMs > 0) ? String.format(Locale.ROOT,
 							", or the difference is within %s ms (%.0f %% of the %s ms objective)",
-							Recommender.ms(Decision.OBJECTIVE_SHARE * objectiveMs), 100 * Decision.OBJECTIVE_SHARE,
-							Recommender.ms(objectiveMs)) : "");
+							Durations.ms(Decision.OBJECTIVE_SHARE * objectiveMs), 100 * Decision.OBJECTIVE_SHARE,
+							Durations.ms(objectiveMs)) : "");
 		}
 		String summary = String.format(Locale.ROOT, "At %d rps, %s, %s. ", decidingRateRps, whyThisRate, set)
 				+ choice(decision, atRate, refuted)
@@ -119,8 +120,8 @@ final class IntervalVerdict {
 				.flatMap(Optional::stream)
 				.collect(Collectors.joining("; "));
 			return ((set.size() == 1) ? "It cannot be the choice (" : "None of them can be the choice (") + whyNot
-					+ "), so the choice is pool " + chosen.poolLabel() + " (p99 " + Recommender.ms(chosen.p99Ms())
-					+ chosen.p99Interval().map(Tables::interval).orElse("")
+					+ "), so the choice is pool " + chosen.poolLabel() + " (p99 " + Durations.ms(chosen.p99Ms())
+					+ chosen.p99Interval().map(CellText::interval).orElse("")
 					+ " ms), the smallest of the pools indistinguishable from the best of those that can be.";
 		}
 		Optional<String> notEligible = Decision.whyNot(chosen, atRate, refuted);

@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
-import org.poollab.bench.results.Database;
+import org.poollab.bench.results.DatabaseFacts;
 
 /**
  * Where the sweep's database ran, seen from the lab's host: the same machine (embedded,
@@ -16,12 +16,12 @@ import org.poollab.bench.results.Database;
  * embedded database {@code localhost}
  * @param sameHost whether the database shared the lab's host
  */
-record DatabaseHost(String hosts, boolean sameHost) {
+public record DatabaseHost(String hosts, boolean sameHost) {
 
 	private static final String JDBC = "jdbc:";
 
-	static DatabaseHost of(Database database) {
-		if (Database.UNCHECKED.equals(database.kind())) {
+	public static DatabaseHost of(DatabaseFacts database) {
+		if (DatabaseFacts.UNCHECKED.equals(database.kind())) {
 			return new DatabaseHost("an unknown host", false);
 		}
 		if (!"external".equals(database.kind())) {
@@ -36,7 +36,7 @@ record DatabaseHost(String hosts, boolean sameHost) {
 	 * The hosts of a {@code jdbc:postgresql://host[:port][,host[:port]]/db} URL; pgjdbc
 	 * reads {@code jdbc:postgresql:db} (no authority) as localhost.
 	 */
-	static List<String> hosts(String url) {
+	public static List<String> hosts(String url) {
 		if (url == null || !url.startsWith(JDBC)) {
 			return List.of();
 		}
@@ -69,7 +69,7 @@ record DatabaseHost(String hosts, boolean sameHost) {
 	}
 
 	/** For the report's header, e.g. {@code on the same host}. */
-	String describe() {
+	public String describe() {
 		return this.sameHost ? "on the same host" : "on " + this.hosts + ", not the lab's host";
 	}
 

@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -7,8 +7,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import org.poollab.bench.report.Recommendation.Verdict;
-import org.poollab.bench.results.Database;
+import org.poollab.bench.deciding.Recommendation.Verdict;
+import org.poollab.bench.report.Header;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Host;
 import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;
@@ -17,11 +18,11 @@ import org.poollab.bench.results.SweepResults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class RecommenderTests {
+public class RecommenderTests {
 
-	static final Host HOST = new Host(2, "JMeter 5.6.3 OpenModelThreadGroup");
+	public static final Host HOST = new Host(2, "JMeter 5.6.3 OpenModelThreadGroup");
 
-	static final Database DATABASE = new Database("embedded", Database.POSTGRESQL,
+	public static final DatabaseFacts DATABASE = new DatabaseFacts("embedded", DatabaseFacts.POSTGRESQL,
 			"jdbc:postgresql://localhost:5432/roles", "17.11", 100, 3);
 
 	@Test
@@ -297,7 +298,7 @@ class RecommenderTests {
 
 		// the median keeps the outlier out of pool 1's figure, and the outlier's spread
 		// (4 to 60 ms) becomes the noise margin: no knee between 1 and 5
-		Grid grid = grid(points, 0);
+		TopologyGrid grid = grid(points, 0);
 		assertThat(grid.cell(1, 1000)).get().extracting(Cell::p99Ms).isEqualTo(4.0);
 		assertThat(recommendation.verdict()).isEqualTo(Verdict.FLAT);
 		assertThat(recommendation.summary()).contains("pool 1's p99 4 to 60 ms");
@@ -327,10 +328,10 @@ class RecommenderTests {
 	@Test
 	void hikarisFormulaNeedsTheDatabaseHostsCoresWhichAreUnknownForAnExternalDatabase() {
 		List<Point> points = List.of(point("single", 2, 1000, 9), point("single", 5, 1000, 5));
-		Database remote = new Database("external", Database.POSTGRESQL, "jdbc:postgresql://db.example.com:5432/roles",
-				"17.11", 100, 3);
-		Database loopback = new Database("external", Database.POSTGRESQL, "jdbc:postgresql://127.0.0.1:5432/postgres",
-				"17.11", 100, 3);
+		DatabaseFacts remote = new DatabaseFacts("external", DatabaseFacts.POSTGRESQL,
+				"jdbc:postgresql://db.example.com:5432/roles", "17.11", 100, 3);
+		DatabaseFacts loopback = new DatabaseFacts("external", DatabaseFacts.POSTGRESQL,
+				"jdbc:postgresql://127.0.0.1:5432/postgres", "17.11", 100, 3);
 
 		Recommendation.CrossChecks remoteChecks = Recommender.recommend(grid(points, 0), HOST, remote).crossChecks();
 		Recommendation.CrossChecks loopbackChecks = Recommender.recommend(grid(points, 0), HOST, loopback)
@@ -348,7 +349,7 @@ class RecommenderTests {
 				"pool not verified: 1 instance(s) reported maximum-pool-size [10], expected 1 from each of 1");
 		List<Point> points = List.of(unverified, point("single", 5, 1000, 4), point("single", 10, 1000, 4));
 
-		Grid grid = grid(points, 0);
+		TopologyGrid grid = grid(points, 0);
 		Recommendation recommendation = recommend(points);
 
 		assertThat(grid.excluded()).isEmpty();
@@ -374,7 +375,7 @@ class RecommenderTests {
 
 	@Test
 	void tooManyConnectionsOnMariaDbAreQuotedInMariaDbsWords() {
-		Database mariaDb = new Database("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
+		DatabaseFacts mariaDb = new DatabaseFacts("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
 				"10.11.5-MariaDB", 300, 0);
 		List<Point> points = List.of(point("single", 5, 1000, 4),
 				withRefusals(point("single", 50, 1000, 4), Map.of("too-many-clients", 120L)));
@@ -387,7 +388,7 @@ class RecommenderTests {
 		assertThat(recommendation.caveats()).noneMatch((caveat) -> caveat.contains("PostgreSQL"));
 	}
 
-	static final String DIED_OF_OOM = "instance(s) on port(s) [18081] died during the point (exit code 3: "
+	public static final String DIED_OF_OOM = "instance(s) on port(s) [18081] died during the point (exit code 3: "
 			+ "Terminating due to java.lang.OutOfMemoryError: Java heap space)";
 
 	private static Recommendation recommend(List<Point> points) {
@@ -398,10 +399,10 @@ class RecommenderTests {
 		return Recommender.recommend(grid(points, p99ObjectiveMs), HOST, DATABASE);
 	}
 
-	private static Grid grid(List<Point> points, double p99ObjectiveMs) {
+	private static TopologyGrid grid(List<Point> points, double p99ObjectiveMs) {
 		SweepResults results = new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", HOST, DATABASE,
 				p99ObjectiveMs, null, points);
-		return Grid.of(results).get(0);
+		return TopologyGrid.of(results).get(0);
 	}
 
 	@Test
@@ -430,16 +431,17 @@ class RecommenderTests {
 		assertThat(recommendation.decidingRateRps()).as("2000 rps measured nothing: no verdict there").hasValue(1000);
 		assertThat(recommendation.summary()).doesNotContain("2000");
 		assertThat(recommendation.caveats()).anySatisfy((caveat) -> assertThat(caveat).contains("2 generator-bound"));
-		Grid grid = grid(points, 100);
+		TopologyGrid grid = grid(points, 100);
 		assertThat(grid.cells()).extracting(Cell::rateRps).containsOnly(1000);
 		assertThat(grid.excluded()).hasSize(2);
 	}
 
-	static Point point(String topology, int poolSize, int rateRps, double p99Ms) {
+	public static Point point(String topology, int poolSize, int rateRps, double p99Ms) {
 		return point(topology, poolSize, rateRps, rateRps, 0, p99Ms);
 	}
 
-	static Point point(String topology, int poolSize, int rateRps, double achievedRps, long timeouts, double p99Ms) {
+	public static Point point(String topology, int poolSize, int rateRps, double achievedRps, long timeouts,
+			double p99Ms) {
 		long samples = Math.round(achievedRps * 30);
 		long errors = (timeouts > 0) ? timeouts : 0;
 		Latency latency = new Latency(p99Ms / 3, p99Ms / 4, p99Ms / 2, p99Ms, p99Ms * 2, p99Ms * 3);
@@ -473,15 +475,15 @@ class RecommenderTests {
 		return p.toBuilder().pool(pool).build();
 	}
 
-	static Point withRefusals(Point p, Map<String, Long> refusals) {
+	public static Point withRefusals(Point p, Map<String, Long> refusals) {
 		return p.toBuilder().refusals(refusals).build();
 	}
 
-	static Point withStartLag(Point p, double startLagP99Ms, double achievedRps) {
+	public static Point withStartLag(Point p, double startLagP99Ms, double achievedRps) {
 		return p.toBuilder().achievedRps(achievedRps).startLagP99Ms(startLagP99Ms).build();
 	}
 
-	static Point withOutcome(Point p, String outcome) {
+	public static Point withOutcome(Point p, String outcome) {
 		return p.toBuilder().outcome(outcome).build();
 	}
 

@@ -1,8 +1,9 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import org.poollab.bench.text.Durations;
 
 /**
  * How far from the best p99 still counts as as good: the fixed margin, or with repeats
@@ -12,19 +13,19 @@ import java.util.Locale;
  * @param ms the margin
  * @param why empty for the fixed margin; else what widened it, for the summary
  */
-record Margin(double ms, String why) {
+public record Margin(double ms, String why) {
 
 	/** Relative p99 margin counted as "as good as the best". */
-	static final double P99_MARGIN_SHARE = 0.10;
+	public static final double P99_MARGIN_SHARE = 0.10;
 
 	/** Absolute floor of that margin: JMeter records whole milliseconds. */
-	static final double P99_MARGIN_FLOOR_MS = 1.0;
+	public static final double P99_MARGIN_FLOOR_MS = 1.0;
 
-	static double marginMs(double bestP99Ms) {
+	public static double marginMs(double bestP99Ms) {
 		return Math.max(P99_MARGIN_SHARE * bestP99Ms, P99_MARGIN_FLOOR_MS);
 	}
 
-	static Margin of(Cell best, List<Cell> candidates) {
+	public static Margin of(Cell best, List<Cell> candidates) {
 		double fixedMs = marginMs(best.p99Ms());
 		Cell noisiest = candidates.stream().max(Comparator.comparingDouble(Cell::p99SpreadMs)).get();
 		if (noisiest.p99SpreadMs() <= fixedMs) {
@@ -40,8 +41,8 @@ record Margin(double ms, String why) {
 				String.format(Locale.ROOT,
 						" (the noise margin is the widest spread between repeats at this rate, pool %s's "
 								+ "p99 %s to %s ms, wider than the fixed %s ms)",
-						noisiest.poolLabel(), Recommender.ms(p99s[0]), Recommender.ms(p99s[p99s.length - 1]),
-						Recommender.ms(fixedMs)));
+						noisiest.poolLabel(), Durations.ms(p99s[0]), Durations.ms(p99s[p99s.length - 1]),
+						Durations.ms(fixedMs)));
 	}
 
 }

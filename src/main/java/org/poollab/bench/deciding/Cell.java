@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.Arrays;
 import java.util.Comparator;
@@ -10,9 +10,9 @@ import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
-import java.util.function.ToIntFunction;
 
 import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.LateStarts;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.QueuePrediction;
 import org.poollab.bench.results.SweepResults;
@@ -65,35 +65,29 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	 * @param peakClientsWaiting most clients waiting for a server connection at once
 	 * @param maxWaitMs longest wait pgbouncer reported
 	 */
-	record PgBouncerFigures(int clientPoolSize, int peakServerActive, int peakClientsWaiting, double maxWaitMs) {
+	public record PgBouncerFigures(int clientPoolSize, int peakServerActive, int peakClientsWaiting, double maxWaitMs) {
 	}
 
 	/** Highest error share that still counts as sustained. */
-	static final double MAX_ERROR_PERCENT = 0.1;
+	public static final double MAX_ERROR_PERCENT = 0.1;
 
 	/** Lowest share of the target rate that still counts as sustained. */
-	static final double MIN_ACHIEVED_SHARE = 0.95;
+	public static final double MIN_ACHIEVED_SHARE = 0.95;
 
 	/**
 	 * More than this share of the target rate sent in the window means the generator had
 	 * fallen behind before it and was catching up: requests went out late, and their
 	 * latency does not include the wait.
 	 */
-	static final double CATCH_UP_SHARE = 1.05;
-
-	/**
-	 * Late starts from which latency visibly understates what a client on schedule would
-	 * have seen: about the p99 of a healthy point here.
-	 */
-	static final double LATE_START_CAVEAT_MS = 10;
+	public static final double CATCH_UP_SHARE = 1.05;
 
 	/** The instances' 503 reason when PostgreSQL refused a new connection. */
-	static final String TOO_MANY_CLIENTS = Refusals.Reason.TOO_MANY_CLIENTS.tag();
+	public static final String TOO_MANY_CLIENTS = Refusals.Reason.TOO_MANY_CLIENTS.tag();
 
 	/** A two-sided 95 % interval is this many standard errors wide on each side. */
-	static final double Z95 = 1.959964;
+	public static final double Z95 = 1.959964;
 
-	static Cell of(List<Point> repeats, double p99ObjectiveMs) {
+	public static Cell of(List<Point> repeats, double p99ObjectiveMs) {
 		List<Point> completed = repeats.stream().filter((point) -> Fate.of(point) != Fate.DIED).toList();
 		// When every repeat died, the part of the window before the death is all there
 		// is.
@@ -227,16 +221,16 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	}
 
 	/** The repeat numbers, in order. */
-	List<Integer> repeats() {
+	public List<Integer> repeats() {
 		return this.points.stream().map(Point::repeat).sorted().toList();
 	}
 
 	/** {@code none} for no pool, else the pool size. */
-	String poolLabel() {
+	public String poolLabel() {
 		return SweepResults.poolLabel(poolSize());
 	}
 
-	boolean pooled() {
+	public boolean pooled() {
 		return poolSize() != SweepResults.NO_POOL;
 	}
 
@@ -246,7 +240,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	}
 
 	/** The repeats whose instance died during the point. */
-	List<Point> deaths() {
+	public List<Point> deaths() {
 		return this.points.stream().filter((point) -> Fate.of(point) == Fate.DIED).toList();
 	}
 
@@ -262,7 +256,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	 * instance could no longer prove its pool size (the pool had been resized and checked
 	 * before the load began); otherwise only a verified pool size counts.
 	 */
-	boolean considered() {
+	public boolean considered() {
 		return died() || verified();
 	}
 
@@ -278,7 +272,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	}
 
 	/** Refusals (503s) by reason the instances counted, all repeats together. */
-	Map<String, Long> refusals() {
+	public Map<String, Long> refusals() {
 		Map<String, Long> refused = new TreeMap<>();
 		this.points
 			.forEach((point) -> point.refusals().forEach((reason, count) -> refused.merge(reason, count, Long::sum)));
@@ -286,7 +280,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 		return refused;
 	}
 
-	long refused(String reason) {
+	public long refused(String reason) {
 		return refusals().getOrDefault(reason, 0L);
 	}
 
@@ -294,33 +288,33 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	 * Failed requests by cause, all repeats together, as JMeter saw them.
 	 * @see Point#failureCauses()
 	 */
-	Map<String, Long> failureCauses() {
+	public Map<String, Long> failureCauses() {
 		Map<String, Long> causes = new TreeMap<>();
 		this.points
 			.forEach((point) -> point.failureCauses().forEach((cause, count) -> causes.merge(cause, count, Long::sum)));
 		return causes;
 	}
 
-	double errorPercent() {
+	public double errorPercent() {
 		return (this.samples != 0) ? 100.0 * this.errors / this.samples : 0;
 	}
 
-	boolean achievedTheRate() {
+	public boolean achievedTheRate() {
 		double scatter = this.points.stream().mapToDouble(Point::arrivalScatter).max().orElse(0);
 		return this.achievedRps >= Math.min(MIN_ACHIEVED_SHARE, 1 - scatter) * rateRps();
 	}
 
 	/**
 	 * Whether the cell's latency is understated: the load generator sent late (late
-	 * starts from {@link #LATE_START_CAVEAT_MS}) or caught up (more than 105 % of the
+	 * starts past {@link LateStarts#LIMIT_MS}) or caught up (more than 105 % of the
 	 * target sent). {@link CellText#latencyCaveat} says which, in words.
 	 */
-	boolean understated() {
-		return this.startLagP99Ms >= LATE_START_CAVEAT_MS || caughtUp();
+	public boolean understated() {
+		return LateStarts.late(this.startLagP99Ms) || caughtUp();
 	}
 
 	/** More than 105 % of the target sent: the generator was catching up. */
-	boolean caughtUp() {
+	public boolean caughtUp() {
 		return this.achievedRps > CATCH_UP_SHARE * rateRps();
 	}
 
@@ -334,7 +328,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	 * @param point a point, or a confirmation's window
 	 * @param objectiveMs the p99 objective (0: none)
 	 */
-	static boolean serverSaturated(Point point, double objectiveMs) {
+	public static boolean serverSaturated(Point point, double objectiveMs) {
 		long refusedByInstances = point.refusals().values().stream().mapToLong(Long::longValue).sum();
 		return (objectiveMs > 0 && point.serverP99Ms() > objectiveMs) || refusedByInstances > 0
 				|| point.pool().timeouts() > 0;
@@ -344,14 +338,14 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	 * Repeats whose generator fell behind while the instances saw saturation
 	 * ({@link #serverSaturated}): they enter a cell only as failures.
 	 */
-	List<Point> saturatedBehindGenerator() {
+	public List<Point> saturatedBehindGenerator() {
 		return this.points.stream().filter((point) -> Fate.of(point) == Fate.GENERATOR_BOUND).toList();
 	}
 
 	/**
 	 * A rate carried with a p99 in the seconds is saturation, whatever the error count.
 	 */
-	boolean metTheObjective() {
+	public boolean metTheObjective() {
 		return this.p99ObjectiveMs <= 0 || this.p99Ms <= this.p99ObjectiveMs;
 	}
 
@@ -368,12 +362,12 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	/**
 	 * The measured mean connection hold: the median over the repeats that timed one.
 	 */
-	OptionalDouble holdMeanMs() {
+	public OptionalDouble holdMeanMs() {
 		return medianOf((point) -> point.pool().holdMeanMs());
 	}
 
 	/** The measured hold's p99: the median over the repeats that timed one. */
-	OptionalDouble holdP99Ms() {
+	public OptionalDouble holdP99Ms() {
 		return medianOf((point) -> point.pool().holdP99Ms());
 	}
 
@@ -381,7 +375,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 	 * The queueing model's prediction beside this cell: the first repeat's with one (the
 	 * repeats of a cell share its rate and pool; their holds differ by noise).
 	 */
-	Optional<QueuePrediction> model() {
+	public Optional<QueuePrediction> model() {
 		return this.points.stream().map(Point::model).filter(Objects::nonNull).findFirst();
 	}
 
@@ -395,12 +389,8 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 				: OptionalDouble.of(new org.apache.commons.math3.stat.descriptive.rank.Median().evaluate(values));
 	}
 
-	static Comparator<Cell> byPoolThenRate() {
+	public static Comparator<Cell> byPoolThenRate() {
 		return Comparator.comparingInt(Cell::poolSize).thenComparingInt(Cell::rateRps);
-	}
-
-	static int[] distinct(List<Cell> cells, ToIntFunction<Cell> key) {
-		return Arrays.stream(cells.stream().mapToInt(key).toArray()).distinct().sorted().toArray();
 	}
 
 }

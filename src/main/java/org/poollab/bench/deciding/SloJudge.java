@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SloSearch;
+import org.poollab.bench.text.Durations;
 
 /**
  * The SLO search's verdict on one pool size, by the same rules as the grid's cells: a
@@ -39,12 +40,12 @@ public final class SloJudge {
 		// The instance's own timer (a histogram bucket's upper bound): a second,
 		// independent
 		// measurement of the same requests beside JMeter's.
-		String figures = String.format(Locale.ROOT, "p99 %s ms%s%s", Recommender.ms(all.p99Ms()),
+		String figures = String.format(Locale.ROOT, "p99 %s ms%s%s", Durations.ms(all.p99Ms()),
 				interval
-					.map((bound) -> " (95 %% interval %s-%s ms)".formatted(Recommender.ms(bound.lowMs()),
-							Recommender.ms(bound.highMs())))
+					.map((bound) -> " (95 %% interval %s-%s ms)".formatted(Durations.ms(bound.lowMs()),
+							Durations.ms(bound.highMs())))
 					.orElse(""),
-				(all.serverP99Ms() > 0) ? ", the instance's own p99 " + Recommender.ms(all.serverP99Ms()) + " ms" : "");
+				(all.serverP99Ms() > 0) ? ", the instance's own p99 " + Durations.ms(all.serverP99Ms()) + " ms" : "");
 		boolean meets = failed.isEmpty() && upperMs <= p99ObjectiveMs;
 		String verdict;
 		if (!failed.isEmpty()) {
@@ -53,11 +54,11 @@ public final class SloJudge {
 		else if (!meets) {
 			verdict = figures + String.format(Locale.ROOT,
 					"; every repeat sustained the rate, but the interval's upper bound is above the %s ms objective",
-					Recommender.ms(p99ObjectiveMs));
+					Durations.ms(p99ObjectiveMs));
 		}
 		else {
 			verdict = figures + String.format(Locale.ROOT, "; within the %s ms objective in all %d repeat(s)",
-					Recommender.ms(p99ObjectiveMs), repeats.size());
+					Durations.ms(p99ObjectiveMs), repeats.size());
 		}
 		return new SloSearch.Probe(poolSize, meets, all.p99Ms(), interval.orElse(null), verdict, List.copyOf(repeats));
 	}

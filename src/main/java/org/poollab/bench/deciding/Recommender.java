@@ -1,7 +1,5 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -12,13 +10,14 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import org.poollab.bench.deciding.Recommendation.CrossChecks;
+import org.poollab.bench.deciding.Recommendation.Verdict;
 import org.poollab.bench.model.Fleet;
-import org.poollab.bench.report.Recommendation.CrossChecks;
-import org.poollab.bench.report.Recommendation.Verdict;
-import org.poollab.bench.results.Database;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Host;
-import org.poollab.bench.results.PgBouncer;
+import org.poollab.bench.results.PgBouncerFacts;
 import org.poollab.bench.results.Stack;
+import org.poollab.bench.text.Durations;
 
 /**
  * Applies {@link Recommendation#RULE} to one topology's grid. Where the grid cannot
@@ -26,30 +25,30 @@ import org.poollab.bench.results.Stack;
  * deciding rate and its candidates; the verdict there is {@link IntervalVerdict}'s where
  * every candidate carries its 95 % interval, else {@link MarginVerdict}'s.
  */
-final class Recommender {
+public final class Recommender {
 
 	/**
 	 * Spindles in HikariCP's starting formula: 0, the database's data sits on SSD / page
 	 * cache here, so no disk head ever makes a query wait.
 	 */
-	static final int EFFECTIVE_SPINDLE_COUNT = 0;
+	public static final int EFFECTIVE_SPINDLE_COUNT = 0;
 
 	/**
 	 * Connections one request holds at once: the service runs one statement per request.
 	 */
-	static final int CONNECTIONS_PER_REQUEST = 1;
+	public static final int CONNECTIONS_PER_REQUEST = 1;
 
 	/**
 	 * Tn in HikariCP's deadlock formula when the sweep did not set Tomcat's threads:
 	 * Tomcat's default {@code server.tomcat.threads.max}. It drops out while a request
 	 * holds one connection.
 	 */
-	static final int DEFAULT_REQUEST_THREADS = Fleet.TOMCAT_DEFAULT_THREADS;
+	public static final int DEFAULT_REQUEST_THREADS = Fleet.TOMCAT_DEFAULT_THREADS;
 
 	private Recommender() {
 	}
 
-	static Recommendation recommend(Grid grid, Host host, Database database) {
+	public static Recommendation recommend(TopologyGrid grid, Host host, DatabaseFacts database) {
 		return recommend(grid, host, database, Map.of());
 	}
 
@@ -60,7 +59,8 @@ final class Recommender {
 	 * set is.
 	 * @param refutedByRate pool sizes whose confirmation failed, by the rate it ran at
 	 */
-	static Recommendation recommend(Grid grid, Host host, Database database, Map<Integer, Set<Integer>> refutedByRate) {
+	public static Recommendation recommend(TopologyGrid grid, Host host, DatabaseFacts database,
+			Map<Integer, Set<Integer>> refutedByRate) {
 		List<String> caveats = new ArrayList<>();
 		if (!grid.excluded().isEmpty()) {
 			long generatorBound = grid.excluded()
@@ -102,7 +102,7 @@ final class Recommender {
 							+ "so no measurement can be attributed to a pool size.",
 					caveats, busiest(cells), host, database);
 		}
-		int[] poolSizes = Cell.distinct(considered, Cell::poolSize);
+		int[] poolSizes = considered.stream().mapToInt(Cell::poolSize).distinct().sorted().toArray();
 		if (poolSizes.length == 1) {
 			int highestRateRps = considered.stream().mapToInt(Cell::rateRps).max().getAsInt();
 			return answer(grid, Verdict.SINGLE_POOL_SIZE, OptionalInt.empty(),
@@ -179,19 +179,19 @@ final class Recommender {
 	}
 
 	/** One other pool size at the deciding rate, for the summary. */
-	static String fate(Cell cell) {
+	public static String fate(Cell cell) {
 		if (cell.died()) {
 			return "pool " + cell.poolLabel() + " " + CellText.deathSummary(cell);
 		}
-		return "pool " + cell.poolLabel() + " "
-				+ (cell.sustained() ? "p99 " + ms(cell.p99Ms()) + " ms" : "failed (" + CellText.shortfall(cell) + ")");
+		return "pool " + cell.poolLabel() + " " + (cell.sustained() ? "p99 " + Durations.ms(cell.p99Ms()) + " ms"
+				: "failed (" + CellText.shortfall(cell) + ")");
 	}
 
 	/**
 	 * The sentence a refused connection calls for: a database at max_connections is the
 	 * database's limit, not the pool's. Each vendor's refusal is quoted in its own words.
 	 */
-	private static Optional<String> tooManyClients(Grid grid, Database database) {
+	private static Optional<String> tooManyClients(TopologyGrid grid, DatabaseFacts database) {
 		List<Cell> refused = grid.cells().stream().filter((cell) -> cell.refused(Cell.TOO_MANY_CLIENTS) > 0).toList();
 		if (refused.isEmpty()) {
 			return Optional.empty();
@@ -213,22 +213,23 @@ final class Recommender {
 	 * What no pool did at the deciding rate, beside the pool sizes: the case for pooling
 	 * in this grid's own numbers.
 	 */
-	static String withoutPool(List<Cell> unpooled, int rateRps) {
+	public static String withoutPool(List<Cell> unpooled, int rateRps) {
 		return unpooled.stream()
 			.filter((cell) -> cell.rateRps() == rateRps)
 			.findFirst()
 			.map((cell) -> " Without a pool (a new connection per request) at that rate: " + (cell.sustained()
-					? "p99 " + ms(cell.p99Ms()) + " ms." : "failed (" + CellText.shortfall(cell) + ")."))
+					? "p99 " + Durations.ms(cell.p99Ms()) + " ms." : "failed (" + CellText.shortfall(cell) + ")."))
 			.orElse("");
 	}
 
-	private static Recommendation answer(Grid grid, Verdict verdict, OptionalInt poolSize, String summary,
-			List<String> caveats, Cell littleCell, Host host, Database database) {
+	private static Recommendation answer(TopologyGrid grid, Verdict verdict, OptionalInt poolSize, String summary,
+			List<String> caveats, Cell littleCell, Host host, DatabaseFacts database) {
 		return answer(grid, verdict, poolSize, summary, caveats, littleCell, host, database, false, "");
 	}
 
-	static Recommendation answer(Grid grid, Verdict verdict, OptionalInt poolSize, String summary, List<String> caveats,
-			Cell littleCell, Host host, Database database, boolean provisional, String basis) {
+	public static Recommendation answer(TopologyGrid grid, Verdict verdict, OptionalInt poolSize, String summary,
+			List<String> caveats, Cell littleCell, Host host, DatabaseFacts database, boolean provisional,
+			String basis) {
 		CrossChecks crossChecks = crossChecks(grid, littleCell, host, database);
 		if (poolSize.isPresent() && !crossChecks.budgetKnown()) {
 			caveats.add("The database's connection budget was not checked (no bench.database.url): "
@@ -250,13 +251,13 @@ final class Recommender {
 				List.copyOf(caveats), crossChecks, provisional, basis);
 	}
 
-	static CrossChecks crossChecks(Grid grid, Cell littleCell, Host host, Database database) {
+	public static CrossChecks crossChecks(TopologyGrid grid, Cell littleCell, Host host, DatabaseFacts database) {
 		int instances = Math.max(1, grid.instances());
 		// The reactive twin measures no hold time: Little's law has nothing to work on.
 		double holdMs = (littleCell != null && grid.limits().stack() == Stack.JDBC) ? littleCell.usageMeanMs()
 				: Double.NaN;
 		double busyFleet = (littleCell != null) ? littleCell.achievedRps() * holdMs / 1000 : Double.NaN;
-		int poolsReachingTheDatabase = PgBouncer.poolsAtTheDatabase(grid.behindPgBouncer(), instances);
+		int poolsReachingTheDatabase = PgBouncerFacts.poolsAtTheDatabase(grid.behindPgBouncer(), instances);
 		int budgetPerInstance = database.budgetKnown()
 				? Math.max(0, database.maxConnections() - database.reservedConnections()) / poolsReachingTheDatabase
 				: CrossChecks.BUDGET_UNKNOWN;
@@ -274,7 +275,7 @@ final class Recommender {
 	}
 
 	/** The cell that moved the most requests: where Little's law says the most. */
-	static Cell busiest(List<Cell> cells) {
+	public static Cell busiest(List<Cell> cells) {
 		return cells.stream().max(Comparator.comparingDouble(Cell::achievedRps)).orElse(null);
 	}
 
@@ -285,25 +286,10 @@ final class Recommender {
 	}
 
 	/** E.g. {@code 1, 2 and 5}. */
-	static String pools(List<Cell> cells) {
+	public static String pools(List<Cell> cells) {
 		List<String> labels = cells.stream().map(Cell::poolLabel).toList();
 		return (labels.size() == 1) ? labels.get(0)
 				: String.join(", ", labels.subList(0, labels.size() - 1)) + " and " + labels.get(labels.size() - 1);
-	}
-
-	/**
-	 * A figure in milliseconds as the report prints it: whole numbers as they are, one
-	 * decimal from 1 ms up, and below 1 ms two significant digits, so 0.01 and 0.0030 do
-	 * not collapse into 0.0.
-	 */
-	static String ms(double valueMs) {
-		if (valueMs == Math.rint(valueMs)) {
-			return String.valueOf((long) valueMs);
-		}
-		if (Math.abs(valueMs) >= 1) {
-			return String.format(Locale.ROOT, "%.1f", valueMs);
-		}
-		return new BigDecimal(valueMs).round(new MathContext(2)).stripTrailingZeros().toPlainString();
 	}
 
 }

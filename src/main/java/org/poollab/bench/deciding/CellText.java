@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,7 +7,11 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.results.EngineLoad;
+import org.poollab.bench.results.Interval;
+import org.poollab.bench.results.LateStarts;
 import org.poollab.bench.results.Point;
+import org.poollab.bench.text.Durations;
+import org.poollab.bench.text.Failures;
 
 /**
  * What a {@link Cell} says in words, for the tables, the answer card and the
@@ -15,7 +19,7 @@ import org.poollab.bench.results.Point;
  * latency is understated. The cell holds the facts; the sentences are made here, where
  * the report is rendered.
  */
-final class CellText {
+public final class CellText {
 
 	private CellText() {
 	}
@@ -24,7 +28,7 @@ final class CellText {
 	 * Why the cell shows {@link #instead()}, in full: each dead repeat's outcome, or what
 	 * failed to prove the pool size.
 	 */
-	static String insteadReason(Cell cell) {
+	public static String insteadReason(Cell cell) {
 		String where = "pool " + cell.poolLabel() + " at " + cell.rateRps() + " rps";
 		if (cell.died()) {
 			boolean allDied = cell.deaths().size() == cell.points().size();
@@ -45,7 +49,7 @@ final class CellText {
 	/**
 	 * Short form for sentences, e.g. {@code died (OutOfMemoryError: Java heap space)}.
 	 */
-	static String deathSummary(Cell cell) {
+	public static String deathSummary(Cell cell) {
 		List<Point> deaths = cell.deaths();
 		String causes = deaths.stream()
 			.map((point) -> Fate.causeOfDeath(point.outcome()))
@@ -57,22 +61,22 @@ final class CellText {
 	}
 
 	/** E.g. {@code 503: 120 too-many-clients; java.net.SocketTimeoutException: 3}. */
-	static String failures(Cell cell) {
+	public static String failures(Cell cell) {
 		return Failures.describe(cell.failureCauses(), cell.refusals());
 	}
 
 	/**
 	 * Why this cell's latency is understated, if it is: late starts, else catching up.
 	 */
-	static Optional<String> latencyCaveat(Cell cell) {
+	public static Optional<String> latencyCaveat(Cell cell) {
 		return lateStartCaveat(cell).or(() -> catchUpCaveat(cell));
 	}
 
 	/** Late starts long enough to understate the latency; empty when not. */
-	static Optional<String> lateStartCaveat(Cell cell) {
-		return (cell.startLagP99Ms() >= Cell.LATE_START_CAVEAT_MS) ? Optional.of(String.format(Locale.ROOT,
+	public static Optional<String> lateStartCaveat(Cell cell) {
+		return LateStarts.late(cell.startLagP99Ms()) ? Optional.of(String.format(Locale.ROOT,
 				"the load generator fell behind by up to %s ms (late starts p99): latency understated",
-				Recommender.ms(cell.startLagP99Ms()))) : Optional.empty();
+				Durations.ms(cell.startLagP99Ms()))) : Optional.empty();
 	}
 
 	/**
@@ -80,7 +84,7 @@ final class CellText {
 	 * e.g. {@code 127.0.0.4:1099 sent 30.0 rps, late p99 2 ms}; empty for load from one
 	 * local JMeter.
 	 */
-	static Optional<String> engines(Cell cell) {
+	public static Optional<String> engines(Cell cell) {
 		List<String> repeats = cell.points()
 			.stream()
 			.filter((point) -> !point.engines().isEmpty())
@@ -91,7 +95,7 @@ final class CellText {
 	}
 
 	/** More than 105 % of the target sent; empty when not. */
-	static Optional<String> catchUpCaveat(Cell cell) {
+	public static Optional<String> catchUpCaveat(Cell cell) {
 		return cell.caughtUp() ? Optional.of(String.format(Locale.ROOT,
 				"%.0f rps sent for %d offered: the load generator fell behind and caught up, so requests went out "
 						+ "late and their latency is understated",
@@ -99,7 +103,7 @@ final class CellText {
 	}
 
 	/** Why the cell did not sustain its rate, for the tables; empty when it did. */
-	static String shortfall(Cell cell) {
+	public static String shortfall(Cell cell) {
 		List<String> reasons = new ArrayList<>();
 		if (cell.died()) {
 			reasons.add("instance " + deathSummary(cell));
@@ -127,9 +131,14 @@ final class CellText {
 			reasons.add(((cell.points().size() > 1) ? saturated.size() + " of " + cell.points().size() + " repeats: "
 					: "")
 					+ "the load generator fell behind while the instances themselves saw saturation (their own p99 up to "
-					+ Recommender.ms(saturated.stream().mapToDouble(Point::serverP99Ms).max().getAsDouble()) + " ms)");
+					+ Durations.ms(saturated.stream().mapToDouble(Point::serverP99Ms).max().getAsDouble()) + " ms)");
 		}
 		return String.join(", ", reasons);
+	}
+
+	/** {@code " [5–9]"}: a 95 % interval after its figure. */
+	public static String interval(Interval interval) {
+		return Durations.interval(interval.lowMs(), interval.highMs());
 	}
 
 }

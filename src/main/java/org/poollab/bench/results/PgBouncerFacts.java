@@ -14,7 +14,7 @@ package org.poollab.bench.results;
  * @param maxWaitMs longest a client had waited, as pgbouncer reported it
  * @param samples admin-console reads inside the window
  */
-public record PgBouncer(int observedPoolSize, int clientPoolSize, int peakServerConnections, int peakServerActive,
+public record PgBouncerFacts(int observedPoolSize, int clientPoolSize, int peakServerConnections, int peakServerActive,
 		int peakClientsWaiting, double maxWaitMs, int samples) {
 
 	/**

@@ -18,7 +18,7 @@ import org.poollab.service.database.DatabaseVendor;
  * ({@code superuser_reserved_connections} + {@code reserved_connections} on PostgreSQL,
  * none on MariaDB and MySQL)
  */
-public record Database(String kind, String vendor, String url, String version, int maxConnections,
+public record DatabaseFacts(String kind, String vendor, String url, String version, int maxConnections,
 		int reservedConnections) {
 
 	/**
@@ -30,7 +30,7 @@ public record Database(String kind, String vendor, String url, String version, i
 	/** The vendor every sweep ran on before the vendor was recorded. */
 	public static final String POSTGRESQL = "PostgreSQL";
 
-	public Database {
+	public DatabaseFacts {
 		vendor = (vendor != null) ? vendor : POSTGRESQL;
 	}
 

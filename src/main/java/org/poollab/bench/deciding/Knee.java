@@ -1,9 +1,10 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import org.poollab.bench.text.Durations;
 
 /**
  * Both sides of the knee at the deciding rate. The pools around the best are the best,
@@ -18,7 +19,7 @@ import java.util.Optional;
  * @param tooSmall the pools smaller than every pool around the best, smallest first
  * @param tooLarge the pools larger than every pool around the best, smallest first
  */
-record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
+public record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
 
 	/**
 	 * The sides of the knee around the given pools.
@@ -26,7 +27,7 @@ record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
 	 * @param around the pool sizes around the best: the best, those indistinguishable
 	 * from it, and the choice
 	 */
-	static Knee of(List<Cell> atRate, Collection<Integer> around) {
+	public static Knee of(List<Cell> atRate, Collection<Integer> around) {
 		int smallest = around.stream().mapToInt(Integer::intValue).min().orElseThrow();
 		int largest = around.stream().mapToInt(Integer::intValue).max().orElseThrow();
 		List<Cell> sides = atRate.stream()
@@ -44,7 +45,7 @@ record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
 	 * is too large, since the small side alone is the ordinary curve, which the summary
 	 * already describes.
 	 */
-	Optional<String> sentence() {
+	public Optional<String> sentence() {
 		if (this.tooLarge.isEmpty()) {
 			return Optional.empty();
 		}
@@ -54,12 +55,12 @@ record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
 	}
 
 	/** Whether the sentence names the cell. */
-	boolean names(Cell cell) {
+	public boolean names(Cell cell) {
 		return !this.tooLarge.isEmpty() && (this.tooSmall.contains(cell) || this.tooLarge.contains(cell));
 	}
 
 	/** E.g. {@code 8 (failed: p99 104 ms above the 100 ms objective) and 32 (...)}. */
-	static String list(List<Cell> cells) {
+	public static String list(List<Cell> cells) {
 		List<String> named = cells.stream().map((cell) -> cell.poolLabel() + " (" + figure(cell) + ")").toList();
 		return (named.size() == 1) ? named.get(0)
 				: String.join(", ", named.subList(0, named.size() - 1)) + " and " + named.get(named.size() - 1);
@@ -69,9 +70,9 @@ record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
 	 * A side's cell in a few words: how it failed, or its p99 with its interval when it
 	 * held but is slower than the best.
 	 */
-	static String figure(Cell cell) {
-		return cell.sustained() ? "slower: p99 " + Recommender.ms(cell.p99Ms())
-				+ cell.p99Interval().map(Tables::interval).orElse("") + " ms" : "failed: " + CellText.shortfall(cell);
+	public static String figure(Cell cell) {
+		return cell.sustained() ? "slower: p99 " + Durations.ms(cell.p99Ms())
+				+ cell.p99Interval().map(CellText::interval).orElse("") + " ms" : "failed: " + CellText.shortfall(cell);
 	}
 
 }

@@ -1,4 +1,4 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,9 +32,10 @@ import org.poollab.bench.results.SweepResults;
  * @param vendorNamed whether {@link #name()} names the database: when the sweep ran on
  * more than one
  */
-public record Grid(String topology, Limits limits, List<Cell> cells, List<Point> excluded, boolean vendorNamed) {
+public record TopologyGrid(String topology, Limits limits, List<Cell> cells, List<Point> excluded,
+		boolean vendorNamed) {
 
-	public Grid(String topology, Limits limits, List<Cell> cells, List<Point> excluded) {
+	public TopologyGrid(String topology, Limits limits, List<Cell> cells, List<Point> excluded) {
 		this(topology, limits, cells, excluded, false);
 	}
 
@@ -43,21 +44,21 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 	 * @param results a sweep's results
 	 * @return the grids
 	 */
-	public static List<Grid> of(SweepResults results) {
+	public static List<TopologyGrid> of(SweepResults results) {
 		Map<List<Object>, List<Point>> byDeployment = results.points()
 			.stream()
 			.collect(Collectors.groupingBy((point) -> List.<Object>of(point.topology(), point.limits()),
 					LinkedHashMap::new, Collectors.toList()));
-		List<Grid> grids = new ArrayList<>();
+		List<TopologyGrid> grids = new ArrayList<>();
 		byDeployment.forEach((key, points) -> {
-			Grid grid = of(points.get(0).topology(), points.get(0).limits(), points, results.p99ObjectiveMs());
-			grids.add(new Grid(grid.topology(), grid.limits(), grid.cells(), grid.excluded(),
+			TopologyGrid grid = of(points.get(0).topology(), points.get(0).limits(), points, results.p99ObjectiveMs());
+			grids.add(new TopologyGrid(grid.topology(), grid.limits(), grid.cells(), grid.excluded(),
 					results.severalDatabases()));
 		});
 		return grids;
 	}
 
-	static Grid of(String topology, Limits limits, List<Point> points, double p99ObjectiveMs) {
+	public static TopologyGrid of(String topology, Limits limits, List<Point> points, double p99ObjectiveMs) {
 		// A generator-bound point whose instances saw saturation is a failure, not a gap.
 		Predicate<Point> excluded = (point) -> Fate.of(point).excluded()
 				&& !(Fate.of(point) == Fate.GENERATOR_BOUND && Cell.serverSaturated(point, p99ObjectiveMs));
@@ -70,7 +71,7 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 			.map((repeats) -> Cell.of(repeats, p99ObjectiveMs))
 			.sorted(Cell.byPoolThenRate())
 			.toList();
-		return new Grid(topology, limits, cells, points.stream().filter(excluded).toList());
+		return new TopologyGrid(topology, limits, cells, points.stream().filter(excluded).toList());
 	}
 
 	/**
@@ -78,7 +79,7 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 	 * (the next smaller size measured), at the deciding rate.
 	 * @return empty when the recommendation names no pool size or no deciding rate
 	 */
-	List<Cell> deciding(Recommendation recommendation) {
+	public List<Cell> deciding(Recommendation recommendation) {
 		if (recommendation.poolSize().isEmpty() || recommendation.decidingRateRps().isEmpty()) {
 			return List.of();
 		}
@@ -156,18 +157,18 @@ public record Grid(String topology, Limits limits, List<Cell> cells, List<Point>
 	}
 
 	/** The points the lab failed to measure at this pool size and rate. */
-	List<Point> excludedAt(int poolSize, int rateRps) {
+	public List<Point> excludedAt(int poolSize, int rateRps) {
 		return this.excluded.stream()
 			.filter((point) -> point.poolSize() == poolSize && point.rateRps() == rateRps)
 			.toList();
 	}
 
 	/** Whether the swept pool was pgbouncer's (the pgbouncer topology). */
-	boolean behindPgBouncer() {
+	public boolean behindPgBouncer() {
 		return this.cells.stream().anyMatch((cell) -> cell.pgbouncer() != null);
 	}
 
-	boolean hasRepeats() {
+	public boolean hasRepeats() {
 		return this.cells.stream().anyMatch((cell) -> cell.repeats().size() > 1);
 	}
 

@@ -1,10 +1,10 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import org.poollab.bench.report.Recommendation.CrossChecks;
+import org.poollab.bench.deciding.Recommendation.CrossChecks;
 
 /**
  * The size named when the grid shows no knee, by {@link #RULE}.
@@ -13,24 +13,24 @@ import org.poollab.bench.report.Recommendation.CrossChecks;
  * @param why the rule applied to this grid's figures
  * @param caveats where the rule had to bend
  */
-record NoKnee(int poolSize, String why, List<String> caveats) {
+public record NoKnee(int poolSize, String why, List<String> caveats) {
 
 	/**
 	 * Without a knee, the smallest pool worth naming: with one connection every request
 	 * queues behind the slowest one in flight.
 	 */
-	static final int MIN_POOL_SIZE = 2;
+	public static final int MIN_POOL_SIZE = 2;
 
 	/** Headroom over the connections Little's law finds busy on average. */
-	static final int LITTLE_FACTOR = 2;
+	public static final int LITTLE_FACTOR = 2;
 
 	/** How the size is derived when the grid shows no knee. */
-	static final String RULE = "the smallest measured pool size that sustained the rate and is at least "
+	public static final String RULE = "the smallest measured pool size that sustained the rate and is at least "
 			+ MIN_POOL_SIZE + " (with one connection every request queues behind the slowest), at least ceil("
 			+ LITTLE_FACTOR + " \u00d7 the connections Little's law finds busy per instance) "
 			+ "(room for bursts) and at least the deadlock floor, capped by the fleet budget.";
 
-	static NoKnee of(List<Cell> candidates, CrossChecks checks) {
+	public static NoKnee of(List<Cell> candidates, CrossChecks checks) {
 		boolean littleKnown = !Double.isNaN(checks.littleBusyPerInstance());
 		int littleFloor = littleKnown ? (int) Math.ceil(LITTLE_FACTOR * checks.littleBusyPerInstance() - 1e-9) : 0;
 		int floor = Math.max(MIN_POOL_SIZE, Math.max(checks.deadlockFloor(), littleFloor));
