@@ -67,7 +67,13 @@ record AnswerCard(String title, List<Line> lines) {
 				lines.add(new Line("fleet", String.format(Locale.ROOT,
 						"%d instance(s) x %d = %d connections of the database's %d (max_connections %d - %d reserved)",
 						grid.instances(), pool, grid.instances() * pool, budget, checks.maxConnections(),
-						checks.reservedConnections())));
+						checks.reservedConnections())
+						+ section.contention()
+							.flatMap(Contention::peakConnections)
+							.map((peak) -> String.format(Locale.ROOT,
+									"; beyond N* = %.0f connections (the USL through this grid's throughput) more delivered less",
+									peak))
+							.orElse("")));
 			}
 		}
 		else {

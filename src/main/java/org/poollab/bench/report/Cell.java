@@ -372,6 +372,20 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 		return medianOf((point) -> point.pool().holdMeanMs());
 	}
 
+	/**
+	 * The database's CPU per successful request: the median over the repeats that read
+	 * it.
+	 */
+	OptionalDouble databaseCpuMsPerRequest() {
+		return medianOf((point) -> point.databaseCpuMsPerRequest().isPresent()
+				? point.databaseCpuMsPerRequest().getAsDouble() : null);
+	}
+
+	/** The database's CPU in cores: the median over the repeats that read it. */
+	OptionalDouble databaseCpuCores() {
+		return medianOf(Point::databaseCpuCores);
+	}
+
 	/** The measured hold's p99: the median over the repeats that timed one. */
 	OptionalDouble holdP99Ms() {
 		return medianOf((point) -> point.pool().holdP99Ms());

@@ -25,6 +25,14 @@ final class SloChart {
 	 */
 	static String svg(String id, String xLabel, String yLabel, int largestX, DoubleUnaryOperator curve,
 			List<double[]> measured, double objective) {
+		return svg(id, xLabel, yLabel, largestX, curve, measured, objective, Double.NaN);
+	}
+
+	/**
+	 * The same, with a vertical line at {@code markX} (the USL's N*), or NaN for none.
+	 */
+	static String svg(String id, String xLabel, String yLabel, int largestX, DoubleUnaryOperator curve,
+			List<double[]> measured, double objective, double markX) {
 		int width = 640;
 		int height = 300;
 		int left = 60;
@@ -64,6 +72,12 @@ final class SloChart {
 			svg.append(String.format(Locale.ROOT,
 					"<line class=\"objective\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#c33\" stroke-dasharray=\"6 4\"/>%n",
 					left, py.applyAsDouble(objective), width - 10, py.applyAsDouble(objective)));
+		}
+		if (Double.isFinite(markX) && markX >= 1 && markX <= largestX) {
+			svg.append(String.format(Locale.ROOT,
+					"<line class=\"peak\" x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" stroke-dasharray=\"3 3\"><title>N* %s</title></line>%n",
+					px.applyAsDouble(markX), px.applyAsDouble(markX), height - bottom,
+					Recommender.ms(Math.round(markX))));
 		}
 		svg.append("<polyline class=\"model\" fill=\"none\" stroke=\"#27a\" stroke-width=\"2\" points=\"");
 		for (double[] point : line) {
