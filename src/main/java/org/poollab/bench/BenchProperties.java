@@ -43,6 +43,7 @@ import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.service.database.DatabaseVendor;
+import org.poollab.service.hold.CpuHold;
 import org.poollab.service.hold.HoldPlace;
 import org.poollab.service.hold.HoldTime;
 
@@ -135,6 +136,9 @@ import org.poollab.service.hold.HoldTime;
  * @param holdTimeFrom a file or http(s) URL of a Prometheus exposition (a service's
  * {@code /actuator/prometheus}) to read the hold from ({@link HoldTimeFrom}), instead of
  * {@code bench.holdTime}
+ * @param holdCpu database CPU each request's transaction also costs, besides any waiting
+ * hold ({@code lab.hold.cpu}, {@link CpuHold}: calibrated against the database as each
+ * instance starts); unset: the preset's
  * @param target {@code lab} (the lab deploys the service) or {@code external}: sweep a
  * deployment the lab did not start ({@link ExternalTarget}), which starts no service and
  * no database
@@ -187,10 +191,12 @@ record BenchProperties(
 		@DefaultValue("5") @Min(0) @Max(100_000) int otherConnections,
 		@DefaultValue("1") @Min(1) @Max(100) int connectionsPerRequest,
 		@Nullable List<@NotNull @DurationMin(nanos = 100_000) @DurationMax(seconds = 60) Duration> holdTime,
-		@Nullable HoldPlace holdPlace, @Nullable String holdTimeFrom, @DefaultValue("lab") Target target,
-		@Nullable List<@NotNull String> targets, @Nullable List<@NotNull String> actuators,
-		@Nullable String resizeCommand, @DefaultValue("10m") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(
-				seconds = 1) @DurationMax(hours = 1) Duration resizeTimeout,
+		@Nullable HoldPlace holdPlace, @Nullable String holdTimeFrom,
+		@Nullable @DurationMin(nanos = 100_000) @DurationMax(seconds = 1) Duration holdCpu,
+		@DefaultValue("lab") Target target, @Nullable List<@NotNull String> targets,
+		@Nullable List<@NotNull String> actuators, @Nullable String resizeCommand,
+		@DefaultValue("10m") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(seconds = 1) @DurationMax(
+				hours = 1) Duration resizeTimeout,
 		@DefaultValue("false") boolean allowRemoteTargets) {
 
 	/** Who deploys what the load goes to. */
@@ -234,6 +240,7 @@ record BenchProperties(
 				? String.join(",", this.holdTime.stream().map(BenchProperties::millis).toList()) : null);
 		refuseBesideExternal("holdTimeFrom", this.holdTimeFrom);
 		refuseBesideExternal("holdPlace", (this.holdPlace != null) ? this.holdPlace.value() : null);
+		refuseBesideExternal("holdCpu", (this.holdCpu != null) ? millis(this.holdCpu) : null);
 		if (this.database.vendor != null && this.database.vendor.size() > 1) {
 			refuseBesideExternal("database.vendor", this.database.vendor);
 		}
@@ -283,6 +290,13 @@ record BenchProperties(
 		}
 		Grid grid = presetOrSearchGrid();
 		requireVendorSupports(grid.topologies());
+		if (grid.hold() != null && grid.hold().cpuMs() != null && grid.stacks().contains(Stack.R2DBC)) {
+			throw new BenchSettingException(
+					"bench.holdCpu=%s is not allowed with bench.stack=%s: only the JDBC service runs the database CPU statement; use bench.stack=jdbc or leave bench.holdCpu unset. Nothing was started."
+						.formatted(
+								HoldTime.of(Duration.ofNanos(Math.round(grid.hold().cpuMs() * 1e6)), null).describe(),
+								String.join(",", grid.stacks().stream().map(Stack::value).toList())));
+		}
 		return grid;
 	}
 
@@ -321,6 +335,16 @@ record BenchProperties(
 	 * without a hold
 	 */
 	@Nullable EmulatedHold hold(Preset preset) {
+		EmulatedHold waiting = waitingHold(preset);
+		Double cpuMs = (this.holdCpu != null) ? Double.valueOf(this.holdCpu.toNanos() / 1e6) : preset.cpuHoldMs();
+		if (cpuMs == null) {
+			return waiting;
+		}
+		String source = (this.holdCpu != null) ? "bench.holdCpu" : "bench.preset=" + preset.label();
+		return (waiting != null) ? waiting.withCpu(cpuMs, source) : EmulatedHold.cpu(cpuMs, source);
+	}
+
+	private @Nullable EmulatedHold waitingHold(Preset preset) {
 		HoldPlace place = Objects.requireNonNullElse(this.holdPlace, HoldPlace.DATABASE);
 		if (this.holdTime != null && this.holdTimeFrom != null) {
 			throw new BenchSettingException(

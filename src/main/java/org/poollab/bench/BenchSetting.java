@@ -12,6 +12,7 @@ import org.poollab.bench.grid.HoldTimeFrom;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.grid.Question;
 import org.poollab.bench.load.RemoteEngines;
+import org.poollab.service.hold.CpuHold;
 import org.poollab.service.hold.HoldTime;
 
 /**
@@ -116,6 +117,8 @@ enum BenchSetting {
 	HOLD_PLACE("holdPlace", "database", "database or application", "Where the hold's time goes"),
 	HOLD_TIME_FROM("holdTimeFrom", "none", HoldTimeFrom.ALLOWED,
 			"Where to read the hold from instead of bench.holdTime: a service's metrics"),
+	HOLD_CPU("holdCpu", "preset", CpuHold.ALLOWED,
+			"Database CPU every instance's request also costs, calibrated at the instance's start"),
 	TARGET("target", "lab", "lab or external",
 			"Who deploys what the load goes to: the lab, or someone else (target mode)"),
 	TARGETS("targets", "none", ExternalTarget.TARGETS_ALLOWED, "In target mode, where the load goes"),

@@ -150,18 +150,25 @@ final class Progress {
 			return "";
 		}
 		EmulatedHold asked = point.limits().hold();
-		String measured = String.format(Locale.ROOT, "  hold %.1f/%.1f ms", mean, p99);
-		if (asked == null) {
-			return measured;
+		String measured = String.format(Locale.ROOT, "  hold %.1f/%.1f ms", mean, p99) + point.databaseCpuMsPerRequest()
+			.stream()
+			.mapToObj((ms) -> String.format(Locale.ROOT, " (db CPU %.2f ms/req)", ms))
+			.findFirst()
+			.orElse("");
+		Double askedMean = (asked != null) ? asked.askedMeanMs() : null;
+		if (askedMean == null) {
+			return measured + ((asked != null) ? " (asked " + asked.describe() + ")" : "");
 		}
+		Double askedP99 = asked.askedP99Ms();
 		String off = "";
-		if (Math.abs(mean - asked.meanMs()) > 0.10 * asked.meanMs()) {
-			off = String.format(Locale.ROOT, " MEAN %+.0f%% OFF THE ASKED", 100 * (mean / asked.meanMs() - 1));
+		if (Math.abs(mean - askedMean) > 0.10 * askedMean) {
+			off = String.format(Locale.ROOT, " MEAN %+.0f%% OFF THE ASKED", 100 * (mean / askedMean - 1));
 		}
-		else if (asked.p99Ms() != null && Math.abs(p99 - asked.p99Ms()) > 0.25 * asked.p99Ms()) {
-			off = String.format(Locale.ROOT, " P99 %+.0f%% OFF THE ASKED", 100 * (p99 / asked.p99Ms() - 1));
+		else if (askedP99 != null && Math.abs(p99 - askedP99) > 0.25 * askedP99) {
+			off = String.format(Locale.ROOT, " P99 %+.0f%% OFF THE ASKED", 100 * (p99 / askedP99 - 1));
 		}
-		return measured + " (asked " + asked.holdTime().describe() + ")" + off;
+		return measured + " (asked " + ((asked.cpuMs() != null) ? asked.describe() : asked.holdTime().describe()) + ")"
+				+ off;
 	}
 
 	private void print(Point point, int index, String loadBalancer, long etaNanos) {

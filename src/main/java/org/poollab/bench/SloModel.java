@@ -37,7 +37,8 @@ final class SloModel {
 			.printf("Measuring how the database scales: the service's transaction back to back on 1 to %d connections...%n",
 					most);
 		try {
-			SloSearch.Scaling scaling = DatabaseScaling.measure(sweep.database(), most, sweep.out());
+			SloSearch.Scaling scaling = DatabaseScaling.measure(sweep.database(), most, sweep.out(),
+					(sweep.grid().hold() != null) ? sweep.grid().hold().cpuMs() : null);
 			sweep.out()
 				.printf(Locale.ROOT,
 						"  USL fit: alpha %.4f, beta %.6f, peak concurrency N* %s; hold %.3f ms (cv² %.2f)%n",

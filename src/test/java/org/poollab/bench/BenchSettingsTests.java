@@ -88,6 +88,8 @@ class BenchSettingsTests {
 					bench.holdTime=1ms,20ms  | bench.holdTime=1ms,20ms is not allowed: the p99 must be at most 14.9 times the mean
 					bench.holdTime=5ms,6ms,7ms | bench.holdTime=5ms,6ms,7ms is not allowed: use a mean from 0.1ms to 60s
 					bench.holdPlace=disk     | bench.holdPlace=disk is not allowed: use database or application
+					bench.holdCpu=50us       | bench.holdCpu=50us is not allowed
+					bench.holdCpu=2s         | bench.holdCpu=2s is not allowed
 					bench.holdTimeFrom=http://127.0.0.1:9/actuator/prometheus | bench.holdTimeFrom=http://127.0.0.1:9/actuator/prometheus is not allowed: it could not be read
 					bench.holdTimeFrom=/nonexistent/metrics.txt | bench.holdTimeFrom=/nonexistent/metrics.txt is not allowed: no such file
 					bench.threads=green      | bench.threads=green is not allowed: use platform, virtual or both, comma-separated
@@ -159,7 +161,7 @@ class BenchSettingsTests {
 				bad(BenchSetting.SURGE, "lots"), bad(BenchSetting.OTHER_CONNECTIONS, "-1"),
 				bad(BenchSetting.CONNECTIONS_PER_REQUEST, "101"), bad(BenchSetting.HOLD_TIME, "5ms,6ms,7ms"),
 				bad(BenchSetting.HOLD_PLACE, "disk"), bad(BenchSetting.HOLD_TIME_FROM, "/nonexistent/metrics.txt"),
-				bad(BenchSetting.TARGET, "elsewhere"),
+				bad(BenchSetting.HOLD_CPU, "2s"), bad(BenchSetting.TARGET, "elsewhere"),
 				bad(BenchSetting.TARGETS, "https://127.0.0.1:8443",
 						"--bench.target=external --bench.actuators=http://127.0.0.1:8081/actuator"),
 				bad(BenchSetting.ACTUATORS, "ftp://127.0.0.1/actuator",

@@ -178,6 +178,21 @@ class PresetTests {
 	}
 
 	/**
+	 * Every request costs the database 2 ms of CPU and waits for nothing else; pools run
+	 * from 1 to far above this box's 2 cores.
+	 */
+	@Test
+	void contentionCostsEachRequestDatabaseCpuFromSmallPoolsToFarAboveTheCores() {
+		Grid grid = grid(Map.of("bench.preset", "contention"));
+		assertThat(grid.poolSizes()).containsExactly(1, 2, 4, 16, 64);
+		assertThat(grid.topologies()).containsExactly(Topology.SINGLE, Topology.MULTI);
+		assertThat(grid.hold()).isEqualTo(EmulatedHold.cpu(2, "bench.preset=contention"));
+		assertThat(grid.hold().describe()).isEqualTo("2ms of database CPU");
+		assertThat(grid(Map.of("bench.holdCpu", "3ms", "bench.holdTime", "10ms")).hold())
+			.isEqualTo(new EmulatedHold(10, null, "database", "bench.holdTime, bench.holdCpu", 3.0));
+	}
+
+	/**
 	 * The default asks a question with an answer: at its highest rate the queueing model
 	 * (Erlang C, the preset's hold, Poisson arrivals dealt round robin) puts at least two
 	 * of its pool sizes on each side of the knee, for one instance and for three; the

@@ -379,7 +379,10 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 		return this.points.stream().map(Point::model).filter(Objects::nonNull).findFirst();
 	}
 
-	private OptionalDouble medianOf(Function<Point, Double> figure) {
+	/**
+	 * A figure of the points: the median over the repeats that have it (null where not).
+	 */
+	public OptionalDouble medianOf(Function<Point, Double> figure) {
 		double[] values = this.points.stream()
 			.map(figure)
 			.filter(Objects::nonNull)

@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -279,6 +280,14 @@ public final class Database implements AutoCloseable {
 	 * shutdown someone asked for (pg_ctl stop, SIGTERM, SIGINT, SIGQUIT), a PANIC or a
 	 * crash; SIGKILL, by hand or the kernel's out-of-memory killer, leaves no word.
 	 */
+	/**
+	 * The embedded server's CPU time so far ({@link ServerCpu}); empty for an external
+	 * database, whose processes the lab cannot see, or where it cannot be read.
+	 */
+	public OptionalLong cpuNanos() {
+		return (this.server != null) ? ServerCpu.nanos(this.server) : OptionalLong.empty();
+	}
+
 	public Optional<String> exit() {
 		if (this.server == null || ChildProcesses.running(this.server)) {
 			return Optional.empty();

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
@@ -164,6 +165,11 @@ public final class Deployment implements AutoCloseable {
 	 * its limits.
 	 * @param out where each instance's verified limits are reported
 	 */
+	/** The shared database's CPU time so far; empty where it cannot be read. */
+	public OptionalLong databaseCpuNanos() {
+		return this.database.cpuNanos();
+	}
+
 	public static Deployment start(Plan plan, LabPaths paths, Database database, Path runDirectory,
 			ChildProcesses processes, PrintStream out) throws IOException, InterruptedException {
 		Path directory = Files.createDirectories(runDirectory.resolve("deploy").resolve(plan.label()));

@@ -199,10 +199,16 @@ public final class Instance {
 	 */
 	static List<String> holdArguments(EmulatedHold hold, int port) {
 		String prefix = "--" + ConnectionHold.PROPERTIES_PREFIX + ".";
-		List<String> arguments = new ArrayList<>(List.of(prefix + "mean=" + micros(hold.meanMs()),
-				prefix + "place=" + hold.place(), prefix + "seed=" + port));
-		if (hold.p99Ms() != null) {
-			arguments.add(prefix + "p99=" + micros(hold.p99Ms()));
+		List<String> arguments = new ArrayList<>();
+		if (hold.waits()) {
+			arguments.addAll(List.of(prefix + "mean=" + micros(hold.meanMs()), prefix + "place=" + hold.place(),
+					prefix + "seed=" + port));
+			if (hold.p99Ms() != null) {
+				arguments.add(prefix + "p99=" + micros(hold.p99Ms()));
+			}
+		}
+		if (hold.cpuMs() != null) {
+			arguments.add(prefix + "cpu=" + micros(hold.cpuMs()));
 		}
 		return arguments;
 	}

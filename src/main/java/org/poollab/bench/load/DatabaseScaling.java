@@ -20,7 +20,10 @@ import org.jspecify.annotations.Nullable;
 import org.poollab.bench.deploy.Database;
 import org.poollab.bench.model.Usl;
 import org.poollab.bench.results.SloSearch;
+import org.poollab.service.hold.CpuHold;
 import org.poollab.service.role.RoleQueries;
+
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
  * How the database itself scales with concurrent connections: the lab drives it over JDBC
@@ -56,17 +59,37 @@ public final class DatabaseScaling {
 	 */
 	public static SloSearch.Scaling measure(Database database, int mostConnections, PrintStream out)
 			throws SQLException, InterruptedException {
+		return measure(database, mostConnections, out, null);
+	}
+
+	/**
+	 * @param mostConnections the most connections the database's budget leaves for this
+	 * (concurrencies above it are skipped)
+	 * @param cpuMs the database CPU each request also costs ({@code bench.holdCpu}), run
+	 * in each transaction as the instances run it, so that the fit (and the fleet
+	 * planner's N*) sees the contention for the database's cores; {@code null} for none
+	 */
+	public static SloSearch.Scaling measure(Database database, int mostConnections, PrintStream out,
+			@Nullable Double cpuMs) throws SQLException, InterruptedException {
+		CpuHold cpu = null;
+		if (cpuMs != null) {
+			try (Connection connection = database.connect()) {
+				cpu = CpuHold.calibrate(new SingleConnectionDataSource(connection, true), database.vendor(),
+						Duration.ofNanos(Math.round(cpuMs * 1e6)));
+			}
+		}
+		CpuHold burn = cpu;
 		List<Usl.Sample> samples = new ArrayList<>();
 		SummaryStatistics hold = new SummaryStatistics();
 		// Not counted: this JVM's JIT and the driver's prepared statements warm up first,
 		// or one connection, measured first, measures them (it ran at a third of two
 		// connections' rate here before this).
-		level(database, 2, JIT_WARM_UP, null);
+		level(database, 2, JIT_WARM_UP, null, burn);
 		for (int connections : CONNECTIONS) {
 			if (connections > mostConnections) {
 				break;
 			}
-			double perSecond = level(database, connections, WINDOW, (connections == 1) ? hold : null);
+			double perSecond = level(database, connections, WINDOW, (connections == 1) ? hold : null, burn);
 			samples.add(new Usl.Sample(connections, perSecond));
 			out.printf(Locale.ROOT, "  %d connection(s): %.0f transactions/s%n", connections, perSecond);
 		}
@@ -80,7 +103,7 @@ public final class DatabaseScaling {
 	 * @param timings where one connection's transaction times go, or null
 	 */
 	private static double level(Database database, int connections, Duration window,
-			@Nullable SummaryStatistics timings) throws SQLException, InterruptedException {
+			@Nullable SummaryStatistics timings, @Nullable CpuHold cpu) throws SQLException, InterruptedException {
 		List<Connection> opened = new ArrayList<>();
 		AtomicBoolean counting = new AtomicBoolean();
 		AtomicBoolean stop = new AtomicBoolean();
@@ -97,7 +120,7 @@ public final class DatabaseScaling {
 					try (PreparedStatement statement = connection.prepareStatement(RoleQueries.ALL_ROLES)) {
 						while (!stop.get()) {
 							long started = System.nanoTime();
-							transaction(connection, statement);
+							transaction(connection, statement, cpu);
 							if (counting.get()) {
 								completed.increment();
 								if (timings != null) {
@@ -146,7 +169,8 @@ public final class DatabaseScaling {
 	 * read-only, auto-commit off, the statement, every column of every row read, commit,
 	 * the connection reset.
 	 */
-	private static void transaction(Connection connection, PreparedStatement statement) throws SQLException {
+	private static void transaction(Connection connection, PreparedStatement statement, @Nullable CpuHold cpu)
+			throws SQLException {
 		connection.setReadOnly(true);
 		connection.setAutoCommit(false);
 		try (ResultSet rows = statement.executeQuery()) {
@@ -156,6 +180,9 @@ public final class DatabaseScaling {
 					rows.getObject(column);
 				}
 			}
+		}
+		if (cpu != null) {
+			cpu.burn(connection);
 		}
 		connection.commit();
 		connection.setAutoCommit(true);

@@ -151,9 +151,11 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		int diedIn = -1; // the segment during which an instance was seen dead
 		List<Telemetry.Scrape> scrapes;
 		List<Telemetry.CpuSample> cpu;
+		List<Telemetry.CpuSample> databaseCpu;
 		List<PgBouncer.Sample> pgbouncerSamples;
 		long originMs;
-		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle())) {
+		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle(),
+				deployment::databaseCpuNanos)) {
 			originMs = run.origin();
 			for (int i = 0; i < segments.size(); i++) {
 				Segment segment = segments.get(i);
@@ -185,6 +187,7 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			}
 			scrapes = telemetry.scrapes();
 			cpu = telemetry.cpu();
+			databaseCpu = telemetry.databaseCpu();
 			pgbouncerSamples = telemetry.pgbouncer();
 		}
 		Telemetry.write(scrapes, directory.resolve(runId + "-pool.csv"));
@@ -197,8 +200,8 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		int last = (diedIn >= 0) ? diedIn : segments.size() - 1;
 		List<Point> measured = new ArrayList<>();
 		for (int i = 0; i <= last; i++) {
-			measured.add(
-					point(segments.get(i), originMs, samples, scrapes, cpu, pgbouncerSamples, deployment, i == diedIn));
+			measured.add(point(segments.get(i), originMs, samples, scrapes, cpu, databaseCpu, pgbouncerSamples,
+					deployment, i == diedIn));
 		}
 		// Every window in JMeter's own CSV shape, for the dashboards of the points that
 		// decide (Dashboards).
@@ -278,8 +281,8 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 	}
 
 	private Point point(Segment segment, long originMs, List<LoadWindow.Sample> samples, List<Telemetry.Scrape> scrapes,
-			List<Telemetry.CpuSample> cpu, List<PgBouncer.Sample> pgbouncerSamples, Deployment deployment,
-			boolean died) {
+			List<Telemetry.CpuSample> cpu, List<Telemetry.CpuSample> databaseCpu,
+			List<PgBouncer.Sample> pgbouncerSamples, Deployment deployment, boolean died) {
 		Planned planned = segment.point();
 		long phaseStartMs = originMs + segment.start().toMillis();
 		long startMs = originMs + segment.windowStart().toMillis();
@@ -308,6 +311,7 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			.latency(window.latency())
 			.pool(pool)
 			.loadGeneratorCpuCores(PoolWindow.cpuCores(cpu, startMs, endMs))
+			.databaseCpuCores(databaseCpu.isEmpty() ? null : PoolWindow.cpuCores(databaseCpu, startMs, endMs))
 			.limits(this.grid.limits(planned.vendor(), planned.stack(), planned.threads()))
 			.pgbouncer((deployment.pgbouncer() != null)
 					? PgBouncer.summarize(pgbouncerSamples, this.grid.pgbouncerClientPoolSize(), startMs, endMs) : null)

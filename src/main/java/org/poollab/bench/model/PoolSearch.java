@@ -8,11 +8,14 @@ import java.util.function.IntSupplier;
 
 /**
  * The smallest pool size that meets an objective, measured rather than assumed: the
- * largest size first (if it fails, nothing smaller will and the search ends), then the
- * model's guess and its neighbour (a good model makes that the whole search), then
- * bisection of what is left. It relies on a larger pool never doing worse at the same
- * rate, which holds below the database's peak concurrency; a budget of probes bounds the
- * time.
+ * largest size first, then the model's guess and its neighbour (a good model makes that
+ * the whole search), then bisection of what is left. Bisection relies on a smaller pool
+ * never doing better than a larger one that meets the objective below it, which holds on
+ * the small side of the knee. A larger pool can do worse (past the database's peak
+ * concurrency, requests contend for its cores: the curve is U-shaped), so a largest size
+ * that fails does not end the search: it looks below, at the model's guess and then at
+ * halving sizes, for one that meets the objective and bisects below that. A budget of
+ * probes bounds the time.
  */
 public final class PoolSearch {
 
@@ -67,10 +70,32 @@ public final class PoolSearch {
 		List<Probe> path = new ArrayList<>();
 		Probe top = measure.at(highest);
 		path.add(top);
-		if (!top.meets()) {
-			return new Outcome(path, OptionalInt.empty(), true);
+		if (top.meets()) {
+			return below(lowest, highest, seed, maxProbes, measure, path);
 		}
-		return below(lowest, highest, seed, maxProbes, measure, path);
+		// Past the knee, perhaps: a smaller size may meet what the largest did not.
+		List<Integer> downwards = new ArrayList<>();
+		downwards.add(Math.max(lowest, Math.min(seed.getAsInt(), highest - 1)));
+		for (int size = highest / 2; size >= lowest; size /= 2) {
+			downwards.add(size);
+			if (size == lowest) {
+				break;
+			}
+		}
+		downwards.add(lowest);
+		for (int size : downwards.stream().distinct().filter((size) -> size < highest).toList()) {
+			if (path.size() >= maxProbes) {
+				return new Outcome(path, OptionalInt.empty(), false);
+			}
+			Probe probe = measure.at(size);
+			path.add(probe);
+			if (probe.meets()) {
+				return below(lowest, size, seed, maxProbes, measure, path);
+			}
+		}
+		// Every size tried failed; one between two of them might not, when a single
+		// size holds the objective.
+		return new Outcome(path, OptionalInt.empty(), highest - lowest + 1 == path.size());
 	}
 
 	/**

@@ -65,19 +65,7 @@ record AnswerCard(String title, List<Line> lines) {
 					.ifPresent((settling) -> lines
 						.add(new Line("decision", "pool " + pool + ": " + Settling.NOT_REDRAWN + effort(settling))));
 			}
-			if (!grid.behindPgBouncer() && !recommendation.crossChecks().budgetKnown()) {
-				lines.add(new Line("fleet", String.format(Locale.ROOT,
-						"%d instance(s) x %d = %d connections; the database's budget was not checked (no bench.database.url)",
-						grid.instances(), pool, grid.instances() * pool)));
-			}
-			else if (!grid.behindPgBouncer()) {
-				Recommendation.CrossChecks checks = recommendation.crossChecks();
-				int budget = checks.maxConnections() - checks.reservedConnections();
-				lines.add(new Line("fleet", String.format(Locale.ROOT,
-						"%d instance(s) x %d = %d connections of the database's %d (max_connections %d - %d reserved)",
-						grid.instances(), pool, grid.instances() * pool, budget, checks.maxConnections(),
-						checks.reservedConnections())));
-			}
+			fleet(section, pool).ifPresent(lines::add);
 		}
 		else {
 			title = grid.name() + ": no pool size (" + Header.headline(recommendation) + ")";
@@ -90,6 +78,35 @@ record AnswerCard(String title, List<Line> lines) {
 		unconfirmed(section).ifPresent((said) -> lines.add(new Line("confirmation", said)));
 		sides(grid, recommendation).forEach(lines::add);
 		return new AnswerCard(title, List.copyOf(lines));
+	}
+
+	/**
+	 * The fleet's connections against the database's budget, and where the contention fit
+	 * found one, the N* beyond which more connections delivered less.
+	 */
+	private static Optional<Line> fleet(Section section, int pool) {
+		TopologyGrid grid = section.grid();
+		Recommendation recommendation = section.recommendation();
+		if (grid.behindPgBouncer()) {
+			return Optional.empty();
+		}
+		if (!recommendation.crossChecks().budgetKnown()) {
+			return Optional.of(new Line("fleet", String.format(Locale.ROOT,
+					"%d instance(s) x %d = %d connections; the database's budget was not checked (no bench.database.url)",
+					grid.instances(), pool, grid.instances() * pool)));
+		}
+		Recommendation.CrossChecks checks = recommendation.crossChecks();
+		int budget = checks.maxConnections() - checks.reservedConnections();
+		return Optional.of(new Line("fleet", String.format(Locale.ROOT,
+				"%d instance(s) x %d = %d connections of the database's %d (max_connections %d - %d reserved)",
+				grid.instances(), pool, grid.instances() * pool, budget, checks.maxConnections(),
+				checks.reservedConnections())
+				+ section.contention()
+					.flatMap(Contention::peakConnections)
+					.map((peak) -> String.format(Locale.ROOT,
+							"; beyond N* = %.0f connections (the USL through this grid's throughput) more delivered less",
+							peak))
+					.orElse("")));
 	}
 
 	/**

@@ -232,6 +232,21 @@ final class Charts {
 	 * range (latencies: saturated points are orders of magnitude above healthy ones)
 	 * @param howToRead one line for the reader
 	 */
+	/**
+	 * The specs with the p50 first: where requests cost the database CPU, the median
+	 * shows the far side of the knee before the tail does.
+	 */
+	static List<ChartSpec> withP50(List<ChartSpec> specs) {
+		List<ChartSpec> all = new java.util.ArrayList<>();
+		all.add(new ChartSpec("p50", "p50 latency vs pool size", "p50 latency (ms)", Cell::p50Ms,
+				(cell) -> Durations.ms(cell.p50Ms()) + " ms", true,
+				"Lower is better. Past the database's cores, more connections only share its CPU: the median "
+						+ "rises with the pool where contention is real.",
+				Charts::noInterval));
+		all.addAll(specs);
+		return List.copyOf(all);
+	}
+
 	record ChartSpec(String key, String title, String yTitle, ToDoubleFunction<Cell> metric,
 			Function<Cell, String> label, boolean logScaleAllowed, String howToRead,
 			Function<Cell, Optional<Interval>> interval) {

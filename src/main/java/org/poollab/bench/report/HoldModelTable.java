@@ -74,8 +74,8 @@ public final class HoldModelTable {
 						cell.rateRps(), Durations.ms(model.get().p99Ms()), Durations.ms(cell.p99Ms())));
 			}
 			rows.add(new Row(List.of(Entry.of(cell.poolLabel()), Entry.of(String.valueOf(cell.rateRps())),
-					holdEntry(cell.holdMeanMs(), (asked != null) ? asked.meanMs() : null, HOLD_MEAN_TOLERANCE),
-					holdEntry(cell.holdP99Ms(), (asked != null) ? asked.p99Ms() : null, HOLD_P99_TOLERANCE),
+					holdEntry(cell.holdMeanMs(), (asked != null) ? asked.askedMeanMs() : null, HOLD_MEAN_TOLERANCE),
+					holdEntry(cell.holdP99Ms(), (asked != null) ? asked.askedP99Ms() : null, HOLD_P99_TOLERANCE),
 					Entry.of(model.map((m) -> String.format(Locale.ROOT, "%.2f", m.utilisation())).orElse("–")),
 					Entry.of(model.map((m) -> m.stable() ? Durations.ms(m.p99Ms()) : "no steady state").orElse("–")),
 					Entry.of(Durations.ms(cell.p99Ms())), Entry.of(verdict)), false));

@@ -80,7 +80,7 @@ final class HtmlReport {
 			verdictCard(html, section, false);
 			table(html, section.crossChecks(), "cross-checks");
 			html.append("<div class=\"charts\">\n");
-			for (Charts.ChartSpec spec : specs) {
+			for (Charts.ChartSpec spec : section.contention().isPresent() ? Charts.withP50(specs) : specs) {
 				String id = "chart-" + section.grid().key() + "-" + spec.key();
 				Charts.chartFigure(html, section.grid(), spec, id);
 				charts.add(Charts.chartData(section, spec, id));
@@ -98,6 +98,14 @@ final class HtmlReport {
 			html.append("</div>\n");
 			published.after(section).forEach((block) -> PublishedFigures.html(html, block));
 			section.detail().forEach((table) -> table(html, table, "detail"));
+			section.contention()
+				.flatMap((contention) -> contention.svg("usl-" + section.grid().key()))
+				.ifPresent((svg) -> html.append("<figure class=\"usl\">")
+					.append(svg)
+					.append("<figcaption>Throughput against the fleet's connections at the highest rate, with the "
+							+ "Universal Scalability Law fitted through it; the dashed vertical line is N* (")
+					.append(escape(section.contention().get().peak()))
+					.append(").</figcaption></figure>\n"));
 			if (!section.excluded().rows().isEmpty()) {
 				table(html, section.excluded(), "excluded");
 			}

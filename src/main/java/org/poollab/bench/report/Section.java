@@ -3,8 +3,10 @@ package org.poollab.bench.report;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.IntStream;
 
+import org.poollab.bench.deciding.DatabaseHost;
 import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.deciding.Confirmed;
 import org.poollab.bench.deciding.Recommendation;
@@ -26,9 +28,11 @@ import org.poollab.bench.results.SweepResults;
  * @param confirmed the topology's confirmation runs (a refuted pool's first, the answer's
  * last); empty when none ran
  * @param settling the adaptive effort spent on its decision, when there was any
+ * @param contention both sides of the knee, where requests cost the database CPU
  */
 record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatency, Table p99Latency, List<Table> detail,
-		Table crossChecks, Table excluded, List<Confirmed> confirmed, Optional<Settling> settling) {
+		Table crossChecks, Table excluded, List<Confirmed> confirmed, Optional<Settling> settling,
+		Optional<Contention> contention) {
 
 	/** Said wherever figures rest on more than one repeat. */
 	static final String REPEATS_NOTE = "Points ran more than once: every figure is the median across the "
@@ -38,12 +42,20 @@ record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatenc
 
 	static Section of(TopologyGrid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets,
 			List<Confirmed> confirmed, Optional<Settling> settling) {
+		return of(grid, recommendation, runDir, buckets, confirmed, settling, OptionalInt.empty());
+	}
+
+	static Section of(TopologyGrid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets,
+			List<Confirmed> confirmed, Optional<Settling> settling, OptionalInt databaseCores) {
+		Optional<Contention> contention = Contention.of(grid, databaseCores);
+		List<Table> detail = new java.util.ArrayList<>(
+				withHoldModel(Tables.detail(grid, recommendation, runDir, buckets), grid));
+		contention.map(Contention::table).ifPresent(detail::add);
 		return new Section(grid, recommendation,
 				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
 				Tables.latencyGrid(grid, recommendation, p99Caption(grid), Cell::p99Ms, Cell::p99Interval),
-				withHoldModel(Tables.detail(grid, recommendation, runDir, buckets), grid),
-				CrossChecksTable.of(recommendation, grid.behindPgBouncer()), Tables.excluded(grid), confirmed,
-				settling);
+				List.copyOf(detail), CrossChecksTable.of(recommendation, grid.behindPgBouncer()), Tables.excluded(grid),
+				confirmed, settling, contention);
 	}
 
 	private static List<Table> withHoldModel(List<Table> detail, TopologyGrid grid) {
@@ -63,6 +75,16 @@ record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatenc
 	private static Optional<Settling> settling(SweepResults results, String topology) {
 		return (results.timing() == null) ? Optional.empty()
 				: results.timing().settling().stream().filter((one) -> one.topology().equals(topology)).findFirst();
+	}
+
+	/**
+	 * The cores of the database's machine: the lab's own, where the database ran on it
+	 * (the embedded one, or one on loopback).
+	 */
+	private static OptionalInt databaseCores(SweepResults results, TopologyGrid grid) {
+		org.poollab.bench.results.DatabaseFacts database = results.databaseOf(grid.limits());
+		return (results.host() != null && database != null && DatabaseHost.of(database).sameHost())
+				? OptionalInt.of(results.host().cpuCores()) : OptionalInt.empty();
 	}
 
 	String title() {
@@ -86,7 +108,8 @@ record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatenc
 		AcquireBuckets buckets = AcquireBuckets.ofService();
 		return IntStream.range(0, grids.size())
 			.mapToObj((i) -> of(grids.get(i), recommendations.get(i), runDir, buckets,
-					Confirmed.all(results, grids.get(i).key()), settling(results, grids.get(i).key())))
+					Confirmed.all(results, grids.get(i).key()), settling(results, grids.get(i).key()),
+					databaseCores(results, grids.get(i))))
 			.toList();
 	}
 

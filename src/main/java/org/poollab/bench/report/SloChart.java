@@ -26,18 +26,28 @@ final class SloChart {
 	 */
 	static String svg(String id, String xLabel, String yLabel, int largestX, DoubleUnaryOperator curve,
 			List<double[]> measured, double objective) {
+		return svg(id, xLabel, yLabel, largestX, curve, measured, new Marks(objective, Double.NaN));
+	}
+
+	/**
+	 * A horizontal line at {@code objective} and a vertical one at {@code x} (the USL's
+	 * N*), each NaN for none.
+	 */
+	record Marks(double objective, double x) {
+	}
+
+	/**
+	 * The same, with the lines of {@code marks}.
+	 */
+	static String svg(String id, String xLabel, String yLabel, int largestX, DoubleUnaryOperator curve,
+			List<double[]> measured, Marks marks) {
+		double objective = marks.objective();
+		double markX = marks.x();
 		int width = 640;
 		int height = 300;
 		int left = 60;
 		int bottom = 40;
-		List<double[]> line = new ArrayList<>();
-		for (int i = 0; i <= CURVE_POINTS; i++) {
-			double x = 1 + (largestX - 1) * i / (double) CURVE_POINTS;
-			double y = curve.applyAsDouble(x);
-			if (Double.isFinite(y)) {
-				line.add(new double[] { x, y });
-			}
-		}
+		List<double[]> line = line(largestX, curve);
 		double top = 0;
 		for (double[] point : line) {
 			top = Math.max(top, point[1]);
@@ -66,6 +76,12 @@ final class SloChart {
 					"<line class=\"objective\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#c33\" stroke-dasharray=\"6 4\"/>%n",
 					left, py.applyAsDouble(objective), width - 10, py.applyAsDouble(objective)));
 		}
+		if (Double.isFinite(markX) && markX >= 1 && markX <= largestX) {
+			svg.append(String.format(Locale.ROOT,
+					"<line class=\"peak\" x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\" stroke-dasharray=\"3 3\"><title>N* %s</title></line>%n",
+					px.applyAsDouble(markX), px.applyAsDouble(markX), height - bottom,
+					Durations.ms(Math.round(markX))));
+		}
 		svg.append("<polyline class=\"model\" fill=\"none\" stroke=\"#27a\" stroke-width=\"2\" points=\"");
 		for (double[] point : line) {
 			svg.append(
@@ -79,6 +95,21 @@ final class SloChart {
 					Durations.ms(point[1])));
 		}
 		return svg.append("</svg>\n").toString();
+	}
+
+	/**
+	 * The curve at {@code CURVE_POINTS} + 1 evenly spaced x from 1 to {@code largestX}.
+	 */
+	private static List<double[]> line(int largestX, DoubleUnaryOperator curve) {
+		List<double[]> line = new ArrayList<>();
+		for (int i = 0; i <= CURVE_POINTS; i++) {
+			double x = 1 + (largestX - 1) * i / (double) CURVE_POINTS;
+			double y = curve.applyAsDouble(x);
+			if (Double.isFinite(y)) {
+				line.add(new double[] { x, y });
+			}
+		}
+		return line;
 	}
 
 }

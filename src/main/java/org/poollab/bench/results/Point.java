@@ -124,8 +124,16 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 	 * @param latency each instance's own latency of the same requests, a second opinion
 	 * on JMeter's: one entry per instance, in the order they were started; empty in
 	 * results written before it was recorded
+	 * @param databaseCpuCores the CPU the database's processes used during the window, in
+	 * cores (the embedded server's, read from {@code /proc}); {@code null} where it was
+	 * not measured (an external database, results written before 2026-11-27)
 	 */
-	public record ServerSide(Map<String, Long> refusals, List<ServerLatency> latency) {
+	public record ServerSide(Map<String, Long> refusals, List<ServerLatency> latency,
+			@Nullable Double databaseCpuCores) {
+
+		public ServerSide(Map<String, Long> refusals, List<ServerLatency> latency) {
+			this(refusals, latency, null);
+		}
 
 		public ServerSide {
 			refusals = (refusals != null) ? Map.copyOf(refusals) : Map.of();
@@ -181,6 +189,25 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 
 	public List<ServerLatency> serverLatency() {
 		return this.server.latency();
+	}
+
+	/** The database's CPU in the window, cores; {@code null}: not measured. */
+	public @Nullable Double databaseCpuCores() {
+		return this.server.databaseCpuCores();
+	}
+
+	/**
+	 * The database's CPU per successful request in the window, milliseconds; empty where
+	 * it was not measured or nothing succeeded.
+	 */
+	public java.util.OptionalDouble databaseCpuMsPerRequest() {
+		Double cores = databaseCpuCores();
+		double succeededPerSecond = (this.samples() > 0 && durationSeconds() > 0)
+				? (samples() - errors()) / durationSeconds() : 0;
+		if (cores == null || !(succeededPerSecond > 0)) {
+			return java.util.OptionalDouble.empty();
+		}
+		return java.util.OptionalDouble.of(cores * 1000 / succeededPerSecond);
 	}
 
 	/**

@@ -61,6 +61,8 @@ public final class PointBuilder {
 
 	private List<ServerLatency> serverLatency = List.of();
 
+	private @Nullable Double databaseCpuCores;
+
 	private @Nullable CrossCheckResult crossCheck;
 
 	private List<Second> seconds = List.of();
@@ -97,6 +99,7 @@ public final class PointBuilder {
 		this.engines = point.engines();
 		this.refusals = point.refusals();
 		this.serverLatency = point.serverLatency();
+		this.databaseCpuCores = point.databaseCpuCores();
 		this.crossCheck = point.crossCheck();
 		this.seconds = point.seconds();
 	}
@@ -234,6 +237,11 @@ public final class PointBuilder {
 		return this;
 	}
 
+	public PointBuilder databaseCpuCores(@Nullable Double databaseCpuCores) {
+		this.databaseCpuCores = databaseCpuCores;
+		return this;
+	}
+
 	public PointBuilder serverLatency(List<ServerLatency> serverLatency) {
 		this.serverLatency = serverLatency;
 		return this;
@@ -262,8 +270,8 @@ public final class PointBuilder {
 				new Point.Requests(this.achievedRps, this.samples, this.errors, this.statusCounts, this.failedMaxMs),
 				this.latency, this.pool,
 				new Point.Generator(this.loadGeneratorCpuCores, this.startLagP99Ms, this.engines),
-				new Point.ServerSide(this.refusals, this.serverLatency), this.limits, this.pgbouncer, this.crossCheck,
-				this.seconds, this.outcome, this.model);
+				new Point.ServerSide(this.refusals, this.serverLatency, this.databaseCpuCores), this.limits,
+				this.pgbouncer, this.crossCheck, this.seconds, this.outcome, this.model);
 	}
 
 }

@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
@@ -42,6 +44,10 @@ public final class Telemetry implements AutoCloseable {
 
 	private final List<CpuSample> cpu = new CopyOnWriteArrayList<>();
 
+	private final Supplier<OptionalLong> databaseCpuNanos;
+
+	private final List<CpuSample> databaseCpu = new CopyOnWriteArrayList<>();
+
 	private final @Nullable PgBouncer pgbouncer;
 
 	private final List<PgBouncer.Sample> pgbouncerSamples = new CopyOnWriteArrayList<>();
@@ -54,6 +60,17 @@ public final class Telemetry implements AutoCloseable {
 	 * @param pgbouncer also watched when not {@code null}
 	 */
 	public Telemetry(List<Instance> instances, @Nullable PgBouncer pgbouncer, ProcessHandle loadGenerator) {
+		this(instances, pgbouncer, loadGenerator, OptionalLong::empty);
+	}
+
+	/**
+	 * @param pgbouncer also watched when not {@code null}
+	 * @param databaseCpuNanos the database's CPU time so far, sampled with the rest;
+	 * empty where it cannot be read
+	 */
+	public Telemetry(List<Instance> instances, @Nullable PgBouncer pgbouncer, ProcessHandle loadGenerator,
+			Supplier<OptionalLong> databaseCpuNanos) {
+		this.databaseCpuNanos = databaseCpuNanos;
 		this.instances = instances;
 		this.pgbouncer = pgbouncer;
 		this.loadGenerator = loadGenerator;
@@ -78,6 +95,11 @@ public final class Telemetry implements AutoCloseable {
 		return List.copyOf(this.cpu);
 	}
 
+	/** The database's CPU time, sampled; empty where it cannot be read. */
+	public List<CpuSample> databaseCpu() {
+		return List.copyOf(this.databaseCpu);
+	}
+
 	public List<PgBouncer.Sample> pgbouncer() {
 		return List.copyOf(this.pgbouncerSamples);
 	}
@@ -95,6 +117,7 @@ public final class Telemetry implements AutoCloseable {
 			this.loadGenerator.info()
 				.totalCpuDuration()
 				.ifPresent((total) -> this.cpu.add(new CpuSample(atMs, total.toNanos())));
+			this.databaseCpuNanos.get().ifPresent((total) -> this.databaseCpu.add(new CpuSample(atMs, total)));
 			for (int i = 0; i < this.instances.size(); i++) {
 				scrape(i);
 			}

@@ -1,5 +1,7 @@
 package org.poollab.service.hold;
 
+import java.sql.SQLException;
+
 import javax.sql.DataSource;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,7 +19,8 @@ import org.springframework.core.env.Environment;
  * one Spring Boot would make (it backs off when a transaction manager exists), customized
  * as Boot customizes its own ({@code spring.transaction.*}), so that every
  * {@code @Transactional} request's hold is timed, and padded when {@code lab.hold.*} is
- * set. A {@code JdbcTransactionManager}, as Boot's is unless
+ * set ({@code lab.hold.cpu}: calibrated against the database here, before the first
+ * request). A {@code JdbcTransactionManager}, as Boot's is unless
  * {@code spring.dao.exceptiontranslation.enabled=false}, which the service never sets.
  */
 @Configuration(proxyBeanMethods = false)
@@ -25,9 +28,11 @@ class HoldConfiguration {
 
 	@Bean
 	HoldTransactionManager transactionManager(DataSource dataSource, HoldProperties properties, Environment environment,
-			MeterRegistry registry, ObjectProvider<TransactionManagerCustomizers> customizers) {
+			MeterRegistry registry, ObjectProvider<TransactionManagerCustomizers> customizers) throws SQLException {
+		DatabaseVendor vendor = DatabaseVendor.of(environment);
 		HoldTransactionManager manager = new HoldTransactionManager(dataSource, ConnectionHold.register(registry),
-				HoldPadding.of(properties).orElse(null), sleepStatement(DatabaseVendor.of(environment)));
+				HoldPadding.of(properties).orElse(null), sleepStatement(vendor),
+				(properties.cpu() != null) ? CpuHold.calibrate(dataSource, vendor, properties.cpu()) : null);
 		customizers.ifAvailable((customizer) -> customizer.customize(manager));
 		return manager;
 	}

@@ -21,16 +21,26 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * @param p99 the hold's 99th percentile, for a lognormal hold; only with a mean
  * @param place where the hold is spent: the database waits or the application does
  * @param seed the draws' seed: one seed, one sequence of holds
+ * @param cpu database CPU each request's transaction also costs ({@link CpuHold}),
+ * besides any waiting hold; unset: none
  */
 @ConfigurationProperties(prefix = ConnectionHold.PROPERTIES_PREFIX, ignoreUnknownFields = false)
 public record HoldProperties(@Nullable Duration mean, @Nullable Duration p99, @DefaultValue("database") HoldPlace place,
-		@DefaultValue("1") long seed) {
+		@DefaultValue("1") long seed, @Nullable Duration cpu) {
 
 	static final String MEAN = ConnectionHold.PROPERTIES_PREFIX + ".mean";
 
 	static final String P99 = ConnectionHold.PROPERTIES_PREFIX + ".p99";
 
+	static final String CPU = ConnectionHold.PROPERTIES_PREFIX + ".cpu";
+
 	public HoldProperties {
+		if (cpu != null) {
+			Optional<String> cpuProblem = CpuHold.problem(cpu);
+			if (cpuProblem.isPresent()) {
+				throw new InvalidConfigurationPropertyValueException(CPU, written(cpu), cpuProblem.get());
+			}
+		}
 		if (mean == null) {
 			if (p99 != null) {
 				throw new InvalidConfigurationPropertyValueException(P99, written(p99),

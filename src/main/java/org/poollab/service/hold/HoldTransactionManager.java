@@ -22,7 +22,9 @@ import org.springframework.transaction.support.DefaultTransactionStatus;
  * checked out, to the connection's return, on commit and on rollback alike. With
  * {@code lab.hold.*} set it pads each committing transaction, before its commit, to the
  * hold drawn for it: the database sleeps on the transaction's own connection
- * ({@code sleepStatement}), or the thread waits.
+ * ({@code sleepStatement}), or the thread waits. With {@code lab.hold.cpu} set each
+ * committing transaction first costs the database that much CPU ({@link CpuHold}), on top
+ * of the padding.
  * <p>
  * A request is one transaction on one thread, so the hold in flight is the thread's: set
  * at the begin, removed at the end, however the transaction ends.
@@ -37,14 +39,27 @@ class HoldTransactionManager extends JdbcTransactionManager {
 
 	private final String sleepStatement;
 
+	private final @Nullable CpuHold cpu;
+
 	/**
 	 * @param sleepStatement the database's sleep, one parameter: seconds
 	 */
 	HoldTransactionManager(DataSource dataSource, Timer holds, @Nullable HoldPadding padding, String sleepStatement) {
+		this(dataSource, holds, padding, sleepStatement, null);
+	}
+
+	/**
+	 * @param sleepStatement the database's sleep, one parameter: seconds
+	 * @param cpu the database CPU each committing transaction costs first, besides its
+	 * padding; {@code null} for none
+	 */
+	HoldTransactionManager(DataSource dataSource, Timer holds, @Nullable HoldPadding padding, String sleepStatement,
+			@Nullable CpuHold cpu) {
 		super(dataSource);
 		this.holds = holds;
 		this.padding = padding;
 		this.sleepStatement = sleepStatement;
+		this.cpu = cpu;
 	}
 
 	@Override
@@ -56,6 +71,11 @@ class HoldTransactionManager extends JdbcTransactionManager {
 	@Override
 	protected void doCommit(DefaultTransactionStatus status) {
 		Checkout checkout = this.checkout.get();
+		if (this.cpu != null && checkout != null) {
+			long start = System.nanoTime();
+			burn(this.cpu, status);
+			checkout.burnNanos = System.nanoTime() - start;
+		}
 		if (this.padding != null && checkout != null) {
 			pad(this.padding, checkout, status);
 		}
@@ -74,7 +94,7 @@ class HoldTransactionManager extends JdbcTransactionManager {
 				long heldNanos = System.nanoTime() - checkout.startNanos;
 				this.holds.record(heldNanos, TimeUnit.NANOSECONDS);
 				if (this.padding != null && checkout.targetNanos > 0) {
-					this.padding.held(checkout.targetNanos, heldNanos);
+					this.padding.held(checkout.targetNanos, heldNanos - checkout.burnNanos);
 				}
 			}
 		}
@@ -82,7 +102,8 @@ class HoldTransactionManager extends JdbcTransactionManager {
 
 	private void pad(HoldPadding padding, Checkout checkout, DefaultTransactionStatus status) {
 		long targetNanos = padding.drawNanos();
-		long waitNanos = padding.waitNanos(targetNanos, System.nanoTime() - checkout.startNanos);
+		// The CPU hold comes on top of the waiting one, however long contention made it.
+		long waitNanos = padding.waitNanos(targetNanos, System.nanoTime() - checkout.startNanos - checkout.burnNanos);
 		if (waitNanos <= 0) {
 			return;
 		}
@@ -92,6 +113,15 @@ class HoldTransactionManager extends JdbcTransactionManager {
 		}
 		else {
 			sleepInTheDatabase(waitNanos, status);
+		}
+	}
+
+	private void burn(CpuHold cpu, DefaultTransactionStatus status) {
+		try {
+			cpu.burn(((JdbcTransactionObjectSupport) status.getTransaction()).getConnectionHolder().getConnection());
+		}
+		catch (SQLException ex) {
+			throw translateException("Emulated database CPU", ex);
 		}
 	}
 
@@ -126,6 +156,9 @@ class HoldTransactionManager extends JdbcTransactionManager {
 
 		/** Nanoseconds, 0 unless padded. */
 		long targetNanos;
+
+		/** Nanoseconds the CPU hold's statement took, 0 without one. */
+		long burnNanos;
 
 		Checkout(long startNanos) {
 			this.startNanos = startNanos;

@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The verdict as a set and a choice, where every cell carries a p99 interval (issue: "One
  * answer, run after run").
  */
-class DecisionTests {
+public class DecisionTests {
 
 	private static final double OBJECTIVE_MS = 100;
 
@@ -435,7 +435,7 @@ class DecisionTests {
 		return withInterval(RecommenderTests.point("single", poolSize, rateRps, p99Ms), lowMs, highMs);
 	}
 
-	static Point withInterval(Point p, double lowMs, double highMs) {
+	public static Point withInterval(Point p, double lowMs, double highMs) {
 		Latency l = p.latency();
 		return p.withLatency(new Latency(l.meanMs(), l.p50Ms(), l.p95Ms(), l.p99Ms(), l.p999Ms(), l.maxMs(),
 				new Interval(0.9 * l.p50Ms(), 1.1 * l.p50Ms()), new Interval(lowMs, highMs)));

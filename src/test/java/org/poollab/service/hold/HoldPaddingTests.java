@@ -11,7 +11,7 @@ class HoldPaddingTests {
 	private static final long TARGET_NANOS = Duration.ofMillis(20).toNanos();
 
 	private final HoldPadding padding = HoldPadding
-		.of(new HoldProperties(Duration.ofMillis(20), null, HoldPlace.DATABASE, 1))
+		.of(new HoldProperties(Duration.ofMillis(20), null, HoldPlace.DATABASE, 1, null))
 		.orElseThrow();
 
 	@Test

@@ -68,7 +68,8 @@ class HoldSettingsTests {
 									lab.hold.mean=abc   |                    | lab.hold.mean=abc is not allowed: use a mean from 0.1ms to 60s
 							lab.hold.mean=0.5ms |                    | lab.hold.mean=0.5ms is not allowed: use a mean from 0.1ms to 60s
 									lab.hold.place=disk |                    | lab.hold.place=disk is not allowed: use database or application
-					lab.hold.mena=20ms  |                    | lab.hold.mena=20ms is not a setting of the service: use lab.hold.mean, lab.hold.p99, lab.hold.place, lab.hold.seed
+									lab.hold.cpu=2000ms |                    | lab.hold.cpu=2000ms is not allowed: the database CPU per request must be from 0.1ms to 1s; use a duration of database CPU per request from 0.1ms to 1s
+					lab.hold.mena=20ms  |                    | lab.hold.mena=20ms is not a setting of the service: use lab.hold.cpu, lab.hold.mean, lab.hold.p99, lab.hold.place, lab.hold.seed
 									""")
 	void badSettingIsNamedWithItsValueAndWhatIsAllowed(String setting, String other, String message) {
 		this.runner.withPropertyValues(setting, (other != null) ? other : "lab.hold.seed=1").run((context) -> {

@@ -101,7 +101,7 @@ class HoldTransactionManagerTests {
 
 	private HoldTransactionManager manager(@Nullable HoldPlace place) {
 		HoldProperties properties = new HoldProperties((place != null) ? HOLD : null, null,
-				(place != null) ? place : HoldPlace.DATABASE, 1);
+				(place != null) ? place : HoldPlace.DATABASE, 1, null);
 		return new HoldTransactionManager(this.dataSource, ConnectionHold.register(this.registry),
 				HoldPadding.of(properties).orElse(null), HoldConfiguration.sleepStatement(DatabaseVendor.POSTGRESQL));
 	}

@@ -1,0 +1,227 @@
+package org.poollab.bench.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.deciding.TopologyGrid;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.deciding.Knee;
+import org.poollab.bench.deciding.Recommendation;
+import org.poollab.bench.deciding.DatabaseHost;
+import org.poollab.bench.deciding.Decision;
+import org.poollab.bench.results.DatabaseFacts;
+import org.poollab.bench.deciding.CellText;
+import org.poollab.bench.text.Durations;
+import org.poollab.bench.model.Usl;
+import org.poollab.bench.report.Table.Entry;
+import org.poollab.bench.report.Table.Row;
+import org.poollab.bench.results.EmulatedHold;
+
+/**
+ * Both sides of the knee where requests cost the database CPU ({@code bench.holdCpu}):
+ * per pool size, p50, p99, throughput and the database's CPU per request, the queueing
+ * model's p99 for the small side, the Universal Scalability Law fitted through the
+ * throughput at the highest rate against the fleet's connections (pool × instances) with
+ * its N* = √((1 − α) / β), and what the largest pool lost, or did not, to the pool
+ * nearest the database's cores. Present only for a grid with a CPU hold.
+ *
+ * @param grid the topology's grid
+ * @param cpuMs the database CPU each request was asked to cost
+ * @param databaseCores the cores of the database's machine, where known
+ * @param usl the fit at {@link #uslRateRps}, where three pool sizes or more were measured
+ * @param uslRateRps the rate the fit is at
+ */
+record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Optional<Usl> usl, int uslRateRps) {
+
+	static Optional<Contention> of(TopologyGrid grid, OptionalInt databaseCores) {
+		EmulatedHold hold = grid.limits().hold();
+		if (hold == null || hold.cpuMs() == null || grid.cells().stream().noneMatch(Cell::pooled)) {
+			return Optional.empty();
+		}
+		int rate = grid.cells().stream().mapToInt(Cell::rateRps).max().orElseThrow();
+		List<Usl.Sample> samples = grid.cells()
+			.stream()
+			.filter(Cell::pooled)
+			.filter((cell) -> cell.rateRps() == rate)
+			.map((cell) -> new Usl.Sample(cell.poolSize() * grid.instances(), cell.throughputRps()))
+			.toList();
+		Optional<Usl> usl = Optional.empty();
+		if (samples.stream().mapToInt(Usl.Sample::connections).distinct().count() >= 3) {
+			try {
+				usl = Optional.of(Usl.fit(samples));
+			}
+			catch (RuntimeException ex) {
+				// No convergence: the table says there is no fit.
+			}
+		}
+		return Optional.of(new Contention(grid, hold.cpuMs(), databaseCores, usl, rate));
+	}
+
+	/** N* as the report writes it, connections across the fleet. */
+	String peak() {
+		return this.usl.map((fit) -> Double.isInfinite(fit.peakConnections()) ? "none within the measured range"
+				: String.format(Locale.ROOT, "%.0f connections", fit.peakConnections()))
+			.orElse("not fitted");
+	}
+
+	/**
+	 * N* where the fit found one, in connections across the fleet: beyond it, more
+	 * connections delivered less.
+	 */
+	Optional<Double> peakConnections() {
+		return this.usl.map(Usl::peakConnections).filter(Double::isFinite);
+	}
+
+	Table table() {
+		List<String> header = List.of("pool", "connections", "rate (rps)", "p50 (ms)", "p99 (ms)", "throughput (ok/s)",
+				"database CPU (ms per request)", "database CPU (cores)", "hold mean (ms)", "model p99 (ms)");
+		List<Row> rows = new ArrayList<>();
+		List<Cell> cells = this.grid.cells()
+			.stream()
+			.filter(Cell::pooled)
+			.sorted(Comparator.comparingInt(Cell::rateRps).thenComparingInt(Cell::poolSize))
+			.toList();
+		for (Cell cell : cells) {
+			rows.add(new Row(List.of(Entry.of(cell.poolLabel()),
+					Entry.of(String.valueOf(cell.poolSize() * this.grid.instances())),
+					Entry.of(String.valueOf(cell.rateRps())), Entry.of(Durations.ms(cell.p50Ms())),
+					Entry.of(Durations.ms(cell.p99Ms()) + cell.p99Interval().map(CellText::interval).orElse("")
+							+ (cell.sustained() ? "" : " †")),
+					Entry.of(String.format(Locale.ROOT, "%.0f", cell.throughputRps())),
+					Entry.of(cell
+						.medianOf((point) -> point.databaseCpuMsPerRequest().isPresent()
+								? point.databaseCpuMsPerRequest().getAsDouble() : null)
+						.stream()
+						.mapToObj((ms) -> String.format(Locale.ROOT, "%.2f", ms))
+						.findFirst()
+						.orElse("not measured")),
+					Entry.of(cell.medianOf(Point::databaseCpuCores)
+						.stream()
+						.mapToObj((cores) -> String.format(Locale.ROOT, "%.2f", cores))
+						.findFirst()
+						.orElse("not measured")),
+					Entry.of(cell.holdMeanMs()
+						.stream()
+						.mapToObj((ms) -> String.format(Locale.ROOT, "%.2f", ms))
+						.findFirst()
+						.orElse("–")),
+					Entry.of(cell.model()
+						.map((model) -> model.stable() ? Durations.ms(model.p99Ms()) : "no steady state")
+						.orElse("–"))),
+					false));
+		}
+		List<String> notes = new ArrayList<>();
+		notes.add(String.format(Locale.ROOT,
+				"Every request cost the database %s ms of CPU (calibrated as each instance started) and waited for nothing else; "
+						+ "the database's CPU is its processes' user + system time over the window (/proc), "
+						+ "\"not measured\" where the lab could not read it (a database on another host). † did not sustain its rate.",
+				Durations.ms(this.cpuMs)));
+		notes.add("Model p99: the queueing model (Erlang C) from the cell's measured hold, which knows nothing of "
+				+ "the database's cores: it speaks for the small side, where requests queue for a connection.");
+		notes.add(uslNote());
+		verdict().ifPresent(notes::add);
+		return new Table("Contention for the database's CPU", header, rows, 1, 9, notes);
+	}
+
+	private String uslNote() {
+		if (this.usl.isEmpty()) {
+			return "Universal Scalability Law: not fitted (fewer than three pool sizes at " + this.uslRateRps
+					+ " rps, or no convergence).";
+		}
+		Usl fit = this.usl.get();
+		return String.format(Locale.ROOT,
+				"Universal Scalability Law through the throughput at %d rps against the fleet's connections: "
+						+ "λ %.0f/s, α %.4f, β %.6f, N* = √((1 − α) / β): %s. In an open model the throughput "
+						+ "cannot exceed the rate sent, so N* is finite only where more connections delivered less.",
+				this.uslRateRps, fit.lambda(), fit.alpha(), fit.beta(), peak());
+	}
+
+	/**
+	 * The largest pool against the pool nearest the database's cores, at the highest rate
+	 * both ran: p50, p99 (measurably worse where the 95 % interval of the difference
+	 * excludes 0 and it is beyond a tenth of the objective, as the decision judges) and
+	 * throughput.
+	 */
+	Optional<String> verdict() {
+		int cores = this.databaseCores.orElse(0);
+		if (cores <= 0) {
+			return Optional.empty();
+		}
+		int[] rates = this.grid.ratesRps();
+		for (int i = rates.length - 1; i >= 0; i--) {
+			int rate = rates[i];
+			List<Cell> atRate = this.grid.cells()
+				.stream()
+				.filter(Cell::pooled)
+				.filter((cell) -> cell.rateRps() == rate)
+				.toList();
+			Optional<Cell> largest = atRate.stream().max(Comparator.comparingInt(Cell::poolSize));
+			Optional<Cell> nearest = atRate.stream()
+				.min(Comparator.comparingInt((Cell cell) -> Math.abs(cell.poolSize() * this.grid.instances() - cores))
+					.thenComparingInt(Cell::poolSize));
+			if (largest.isEmpty() || nearest.isEmpty() || largest.get() == nearest.get()
+					|| !nearest.get().sustained()) {
+				continue;
+			}
+			return Optional.of(compare(largest.get(), nearest.get(), rate, cores));
+		}
+		return Optional.empty();
+	}
+
+	private String compare(Cell large, Cell near, int rate, int cores) {
+		int instances = this.grid.instances();
+		String p99Verdict;
+		if (!large.sustained()) {
+			p99Verdict = "it did not sustain the rate (" + CellText.shortfall(large) + ")";
+		}
+		else if (large.p99StandardErrorMs().isPresent() && near.p99StandardErrorMs().isPresent()) {
+			boolean same = Decision.indistinguishable(large.p99Ms() - near.p99Ms(), Decision.standardError(large),
+					Decision.standardError(near), large.p99ObjectiveMs());
+			p99Verdict = same ? "no measurable difference in p99"
+					: (large.p99Ms() > near.p99Ms() ? "measurably worse in p99" : "measurably better in p99");
+		}
+		else {
+			p99Verdict = "p99 without intervals, not judged";
+		}
+		return String.format(Locale.ROOT,
+				"At %d rps the largest pool, %s (%d connection(s)), against pool %s (%d connection(s), nearest the "
+						+ "database's %d cores): p50 %s vs %s ms (%s), p99 %s vs %s ms (%s), throughput %.0f vs %.0f ok/s (%s); %s.",
+				rate, large.poolLabel(), large.poolSize() * instances, near.poolLabel(), near.poolSize() * instances,
+				cores, Durations.ms(large.p50Ms()), Durations.ms(near.p50Ms()), percent(large.p50Ms(), near.p50Ms()),
+				Durations.ms(large.p99Ms()) + large.p99Interval().map(CellText::interval).orElse(""),
+				Durations.ms(near.p99Ms()) + near.p99Interval().map(CellText::interval).orElse(""),
+				percent(large.p99Ms(), near.p99Ms()), large.throughputRps(), near.throughputRps(),
+				percent(large.throughputRps(), near.throughputRps()), p99Verdict);
+	}
+
+	private static String percent(double value, double reference) {
+		return (reference > 0) ? String.format(Locale.ROOT, "%+.0f %%", 100 * (value / reference - 1)) : "–";
+	}
+
+	/**
+	 * The throughput against the fleet's connections with the fitted curve, for the HTML
+	 * report; empty without a fit.
+	 */
+	Optional<String> svg(String id) {
+		if (this.usl.isEmpty()) {
+			return Optional.empty();
+		}
+		Usl fit = this.usl.get();
+		int instances = this.grid.instances();
+		List<double[]> measured = this.grid.cells()
+			.stream()
+			.filter(Cell::pooled)
+			.filter((cell) -> cell.rateRps() == this.uslRateRps)
+			.map((cell) -> new double[] { cell.poolSize() * instances, cell.throughputRps() })
+			.toList();
+		int largest = (int) measured.stream().mapToDouble((point) -> point[0]).max().orElse(1);
+		return Optional.of(SloChart.svg(id, "connections (pool × instances)", "throughput (ok/s)", largest,
+				fit::throughput, measured, new SloChart.Marks(Double.NaN, peakConnections().orElse(Double.NaN))));
+	}
+
+}

@@ -1,0 +1,203 @@
+package org.poollab.service.hold;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+
+import javax.sql.DataSource;
+
+import org.apache.commons.math3.stat.regression.SimpleRegression;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.poollab.service.database.DatabaseVendor;
+
+/**
+ * A statement that costs the database a chosen amount of CPU ({@code lab.hold.cpu}), run
+ * on the request's connection inside its transaction: the part of a hold that contends
+ * for the database's cores, where a waiting hold ({@code pg_sleep}) only occupies a
+ * connection. Its work is a count of units, calibrated against the database at start so
+ * that {@code 2ms} is 2 ms of CPU on this database and this machine.
+ * <p>
+ * Calibration costs the statement at a few unit counts and fits milliseconds against
+ * units ({@link SimpleRegression}): the slope is the CPU per unit, the intercept what
+ * every execution costs besides (parse, executor start), taken off. On PostgreSQL on this
+ * machine the cost is CPU itself: the backend serving the connection is a process of its
+ * own, and its user + system time ({@code /proc/<pid>/stat}) over 200 ms of executions is
+ * what they cost the database, however busy the machine is (instances start at once).
+ * Elsewhere (MariaDB's threads, a database on another host) it is the least of several
+ * wall times, the execution nothing interrupted, round trip included. CpuHoldIT checks
+ * the result against the backend's CPU time.
+ *
+ * @param statement the vendor's statement, one parameter: units of work
+ * @param unitsPerMs units that cost one millisecond of CPU
+ * @param overheadMs what an execution costs besides its units (the fit's intercept, at
+ * least 0), taken off the units it is given
+ * @param cpuMs the CPU each execution is asked to cost, milliseconds
+ */
+public record CpuHold(String statement, double unitsPerMs, double overheadMs, double cpuMs) {
+
+	/** The least CPU hold: below it the round trip would dwarf it. */
+	public static final Duration SHORTEST = Duration.ofNanos(100_000);
+
+	/** The most: a statement, not a batch job. */
+	public static final Duration LONGEST = Duration.ofSeconds(1);
+
+	/** What {@code lab.hold.cpu} (the lab's {@code bench.holdCpu}) accepts. */
+	public static final String ALLOWED = "a duration of database CPU per request from 0.1ms to 1s, e.g. 2ms";
+
+	/** Executions timed at each unit count; the least counts. */
+	static final int RUNS_PER_COUNT = 7;
+
+	/**
+	 * Unit counts timed, as multiples of the first one that takes at least a millisecond.
+	 */
+	static final int[] MULTIPLES = { 1, 2, 3, 4 };
+
+	/** The backend CPU each unit count is measured over, where it can be read. */
+	static final Duration CPU_PER_COUNT = Duration.ofMillis(200);
+
+	private static final Logger logger = LoggerFactory.getLogger(CpuHold.class);
+
+	/**
+	 * The vendor's CPU-bound statement: PostgreSQL sums a generated series in its
+	 * executor; MariaDB evaluates an expression that many times ({@code BENCHMARK}, built
+	 * for exactly this). Neither reads a table or waits.
+	 */
+	static String statement(DatabaseVendor vendor) {
+		return switch (vendor) {
+			case POSTGRESQL -> "SELECT sum(i) FROM (SELECT generate_series(1, ?) AS i) series";
+			case MARIADB -> "SELECT BENCHMARK(?, CRC32('pool-sizing lab'))";
+		};
+	}
+
+	/** What is wrong with a CPU hold, or empty when it is allowed. */
+	static Optional<String> problem(Duration cpu) {
+		if (cpu.compareTo(SHORTEST) < 0 || cpu.compareTo(LONGEST) > 0) {
+			return Optional.of("the database CPU per request must be from 0.1ms to 1s");
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * Calibrates the vendor's statement against the database behind {@code dataSource}.
+	 * @throws IllegalStateException when the statement's cost does not grow with its work
+	 */
+	public static CpuHold calibrate(DataSource dataSource, DatabaseVendor vendor, Duration cpu) throws SQLException {
+		String statement = statement(vendor);
+		try (Connection connection = dataSource.getConnection();
+				PreparedStatement burn = connection.prepareStatement(statement)) {
+			Optional<ProcessHandle> backend = backend(connection, vendor);
+			Meter meter = backend.<Meter>map((process) -> (units) -> cpuMs(burn, units, process))
+				.orElse((units) -> leastMs(burn, units));
+			long base = 1_000;
+			while (leastMs(burn, base) < 1 && base < Integer.MAX_VALUE / 16) {
+				base *= 2;
+			}
+			SimpleRegression fit = new SimpleRegression();
+			for (int multiple : MULTIPLES) {
+				fit.addData(base * multiple, meter.ms(base * multiple));
+			}
+			double msPerUnit = fit.getSlope();
+			if (!(msPerUnit > 0)) {
+				throw new IllegalStateException(
+						"Could not calibrate the CPU hold: %s cost no more with more work (slope %s ms per unit)"
+							.formatted(statement, msPerUnit));
+			}
+			double overheadMs = Math.max(0, fit.getIntercept());
+			CpuHold hold = new CpuHold(statement, 1 / msPerUnit, overheadMs, cpu.toNanos() / 1e6);
+			logger.info(
+					"Costing each request {} of database CPU (lab.hold.cpu): {} with {} units; calibrated on the {}: {} units per ms plus {} ms an execution (r\u00b2 {})",
+					HoldProperties.written(cpu), statement, hold.units(),
+					backend.isPresent() ? "backend's CPU time" : "least of " + RUNS_PER_COUNT + " wall times",
+					Math.round(hold.unitsPerMs()), String.format(Locale.ROOT, "%.3f", overheadMs),
+					String.format(Locale.ROOT, "%.3f", fit.getRSquare()));
+			return hold;
+		}
+	}
+
+	/**
+	 * The process serving this connection, when it is on this machine and its CPU time
+	 * can be read: a PostgreSQL backend ({@code pg_backend_pid()}) whose
+	 * {@code /proc/<pid>} is a postgres process. MariaDB serves a connection on a thread
+	 * of its one process, which other connections share.
+	 */
+	private static Optional<ProcessHandle> backend(Connection connection, DatabaseVendor vendor) {
+		if (vendor != DatabaseVendor.POSTGRESQL) {
+			return Optional.empty();
+		}
+		try (Statement query = connection.createStatement();
+				ResultSet pid = query.executeQuery("SELECT pg_backend_pid()")) {
+			pid.next();
+			return ProcessHandle.of(pid.getLong(1))
+				.filter((process) -> process.info().command().orElse("").endsWith("postgres"))
+				.filter((process) -> process.info().totalCpuDuration().isPresent());
+		}
+		catch (SQLException ex) {
+			return Optional.empty();
+		}
+	}
+
+	/** The cost of one execution of some units of work, milliseconds. */
+	private interface Meter {
+
+		double ms(long units) throws SQLException;
+
+	}
+
+	/** Units of work one execution is given. */
+	public long units() {
+		return Math.max(1, Math.round((this.cpuMs - this.overheadMs) * this.unitsPerMs));
+	}
+
+	/** Runs the statement once on {@code connection}. */
+	public void burn(Connection connection) throws SQLException {
+		try (PreparedStatement burn = connection.prepareStatement(this.statement)) {
+			run(burn, units());
+		}
+	}
+
+	/**
+	 * The backend's CPU per execution, over executions enough for {@link #CPU_PER_COUNT}:
+	 * the kernel counts CPU in ticks of 10 ms, a twentieth of it.
+	 */
+	private static double cpuMs(PreparedStatement burn, long units, ProcessHandle backend) throws SQLException {
+		long before = cpuNanos(backend);
+		int executions = 0;
+		long spent;
+		do {
+			run(burn, units);
+			executions++;
+			spent = cpuNanos(backend) - before;
+		}
+		while (spent < CPU_PER_COUNT.toNanos());
+		return spent / 1e6 / executions;
+	}
+
+	private static long cpuNanos(ProcessHandle backend) {
+		return backend.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+	}
+
+	private static double leastMs(PreparedStatement burn, long units) throws SQLException {
+		long least = Long.MAX_VALUE;
+		for (int i = 0; i < RUNS_PER_COUNT; i++) {
+			long start = System.nanoTime();
+			run(burn, units);
+			least = Math.min(least, System.nanoTime() - start);
+		}
+		return least / 1e6;
+	}
+
+	private static void run(PreparedStatement burn, long units) throws SQLException {
+		burn.setLong(1, units);
+		try (ResultSet result = burn.executeQuery()) {
+			result.next();
+		}
+	}
+
+}

@@ -1,0 +1,94 @@
+package org.poollab.bench.report;
+
+import java.util.List;
+import java.util.OptionalInt;
+
+import org.junit.jupiter.api.Test;
+
+import org.poollab.bench.deciding.DecisionTests;
+import org.poollab.bench.deciding.RecommenderTests;
+import org.poollab.bench.deciding.TopologyGrid;
+import org.poollab.bench.results.EmulatedHold;
+import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.Point;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Both sides of the knee, on results.json-shaped points where each request cost the
+ * database 2 ms of CPU (issue 35's hand-made run at 400 rps, one instance, 2 cores).
+ */
+class ContentionTests {
+
+	private static final double OBJECTIVE_MS = 100;
+
+	private static final Limits CPU_BOUND = Limits.DEFAULTS.withHold(EmulatedHold.cpu(2, "bench.holdCpu"));
+
+	@Test
+	void aGridWithoutDatabaseCpuHasNoContentionSection() {
+		TopologyGrid grid = TopologyGrid.of("single", Limits.DEFAULTS, List.of(cell(2, 400, 400, 21, 18, 24)),
+				OBJECTIVE_MS);
+
+		assertThat(Contention.of(grid, OptionalInt.of(2))).isEmpty();
+	}
+
+	@Test
+	void theLargestPoolIsComparedWithThePoolNearestTheDatabasesCoresInP50P99AndThroughput() {
+		Contention contention = Contention.of(issue35(), OptionalInt.of(2)).orElseThrow();
+
+		Table table = contention.table();
+		assertThat(table.rows()).hasSize(5);
+		assertThat(table.rows().get(1).entries()).extracting(Table.Entry::text)
+			.containsExactly("2", "2", "400", "5.3", "21 [18–24]", "400", "2.00", "0.80", "–", "–");
+		assertThat(table.notes()).anySatisfy((note) -> assertThat(note).isEqualTo(
+				"At 400 rps the largest pool, 32 (32 connection(s)), against pool 2 (2 connection(s), nearest the database's "
+						+ "2 cores): p50 15 vs 5.3 ms (+186 %), p99 60 [53–68] vs 21 [18–24] ms (+186 %), "
+						+ "throughput 400 vs 400 ok/s (+0 %); measurably worse in p99."));
+	}
+
+	@Test
+	void withoutTheDatabasesCoresThereIsNoVerdictAndTheCpuIsNotMeasuredWhereItWasNotRead() {
+		TopologyGrid grid = TopologyGrid.of("single", CPU_BOUND,
+				List.of(cell(2, 400, 400, 21, 18, 24).toBuilder().databaseCpuCores(null).build(),
+						cell(32, 400, 400, 60, 53, 68)),
+				OBJECTIVE_MS);
+
+		Contention contention = Contention.of(grid, OptionalInt.empty()).orElseThrow();
+
+		assertThat(contention.verdict()).isEmpty();
+		assertThat(contention.table().rows().get(0).entries().get(6).text()).isEqualTo("not measured");
+	}
+
+	@Test
+	void theUslThroughAThroughputThatFallsPastTheCoresHasAPeakBetweenThem() {
+		TopologyGrid grid = TopologyGrid.of(
+				"single", CPU_BOUND, List.of(cell(1, 400, 250, 900, 800, 1000), cell(2, 400, 400, 21, 18, 24),
+						cell(4, 400, 390, 42, 37, 48), cell(8, 400, 360, 90, 80, 100), cell(32, 400, 300, 95, 85, 105)),
+				OBJECTIVE_MS);
+
+		Contention contention = Contention.of(grid, OptionalInt.of(2)).orElseThrow();
+
+		assertThat(contention.peakConnections()).hasValueSatisfying((peak) -> assertThat(peak).isBetween(1.0, 8.0));
+		assertThat(contention.svg("usl-single")).hasValueSatisfying(
+				(svg) -> assertThat(svg).contains("class=\"peak\"", "class=\"measured\"", "class=\"model\""));
+	}
+
+	private static TopologyGrid issue35() {
+		return TopologyGrid.of("single", CPU_BOUND,
+				List.of(cell(1, 400, 399, 2029, 1890, 2160), cell(2, 400, 400, 21, 18, 24),
+						cell(4, 400, 400, 42, 37, 48), cell(8, 400, 398, 104, 93, 117), cell(32, 400, 400, 60, 53, 68)),
+				OBJECTIVE_MS);
+	}
+
+	/** A window in which the database used 2 ms of CPU per request sent. */
+	private static Point cell(int poolSize, int rateRps, double achievedRps, double p99Ms, double lowMs,
+			double highMs) {
+		Point point = RecommenderTests.point("single", poolSize, rateRps, achievedRps, 0, p99Ms);
+		return DecisionTests.withInterval(point, lowMs, highMs)
+			.toBuilder()
+			.limits(CPU_BOUND)
+			.databaseCpuCores(achievedRps * 2 / 1000)
+			.build();
+	}
+
+}

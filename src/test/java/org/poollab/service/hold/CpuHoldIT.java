@@ -1,0 +1,80 @@
+package org.poollab.service.hold;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.poollab.service.database.DatabaseVendor;
+import org.poollab.service.database.EmbeddedPostgresServer;
+
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The CPU hold costs what it is asked for, on a real PostgreSQL with nothing else to do.
+ * <p>
+ * Measured as CPU, not time: the backend serving the connection
+ * ({@code pg_backend_pid()}) is a process of its own, so its user + system time before
+ * and after ({@code /proc/<pid>/stat}, which
+ * {@link ProcessHandle.Info#totalCpuDuration()} reads) is exactly what the statements
+ * cost the database, whatever else the machine does meanwhile. EXPLAIN ANALYZE would give
+ * the executor's wall time, which a busy machine stretches. The kernel counts CPU in 10
+ * ms ticks, so the statement runs 100 times (about 200 ms): a tick is then 5 % of it,
+ * inside the ± 20 % the calibration is held to.
+ */
+class CpuHoldIT {
+
+	private static final Duration ASKED = Duration.ofMillis(2);
+
+	private static final int EXECUTIONS = 100;
+
+	private static EmbeddedPostgresServer postgres;
+
+	@BeforeAll
+	static void start() {
+		postgres = EmbeddedPostgresServer.start(20);
+	}
+
+	@AfterAll
+	static void stop() {
+		postgres.close();
+	}
+
+	@Test
+	void aStatementAskedForTwoMillisecondsCostsTheDatabaseTwoMillisecondsOfCpu() throws SQLException {
+		SingleConnectionDataSource dataSource = new SingleConnectionDataSource(postgres.jdbcUrl(),
+				EmbeddedPostgresServer.USER, "", true);
+		try (Connection connection = dataSource.getConnection()) {
+			CpuHold hold = CpuHold.calibrate(dataSource, DatabaseVendor.POSTGRESQL, ASKED);
+			ProcessHandle backend = ProcessHandle.of(backendPid(connection)).orElseThrow();
+			hold.burn(connection); // planned and cached before the count starts
+			Duration before = backend.info().totalCpuDuration().orElseThrow();
+			for (int i = 0; i < EXECUTIONS; i++) {
+				hold.burn(connection);
+			}
+			Duration spent = backend.info().totalCpuDuration().orElseThrow().minus(before);
+			double msPerExecution = spent.toNanos() / 1e6 / EXECUTIONS;
+			assertThat(msPerExecution).as("database CPU per execution, ms (%d units)", hold.units())
+				.isBetween(0.8 * 2, 1.2 * 2);
+		}
+		finally {
+			dataSource.destroy();
+		}
+	}
+
+	private static long backendPid(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement();
+				ResultSet pid = statement.executeQuery("SELECT pg_backend_pid()")) {
+			pid.next();
+			return pid.getLong(1);
+		}
+	}
+
+}
