@@ -65,9 +65,7 @@ class ReactiveStackSweepIT {
 		// machine a point can measure the generator instead (generator-bound).
 		for (int pool : List.of(SweepResults.NO_POOL, 2)) {
 			String label = (pool == SweepResults.NO_POOL) ? "none" : Integer.toString(pool);
-			boolean bothMeasured = points.stream()
-				.filter((point) -> point.poolSize() == pool)
-				.allMatch((point) -> point.outcome().equals("ok"));
+			boolean bothMeasured = points.stream().filter((point) -> point.poolSize() == pool).allMatch(Point::ok);
 			if (bothMeasured) {
 				assertThat(report).containsPattern("\\| " + label + " \\| 50 \\| [0-9]+ → [0-9]+ \\|");
 			}

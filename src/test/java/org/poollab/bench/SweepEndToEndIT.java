@@ -105,7 +105,7 @@ class SweepEndToEndIT {
 		for (String topology : List.of("single", "multi")) {
 			boolean serviceMeasured = points.stream()
 				.filter((point) -> point.topology().equals(topology))
-				.allMatch((point) -> point.outcome().equals("ok"));
+				.allMatch(Point::ok);
 			boolean hasAnswer = outcome.recommendations()
 				.stream()
 				.anyMatch((recommendation) -> recommendation.topology().equals(topology)

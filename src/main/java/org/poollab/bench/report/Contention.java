@@ -8,19 +8,15 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 import org.poollab.bench.deciding.Cell;
-import org.poollab.bench.deciding.TopologyGrid;
-import org.poollab.bench.results.Point;
-import org.poollab.bench.deciding.Knee;
-import org.poollab.bench.deciding.Recommendation;
-import org.poollab.bench.deciding.DatabaseHost;
-import org.poollab.bench.deciding.Decision;
-import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.deciding.CellText;
-import org.poollab.bench.text.Durations;
+import org.poollab.bench.deciding.Decision;
+import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.model.Usl;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 import org.poollab.bench.results.EmulatedHold;
+import org.poollab.bench.results.Point;
+import org.poollab.bench.text.Durations;
 
 /**
  * Both sides of the knee where requests cost the database CPU ({@code bench.holdCpu}):

@@ -6,11 +6,12 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.stream.IntStream;
 
-import org.poollab.bench.deciding.DatabaseHost;
 import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.deciding.Confirmed;
+import org.poollab.bench.deciding.DatabaseHost;
 import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.deciding.TopologyGrid;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Settling;
 import org.poollab.bench.results.SweepResults;
 
@@ -82,7 +83,7 @@ record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatenc
 	 * (the embedded one, or one on loopback).
 	 */
 	private static OptionalInt databaseCores(SweepResults results, TopologyGrid grid) {
-		org.poollab.bench.results.DatabaseFacts database = results.databaseOf(grid.limits());
+		DatabaseFacts database = results.databaseOf(grid.limits());
 		return (results.host() != null && database != null && DatabaseHost.of(database).sameHost())
 				? OptionalInt.of(results.host().cpuCores()) : OptionalInt.empty();
 	}
