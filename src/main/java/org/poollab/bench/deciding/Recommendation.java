@@ -106,6 +106,13 @@ public record Recommendation(String topology, String poolSizeKey, Verdict verdic
 		/** No pool size sustained any measured rate. */
 		SATURATED(false),
 
+		/**
+		 * The pool the rule chose at the deciding rate was refuted by its confirmation
+		 * run (started as pasted), and so was every pool it could move to there: no block
+		 * is fit to paste.
+		 */
+		REFUTED(false),
+
 		/** Only one pool size was measured, so there is nothing to compare. */
 		SINGLE_POOL_SIZE(false),
 

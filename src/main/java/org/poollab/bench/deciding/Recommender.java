@@ -149,15 +149,36 @@ public final class Recommender {
 					+ decidingRateRps + " rps the pool size may matter more than it does here.");
 		}
 		Optional<Decision> decision = Decision.of(candidates, atRate, candidates.get(0).p99ObjectiveMs(), refuted);
-		if (decision.isPresent()) {
-			// The decision's probability (how often it picks the choice when redone on
-			// p99s drawn from the intervals) says how settled it is: no bare
-			// "provisional" beside it.
-			return IntervalVerdict.decided(grid, decision.get(), atRate, decidingRateRps, whyThisRate, unpooled,
-					caveats, host, database, refuted);
+		// The decision's probability (how often it picks the choice when redone on p99s
+		// drawn from the intervals) says how settled it is: no bare "provisional" beside
+		// it.
+		Recommendation recommendation = decision.isPresent()
+				? IntervalVerdict.decided(grid, decision.get(), atRate, decidingRateRps, whyThisRate, unpooled, caveats,
+						host, database, refuted)
+				: MarginVerdict.decide(grid, candidates, atRate, poolSizes, decidingRateRps, whyThisRate, unpooled,
+						caveats, host, database);
+		return unlessRefuted(recommendation, refuted, decidingRateRps);
+	}
+
+	/**
+	 * A choice its own confirmation refuted is never pasted: when the rule has no other
+	 * pool left at the deciding rate (every one it could move to was refuted too), there
+	 * is no answer, and the summary says what was refuted.
+	 */
+	private static Recommendation unlessRefuted(Recommendation recommendation, Set<Integer> refuted,
+			int decidingRateRps) {
+		if (recommendation.poolSize().isEmpty() || !refuted.contains(recommendation.poolSize().getAsInt())) {
+			return recommendation;
 		}
-		return MarginVerdict.decide(grid, candidates, atRate, poolSizes, decidingRateRps, whyThisRate, unpooled,
-				caveats, host, database);
+		String summary = recommendation.summary() + " But its confirmation refuted it: started as pasted, pool "
+				+ refuted.stream().sorted().map(String::valueOf).collect(Collectors.joining(", pool "))
+				+ " missed the objective or answered 503 under Poisson arrivals at " + decidingRateRps
+				+ " rps, and no other pool at that rate can be the choice, so no maximum-pool-size is recommended. "
+				+ "Measure lower rates, or again on a quiet machine.";
+		return new Recommendation(recommendation.topology(), recommendation.poolSizeKey(), Verdict.REFUTED,
+				OptionalInt.empty(), recommendation.decidingRateRps(), summary, recommendation.caveats(),
+				recommendation.crossChecks(), recommendation.provisional(), "", recommendation.indistinguishable(),
+				recommendation.picks());
 	}
 
 	private static List<Cell> atRate(List<Cell> considered, int rateRps) {

@@ -111,6 +111,7 @@ public final class Header {
 			case FLAT ->
 				"no knee found: " + recommendation.poolSize().getAsInt() + " suggested, not measured" + provisional;
 			case SATURATED -> "no conclusion: every pool size saturated";
+			case REFUTED -> "no conclusion: the confirmation runs refuted every pool the rule could choose";
 			case SINGLE_POOL_SIZE -> "no conclusion: one pool size measured";
 			case UNVERIFIED -> "no conclusion: pool sizes not verified";
 			case NO_DATA -> "no conclusion: no usable points";

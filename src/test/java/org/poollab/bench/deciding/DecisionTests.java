@@ -355,6 +355,39 @@ public class DecisionTests {
 	}
 
 	@Test
+	void whenEveryPoolTheRuleCouldChooseIsRefutedNoPoolIsRecommended() throws Exception {
+		// Pools 1 and 3 indistinguishable at 100 rps; the confirmation of 1 and then of 3
+		// missed the objective as pasted (a busy machine, say): no pool is left to paste.
+		List<Point> points = List.of(cell(1, 100, 6, 5, 7), cell(3, 100, 5, 4, 6));
+		SweepResults results = new SweepResults(Instant.parse("2026-11-24T10:00:00Z"), "test", RecommenderTests.HOST,
+				RecommenderTests.DATABASE, OBJECTIVE_MS, null, points);
+		Point refutingOne = RecommenderTests.point("single", 1, 100, 100, 20, 920);
+		Point refutingThree = RecommenderTests.point("single", 3, 100, 100, 20, 920);
+		SweepResults afterOne = confirmedBy(results, refutingOne);
+		assertThat(Decisions.toConfirm(afterOne)).singleElement().extracting(Decisions.Choice::poolSize).isEqualTo(3);
+		SweepResults afterBoth = afterOne
+			.withConfirmations(List.of(afterOne.confirmations().get(0), new Confirmation("single", "spring: {}\n",
+					Map.of("maximum-pool-size", "3"), List.of(), refutingThree)));
+
+		Recommendation recommendation = Decisions.recommend(afterBoth, TopologyGrid.of(afterBoth).get(0));
+		assertThat(recommendation.verdict()).isEqualTo(Recommendation.Verdict.REFUTED);
+		assertThat(recommendation.verdict().conclusive()).isFalse();
+		assertThat(recommendation.poolSize()).isEmpty();
+		assertThat(recommendation.summary()).contains("its confirmation refuted it", "pool 1, pool 3",
+				"no maximum-pool-size is recommended");
+		assertThat(Header.headline(recommendation)).startsWith("no conclusion: the confirmation runs refuted");
+		assertThat(Decisions.toConfirm(afterBoth)).as("nothing left to confirm").isEmpty();
+		Path run = Files.createTempDirectory("refuted-all");
+		Report.write(afterBoth, run);
+		// The yml falls back to the starting formula, labelled as not measured, and
+		// quotes both refutations.
+		assertThat(Files.readString(run.resolve("recommended-application.yml")).replaceAll("\\n\\s*#\\s+", " "))
+			.contains("NOT MEASURED (no conclusion: the confirmation runs refuted every pool the rule could choose)")
+			.contains("NOT confirmed (2026-11-24, embedded PostgreSQL 17.11, pool 1:")
+			.contains("NOT confirmed (2026-11-24, embedded PostgreSQL 17.11, pool 3:");
+	}
+
+	@Test
 	void aRepeatTheGeneratorFellBehindInCountsAgainstItsPoolOnlyByTheInstancesEvidence() {
 		// At 2000 rps pool 5 sustained once; in its second repeat JMeter fell behind
 		// while
