@@ -3,7 +3,9 @@ package org.poollab.bench.deciding;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+
 import org.poollab.bench.text.Durations;
 
 /**
@@ -73,6 +75,51 @@ public record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
 	public static String figure(Cell cell) {
 		return cell.sustained() ? "slower: p99 " + Durations.ms(cell.p99Ms())
 				+ cell.p99Interval().map(CellText::interval).orElse("") + " ms" : "failed: " + CellText.shortfall(cell);
+	}
+
+	/**
+	 * The lowest rate above the deciding one at which the answer's pool held the
+	 * objective while larger pools failed it or were measurably slower, with their
+	 * figures: the far side of the knee where the deciding rate did not show it (e.g. "at
+	 * 400 rps, where pool 2 held (p99 64 ms): 16 (failed: …) and 64 (failed: …)"). Empty
+	 * when no higher rate shows it.
+	 */
+	public static Optional<String> above(TopologyGrid grid, int pool, int decidingRateRps) {
+		for (int rate : grid.ratesRps()) {
+			if (rate <= decidingRateRps) {
+				continue;
+			}
+			Optional<Cell> chosen = grid.cell(pool, rate).filter(Cell::considered).filter(Cell::sustained);
+			if (chosen.isEmpty()) {
+				return Optional.empty(); // the answer's pool did not hold it: nothing to
+											// hold against
+			}
+			Cell held = chosen.get();
+			List<Cell> worse = grid.cells()
+				.stream()
+				.filter((cell) -> cell.rateRps() == rate && cell.pooled() && cell.considered()
+						&& cell.poolSize() > pool)
+				.filter((cell) -> !cell.sustained() || measurablySlower(cell, held))
+				.sorted(Comparator.comparingInt(Cell::poolSize))
+				.toList();
+			if (!worse.isEmpty()) {
+				return Optional.of(String.format(Locale.ROOT, "at %d rps, where pool %s held (p99 %s%s ms), worse: %s",
+						rate, held.poolLabel(), Durations.ms(held.p99Ms()),
+						held.p99Interval().map(CellText::interval).orElse(""), Knee.list(worse)));
+			}
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * Sustained, but slower than {@code than} by more than their 95 % intervals allow.
+	 */
+	private static boolean measurablySlower(Cell cell, Cell than) {
+		if (cell.understated() || cell.p99StandardErrorMs().isEmpty() || than.p99StandardErrorMs().isEmpty()) {
+			return false;
+		}
+		return cell.p99Ms() > than.p99Ms() && !Decision.indistinguishable(cell.p99Ms() - than.p99Ms(),
+				Decision.standardError(cell), Decision.standardError(than), than.p99ObjectiveMs());
 	}
 
 }

@@ -164,7 +164,8 @@ record AnswerCard(String title, List<Line> lines) {
 		int largest = atRate.stream().mapToInt(Cell::poolSize).max().orElse(pool);
 		boolean noFaster = recommendation.indistinguishable().contains(largest);
 		String tooLarge = worse(atRate, pool, recommendation.indistinguishable())
-			.orElse(noFaster ? "no faster at this rate (pools up to " + largest + " are indistinguishable), " : "")
+			.orElse((noFaster ? "no faster at this rate (pools up to " + largest + " are indistinguishable)"
+					+ Knee.above(grid, pool, rate).map((above) -> ", but " + above).orElse("") + ", " : ""))
 				+ "every instance keeps its connections open, and under overload the database runs up to "
 				+ "instances x pool statements at once and queues them itself"
 				+ ((largest > pool) ? String.format(Locale.ROOT, " (the largest measured, %d, x %d instance(s) = %d)",

@@ -240,6 +240,40 @@ public class DecisionTests {
 	 * One window of issue 35's run as results.json holds it: Poisson arrivals, 30 s,
 	 * HikariCP's figures.
 	 */
+	/**
+	 * The quiet contention run of ed0b7f8 (measurements.md): at 300 rps pools 2-64 were
+	 * indistinguishable; at 400 rps 2 and 4 held while 16 and 64 missed the objective,
+	 * and the confirmations refuted 2 and 4 there, so the answer was decided at 300. The
+	 * card's "too large" line quotes 400 rps instead of a bare "no faster".
+	 */
+	@Test
+	void theTooLargeLineQuotesAHigherRateWhereLargerPoolsFailedAndTheAnswerHeld(@TempDir Path outputs)
+			throws Exception {
+		List<Point> points = List.of(measured(1, 300, 300, 0, 1609, 1500, 1700, 2.5, 1500),
+				measured(2, 300, 300, 0, 72, 34, 96, 2.5, 2), measured(4, 300, 300, 0, 86, 32, 131, 2.5, 1),
+				measured(16, 300, 300, 0, 79, 42, 107, 2.5, 0.5), measured(64, 300, 300, 0, 64, 42, 74, 2.5, 0.5),
+				measured(1, 400, 400, 0, 3345, 3200, 3500, 2.5, 3000), measured(2, 400, 400, 0, 64, 37, 69, 2.7, 3),
+				measured(4, 400, 400, 0, 60, 41, 103, 2.7, 1), measured(16, 400, 400, 0, 128, 55, 175, 2.7, 0.5),
+				measured(64, 400, 400, 0, 161, 63, 174, 2.7, 0.5));
+		SweepResults grid = new SweepResults(Instant.parse("2026-11-27T04:19:00Z"), "test", RecommenderTests.HOST,
+				RecommenderTests.DATABASE, OBJECTIVE_MS, null, points);
+		SweepResults results = grid.withConfirmations(List.of(
+				new Confirmation("single", "spring: {}\n", Map.of("maximum-pool-size", "2"), List.of(),
+						RecommenderTests.point("single", 2, 400, 400, 20, 900)),
+				new Confirmation("single", "spring: {}\n", Map.of("maximum-pool-size", "4"), List.of(),
+						RecommenderTests.point("single", 4, 400, 400, 20, 900))));
+		Recommendation recommendation = Decisions.recommend(results, TopologyGrid.of(results).get(0));
+		assertThat(recommendation.poolSize()).hasValue(2);
+		assertThat(recommendation.decidingRateRps()).hasValue(300);
+		ResultsStore store = ResultsStore.create(outputs, results.startedAt());
+		store.write(results);
+		ReportMain.run(store.directory(), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+		assertThat(Files.readString(store.directory().resolve(Report.MARKDOWN)))
+			.contains("- **too large**: no faster at this rate (pools up to 64 are indistinguishable), but at 400 rps, "
+					+ "where pool 2 held (p99 64 [37–69] ms), worse: 16 (failed: p99 128 ms above the 100 ms objective) "
+					+ "and 64 (failed: p99 161 ms above the 100 ms objective), every instance keeps its connections open");
+	}
+
 	private static Point measured(int poolSize, int rateRps, double sentRps, long timeouts, double p99Ms, double lowMs,
 			double highMs, double holdMs, double acquireP99Ms) {
 		Point point = RecommenderTests.point("single", poolSize, rateRps, sentRps, timeouts, p99Ms);
