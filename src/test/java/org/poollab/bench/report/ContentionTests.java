@@ -73,6 +73,26 @@ class ContentionTests {
 				(svg) -> assertThat(svg).contains("class=\"peak\"", "class=\"measured\"", "class=\"model\""));
 	}
 
+	/**
+	 * A fresh-clone contention run of 476de77: one instance at 400 rps carried the rate
+	 * at every pool from 2 to 64 (an open model's throughput follows the rate sent), and
+	 * the fit through it put N* at 7. No larger pool delivered measurably less, so no N*
+	 * is claimed.
+	 */
+	@Test
+	void aFitThroughAThroughputThatFollowsTheRateSentClaimsNoPeak() {
+		TopologyGrid grid = TopologyGrid.of("single", CPU_BOUND, List.of(cell(2, 400, 401, 14, 12, 14),
+				cell(4, 400, 400, 14, 12, 16), cell(16, 400, 399, 20, 16, 24), cell(64, 400, 397, 21, 17, 25)),
+				OBJECTIVE_MS);
+
+		Contention contention = Contention.of(grid, OptionalInt.of(2)).orElseThrow();
+
+		assertThat(contention.throughputFell()).isFalse();
+		assertThat(contention.peakConnections()).isEmpty();
+		assertThat(contention.peak()).satisfiesAnyOf((peak) -> assertThat(peak).contains("the fit found noise"),
+				(peak) -> assertThat(peak).isEqualTo("none within the measured range"));
+	}
+
 	private static TopologyGrid issue35() {
 		return TopologyGrid.of("single", CPU_BOUND,
 				List.of(cell(1, 400, 399, 2029, 1890, 2160), cell(2, 400, 400, 21, 18, 24),
