@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.poollab.service.database.DatabaseVendor;
+import org.poollab.service.database.EmbeddedMariaDbServer;
 import org.poollab.service.database.EmbeddedPostgresServer;
 
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
@@ -66,6 +67,36 @@ class CpuHoldIT {
 		}
 		finally {
 			dataSource.destroy();
+		}
+	}
+
+	/**
+	 * MariaDB serves a connection on a thread of its one {@code mariadbd}, so the
+	 * calibration there times the statement ({@code BENCHMARK}) instead of reading a
+	 * backend's CPU; the whole server's CPU, with nothing else connected, checks it.
+	 */
+	@Test
+	void onMariaDbTheStatementAskedForTwoMillisecondsCostsTheServerTwoMillisecondsOfCpu() throws SQLException {
+		try (EmbeddedMariaDbServer mariadb = EmbeddedMariaDbServer.start(EmbeddedMariaDbServer.MIN_MAX_CONNECTIONS)) {
+			SingleConnectionDataSource dataSource = new SingleConnectionDataSource(mariadb.jdbcUrl(),
+					EmbeddedMariaDbServer.USER, "", true);
+			try (Connection connection = dataSource.getConnection()) {
+				CpuHold hold = CpuHold.calibrate(dataSource, DatabaseVendor.MARIADB, ASKED);
+				assertThat(hold.statement()).contains("BENCHMARK");
+				ProcessHandle server = mariadb.process().orElseThrow();
+				hold.burn(connection);
+				Duration before = server.info().totalCpuDuration().orElseThrow();
+				for (int i = 0; i < EXECUTIONS; i++) {
+					hold.burn(connection);
+				}
+				Duration spent = server.info().totalCpuDuration().orElseThrow().minus(before);
+				double msPerExecution = spent.toNanos() / 1e6 / EXECUTIONS;
+				assertThat(msPerExecution).as("mariadbd CPU per execution, ms (%d units)", hold.units())
+					.isBetween(0.8 * 2, 1.2 * 2);
+			}
+			finally {
+				dataSource.destroy();
+			}
 		}
 	}
 
