@@ -8,6 +8,7 @@ import java.util.function.UnaryOperator;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
@@ -76,11 +77,11 @@ public class BenchApplication {
 	/**
 	 * Runs the sweep (or serves a deployment when {@code bench.serve} is set).
 	 * @param args {@code --bench.*=...} settings, on top of system properties
-	 * @return what the sweep left behind
+	 * @return what the sweep left behind, or null when it served a deployment instead
 	 * @throws BenchSettingException when a setting is wrong, before anything starts
 	 * @throws Exception when the lab itself broke
 	 */
-	static Sweep.Outcome run(String... args) throws Exception {
+	static Sweep.@Nullable Outcome run(String... args) throws Exception {
 		return run(System.out, args);
 	}
 
@@ -88,7 +89,7 @@ public class BenchApplication {
 	 * Runs the sweep, its progress and results printed to {@code console}: each point's
 	 * progress line is printed before its load starts.
 	 */
-	static Sweep.Outcome run(PrintStream console, String... args) throws Exception {
+	static Sweep.@Nullable Outcome run(PrintStream console, String... args) throws Exception {
 		return run(console, Programs.installed(), args);
 	}
 
@@ -96,7 +97,7 @@ public class BenchApplication {
 	 * Runs the sweep with the programs {@code programs} finds (a test's machine without
 	 * pgbouncer, say).
 	 */
-	static Sweep.Outcome run(PrintStream console, Programs programs, String... args) throws Exception {
+	static Sweep.@Nullable Outcome run(PrintStream console, Programs programs, String... args) throws Exception {
 		return run(console, programs, System::getenv, args);
 	}
 
@@ -104,8 +105,8 @@ public class BenchApplication {
 	 * Runs the sweep with the environment variables {@code variables} looks up (a test's
 	 * resize token: {@link ResizeCredential#ENVIRONMENT_VARIABLE}).
 	 */
-	static Sweep.Outcome run(PrintStream console, Programs programs, UnaryOperator<String> variables, String... args)
-			throws Exception {
+	static Sweep.@Nullable Outcome run(PrintStream console, Programs programs, UnaryOperator<String> variables,
+			String... args) throws Exception {
 		SpringApplication application = new SpringApplication(BenchApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
 		application.setBannerMode(Banner.Mode.OFF);

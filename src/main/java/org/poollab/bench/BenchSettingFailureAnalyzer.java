@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.validation.BindValidationException;
@@ -41,7 +42,7 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	}
 
 	@Override
-	protected FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
+	protected @Nullable FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
 		return explain(cause, this.environment).map(
 				(problem) -> new FailureAnalysis(problem, "Fix the setting and run again. Nothing was started.", cause))
 			.orElse(null);
@@ -54,7 +55,7 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	 * @param environment where the settings came from, to quote them as written
 	 * @return the lines, or empty when the failure is not a bad setting
 	 */
-	static Optional<String> explain(Throwable failure, Environment environment) {
+	static Optional<String> explain(Throwable failure, @Nullable Environment environment) {
 		BindException cause = bindFailure(failure);
 		if (cause == null || !cause.getName().toString().startsWith("bench")) {
 			return Optional.empty();
@@ -90,7 +91,7 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	 * the spellings Spring Boot binds ({@code bench.poolSizes}, {@code bench.pool-sizes},
 	 * {@code BENCH_POOLSIZES}).
 	 */
-	private static Optional<Object> asWritten(Environment environment, String field) {
+	private static Optional<Object> asWritten(@Nullable Environment environment, String field) {
 		if (!(environment instanceof ConfigurableEnvironment configurable)) {
 			return Optional.empty();
 		}
@@ -108,7 +109,7 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	}
 
 	/** Which element of a list was refused, e.g. "element 2 is empty". */
-	private static String element(String field, Object rejected) {
+	private static @Nullable String element(String field, @Nullable Object rejected) {
 		Matcher index = Pattern.compile("\\[(\\d+)]$").matcher(field);
 		if (!index.find()) {
 			return null;
@@ -129,7 +130,7 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		return unknown(written, property.getValue());
 	}
 
-	private static String unknown(String written, Object value) {
+	private static String unknown(String written, @Nullable Object value) {
 		if (SettingNames.uniform(written).equals(SettingNames.uniform(ResizeCredential.PROPERTY))) {
 			// Never echoed: the value is a credential.
 			return "%s is not allowed as a setting: the resize endpoint's token must not be on a command line (any user of the machine can read it there, and Maven prints it). Set the environment variable %s instead. Nothing was started."
@@ -171,7 +172,7 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		return BenchSetting.properties();
 	}
 
-	private static BindException bindFailure(Throwable failure) {
+	private static @Nullable BindException bindFailure(Throwable failure) {
 		for (Throwable candidate = failure; candidate != null; candidate = candidate.getCause()) {
 			if (candidate instanceof BindException bind) {
 				return bind;
@@ -180,11 +181,11 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		return null;
 	}
 
-	static String describe(String field, Object value) {
+	static String describe(String field, @Nullable Object value) {
 		return describe(field, value, null);
 	}
 
-	private static String describe(String field, Object value, String which) {
+	private static String describe(String field, @Nullable Object value, @Nullable String which) {
 		return BenchSetting.ofField(field)
 			.orElseThrow(() -> new IllegalStateException("bench." + field + " has no BenchSetting"))
 			.refusal(value, which);

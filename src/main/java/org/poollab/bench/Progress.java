@@ -66,7 +66,6 @@ final class Progress {
 	 * thread count and pooling.
 	 */
 	static Progress of(Grid grid, boolean crossCheck, List<Planned> planned, PrintStream out) {
-		LoadRun load = new LoadRun(grid, null, out);
 		Duration check = crossCheck ? grid.warmup().plus(LoadRun.SETTLE).plus(grid.duration()).plusSeconds(1)
 				: Duration.ZERO;
 		Collection<List<Planned>> deployments = planned.stream()
@@ -76,7 +75,8 @@ final class Progress {
 		List<Long> runs = deployments.stream()
 			.flatMap((mine) -> LoadRun.rounds(mine)
 				.stream()
-				.map((round) -> load.segments(round, mine.stream().mapToInt(Planned::poolSize).max().orElseThrow())
+				.map((round) -> LoadRun
+					.segments(grid, round, mine.stream().mapToInt(Planned::poolSize).max().orElseThrow())
 					.get(round.size() - 1)
 					.end()
 					.plus(check.multipliedBy(round.size()))
@@ -155,9 +155,12 @@ final class Progress {
 			.mapToObj((ms) -> String.format(Locale.ROOT, " (db CPU %.2f ms/req)", ms))
 			.findFirst()
 			.orElse("");
-		Double askedMean = (asked != null) ? asked.askedMeanMs() : null;
+		if (asked == null) {
+			return measured;
+		}
+		Double askedMean = asked.askedMeanMs();
 		if (askedMean == null) {
-			return measured + ((asked != null) ? " (asked " + asked.describe() + ")" : "");
+			return measured + " (asked " + asked.describe() + ")";
 		}
 		Double askedP99 = asked.askedP99Ms();
 		String off = "";

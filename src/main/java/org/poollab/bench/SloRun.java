@@ -71,13 +71,13 @@ final class SloRun {
 	 * @return them with the search and its confirmations
 	 */
 	SweepResults answer(SweepResults results, HostCeiling ceiling) throws IOException, InterruptedException {
-		SweepResults answered = results.withSlo(run(ceiling));
+		SloSearch search = run(ceiling);
+		SweepResults answered = results.withSlo(search);
 		this.sweep.store().write(answered);
 		List<Confirmation> confirmations = new ArrayList<>();
 		for (int run = 0; run < Decisions.MAX_CONFIRMATIONS; run++) {
 			Optional<String> block = Report.sloBlock(answered);
-			Optional<Confirmation> confirmed = block.isPresent() ? confirm(answered.slo(), block.get())
-					: Optional.empty();
+			Optional<Confirmation> confirmed = block.isPresent() ? confirm(search, block.get()) : Optional.empty();
 			if (confirmed.isEmpty()) {
 				break;
 			}
@@ -88,7 +88,8 @@ final class SloRun {
 					|| run + 1 == Decisions.MAX_CONFIRMATIONS) {
 				break;
 			}
-			answered = answered.withSlo(resume(answered.slo(), confirmed.get()));
+			search = resume(search, confirmed.get());
+			answered = answered.withSlo(search);
 			this.sweep.store().write(answered);
 		}
 		return answered;

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 
 import org.poollab.bench.acquire.AcquireCostBenchmark;
@@ -210,18 +211,20 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 					store.write(results);
 				}
 			}
-			// 5. Report.
-			List<Recommendation> recommendations = Report.write(results, store.directory());
-			if (results.slo() != null) {
-				Report.printSlo(results, this.out);
+			// 5. Report. A database started (each planned point, or the question, needs
+			// one), so there are results, timed in the finally above.
+			SweepResults done = Objects.requireNonNull(results, "no database was started");
+			List<Recommendation> recommendations = Report.write(done, store.directory());
+			if (done.slo() != null) {
+				Report.printSlo(done, this.out);
 			}
 			else {
-				this.out.print(ConsoleTables.render(results));
+				this.out.print(ConsoleTables.render(done));
 			}
-			TimeAccount.print(results.timing(), this.out);
+			TimeAccount.print(Objects.requireNonNull(done.timing(), "the sweep was not timed"), this.out);
 			this.out.println();
 			ReportMain.printEnding(recommendations, store.directory(), this.out);
-			return new Outcome(results, store.directory(), recommendations, processes.everStarted());
+			return new Outcome(done, store.directory(), recommendations, processes.everStarted());
 		}
 	}
 

@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One keep-alive connection and the request it carries, if any: at most one at a time (no
  * pipelining), so a response always belongs to the request in flight.
@@ -19,7 +21,11 @@ final class Connection {
 	/** This connection's copy of the request bytes, rewound for each send. */
 	final ByteBuffer request;
 
-	SelectionKey key;
+	/**
+	 * Its registration with the loop's selector: set by LoadLoop#connect, right after it
+	 * is made.
+	 */
+	@Nullable SelectionKey key;
 
 	boolean connected;
 

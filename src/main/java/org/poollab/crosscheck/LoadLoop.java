@@ -11,11 +11,13 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The open-loop sender: one thread with non-blocking sockets and a selector sends request
@@ -57,7 +59,11 @@ final class LoadLoop {
 
 	private final long timeoutNs;
 
-	private Selector selector;
+	/**
+	 * The selector of the running loop: set by {@link #run()}, which every other method
+	 * runs inside.
+	 */
+	private @Nullable Selector selector;
 
 	private long due;
 
@@ -203,7 +209,7 @@ final class LoadLoop {
 			channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
 			Connection connection = new Connection(target, channel);
 			connection.connected = channel.connect(target.address);
-			connection.key = channel.register(this.selector,
+			connection.key = channel.register(Objects.requireNonNull(this.selector, "not running"),
 					connection.connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, connection);
 			this.open.add(connection);
 			this.connectionsOpened++;
@@ -225,7 +231,8 @@ final class LoadLoop {
 		try {
 			connection.channel.write(connection.request);
 			if (connection.request.hasRemaining()) {
-				connection.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+				Objects.requireNonNull(connection.key, "not connected")
+					.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
 			}
 		}
 		catch (IOException ex) {

@@ -11,8 +11,11 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.LateStarts;
+import org.poollab.bench.results.PgBouncerFacts;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.QueuePrediction;
 import org.poollab.bench.results.SweepResults;
@@ -55,7 +58,7 @@ import org.poollab.service.system.Refusals;
 public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms, double p999Ms, double maxMs,
 		double achievedRps, double throughputRps, long samples, long errors, double acquireP99Ms, double usageMeanMs,
 		int peakPending, int peakActive, long timeouts, double startLagP99Ms, double loadGeneratorCpuCores,
-		double p99SpreadMs, double p99ObjectiveMs, PgBouncerFigures pgbouncer, double serverP99Ms) {
+		double p99SpreadMs, double p99ObjectiveMs, @Nullable PgBouncerFigures pgbouncer, double serverP99Ms) {
 
 	/**
 	 * pgbouncer's figures of a pgbouncer-topology cell (medians across repeats).
@@ -89,8 +92,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 
 	public static Cell of(List<Point> repeats, double p99ObjectiveMs) {
 		List<Point> completed = repeats.stream().filter((point) -> Fate.of(point) != Fate.DIED).toList();
-		// When every repeat died, the part of the window before the death is all there
-		// is.
+		// When every repeat died, the window before the death is all there is.
 		List<Point> figures = completed.isEmpty() ? repeats : completed;
 		double[] p99s = figures.stream().mapToDouble((point) -> point.latency().p99Ms()).toArray();
 		double spreadMs = completed.isEmpty() ? 0
@@ -140,7 +142,7 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 			return OptionalDouble.empty();
 		}
 		double sampling = completed.stream().mapToDouble((point) -> {
-			Interval interval = point.latency().p99Interval();
+			Interval interval = Objects.requireNonNull(point.latency().p99Interval());
 			double error = (interval.highMs() - interval.lowMs()) / (2 * Z95);
 			return error * error;
 		}).average().getAsDouble();
@@ -180,17 +182,16 @@ public record Cell(List<Point> points, double p50Ms, double p95Ms, double p99Ms,
 		return recorded.isEmpty() ? -1 : median(recorded, Point::serverP99Ms);
 	}
 
-	private static PgBouncerFigures pgbouncer(List<Point> repeats) {
-		if (repeats.stream().anyMatch((point) -> point.pgbouncer() == null)) {
-			return null;
-		}
-		return new PgBouncerFigures(repeats.get(0).pgbouncer().clientPoolSize(),
-				(int) Math.round(median(repeats, (point) -> point.pgbouncer().peakServerActive())),
-				(int) Math.round(median(repeats, (point) -> point.pgbouncer().peakClientsWaiting())),
-				median(repeats, (point) -> point.pgbouncer().maxWaitMs()));
+	private static @Nullable PgBouncerFigures pgbouncer(List<Point> repeats) {
+		List<PgBouncerFacts> facts = repeats.stream().map(Point::pgbouncer).filter(Objects::nonNull).toList();
+		return (facts.size() < repeats.size()) ? null
+				: new PgBouncerFigures(facts.get(0).clientPoolSize(),
+						(int) Math.round(median(facts, PgBouncerFacts::peakServerActive)),
+						(int) Math.round(median(facts, PgBouncerFacts::peakClientsWaiting)),
+						median(facts, PgBouncerFacts::maxWaitMs));
 	}
 
-	private static double median(List<Point> points, ToDoubleFunction<Point> metric) {
+	private static <T> double median(List<T> points, ToDoubleFunction<T> metric) {
 		double[] values = points.stream().mapToDouble(metric).sorted().toArray();
 		int middle = values.length / 2;
 		return (values.length % 2 == 1) ? values[middle] : (values[middle - 1] + values[middle]) / 2;

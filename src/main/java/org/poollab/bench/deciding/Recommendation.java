@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What the sweep says about one topology's {@code maximum-pool-size}, in words a reader
  * can act on, with the evidence that backs or questions it.
@@ -161,9 +163,9 @@ public record Recommendation(String topology, String poolSizeKey, Verdict verdic
 	 * {@code instances × pool ≤ max_connections − reserved}
 	 */
 	public record CrossChecks(double littleRateRps, double littleUsageMeanMs, double littleBusyFleet,
-			double littleBusyPerInstance, int cpuCores, String databaseHost, OptionalInt hikariStartingPoolSize,
-			int requestThreads, int deadlockFloor, int instances, int maxConnections, int reservedConnections,
-			int fleetBudgetPerInstance) {
+			double littleBusyPerInstance, int cpuCores, @Nullable String databaseHost,
+			OptionalInt hikariStartingPoolSize, int requestThreads, int deadlockFloor, int instances,
+			int maxConnections, int reservedConnections, int fleetBudgetPerInstance) {
 
 		/** {@link #requestThreads()} when nothing caps them (virtual threads). */
 		public static final int NO_THREAD_CAP = 0;

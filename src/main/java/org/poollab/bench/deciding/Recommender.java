@@ -10,6 +10,8 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.bench.deciding.Recommendation.CrossChecks;
 import org.poollab.bench.deciding.Recommendation.Verdict;
 import org.poollab.bench.model.Fleet;
@@ -244,12 +246,12 @@ public final class Recommender {
 	}
 
 	private static Recommendation answer(TopologyGrid grid, Verdict verdict, OptionalInt poolSize, String summary,
-			List<String> caveats, Cell littleCell, Host host, DatabaseFacts database) {
+			List<String> caveats, @Nullable Cell littleCell, Host host, DatabaseFacts database) {
 		return answer(grid, verdict, poolSize, summary, caveats, littleCell, host, database, false, "");
 	}
 
 	public static Recommendation answer(TopologyGrid grid, Verdict verdict, OptionalInt poolSize, String summary,
-			List<String> caveats, Cell littleCell, Host host, DatabaseFacts database, boolean provisional,
+			List<String> caveats, @Nullable Cell littleCell, Host host, DatabaseFacts database, boolean provisional,
 			String basis) {
 		CrossChecks crossChecks = crossChecks(grid, littleCell, host, database);
 		if (poolSize.isPresent() && !crossChecks.budgetKnown()) {
@@ -272,7 +274,8 @@ public final class Recommender {
 				List.copyOf(caveats), crossChecks, provisional, basis);
 	}
 
-	public static CrossChecks crossChecks(TopologyGrid grid, Cell littleCell, Host host, DatabaseFacts database) {
+	public static CrossChecks crossChecks(TopologyGrid grid, @Nullable Cell littleCell, Host host,
+			DatabaseFacts database) {
 		int instances = Math.max(1, grid.instances());
 		// The reactive twin measures no hold time: Little's law has nothing to work on.
 		double holdMs = (littleCell != null && grid.limits().stack() == Stack.JDBC) ? littleCell.usageMeanMs()
@@ -296,7 +299,7 @@ public final class Recommender {
 	}
 
 	/** The cell that moved the most requests: where Little's law says the most. */
-	public static Cell busiest(List<Cell> cells) {
+	public static @Nullable Cell busiest(List<Cell> cells) {
 		return cells.stream().max(Comparator.comparingDouble(Cell::achievedRps)).orElse(null);
 	}
 

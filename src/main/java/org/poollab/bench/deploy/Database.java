@@ -16,6 +16,8 @@ import java.util.Properties;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.results.DatabaseFacts;
@@ -71,26 +73,27 @@ public final class Database implements AutoCloseable {
 	private final String password;
 
 	/** Stops the embedded server, {@code null} for an external database. */
-	private final Runnable stop;
+	private final @Nullable Runnable stop;
 
 	/**
 	 * The embedded server's process (PostgreSQL's postmaster, MariaDB's
 	 * {@code mariadbd}), {@code null} for an external database.
 	 */
-	private final ProcessHandle server;
+	private final @Nullable ProcessHandle server;
 
 	/** The embedded server's own log, {@code null} for an external database. */
-	private final Path log;
+	private final @Nullable Path log;
 
 	private final Settings settings;
 
-	private Database(String kind, DatabaseVendor vendor, String url, String username, String password, Runnable stop,
-			ProcessHandle server, Path log) throws SQLException {
+	private Database(String kind, DatabaseVendor vendor, String url, String username, String password,
+			@Nullable Runnable stop, @Nullable ProcessHandle server, @Nullable Path log) throws SQLException {
 		this(kind, vendor, url, username, password, stop, server, log, null);
 	}
 
-	private Database(String kind, DatabaseVendor vendor, String url, String username, String password, Runnable stop,
-			ProcessHandle server, Path log, Settings known) throws SQLException {
+	private Database(String kind, DatabaseVendor vendor, String url, String username, String password,
+			@Nullable Runnable stop, @Nullable ProcessHandle server, @Nullable Path log, @Nullable Settings known)
+			throws SQLException {
 		this.kind = kind;
 		this.vendor = vendor;
 		this.url = url;
@@ -301,7 +304,7 @@ public final class Database implements AutoCloseable {
 	}
 
 	private Optional<String> lastLogLine(Pattern pattern) {
-		try (Stream<String> lines = Files.lines(this.log)) {
+		try (Stream<String> lines = (this.log != null) ? Files.lines(this.log) : Stream.empty()) {
 			return lines.filter((line) -> pattern.matcher(line).find()).reduce((first, second) -> second);
 		}
 		catch (IOException | UncheckedIOException ex) {

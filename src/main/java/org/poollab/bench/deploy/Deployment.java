@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -55,7 +56,7 @@ public final class Deployment implements AutoCloseable {
 
 	private final Path targets;
 
-	private final ProcessHandle nginx;
+	private final @Nullable ProcessHandle nginx;
 
 	private final @Nullable PgBouncer pgbouncer;
 
@@ -94,14 +95,14 @@ public final class Deployment implements AutoCloseable {
 	 */
 	private int poolSize;
 
-	private Deployment(List<Instance> instances, String loadBalancer, Path targets, ProcessHandle nginx,
-			PgBouncer pgbouncer, ChildProcesses processes, Database database, int poolSize) {
+	private Deployment(List<Instance> instances, String loadBalancer, Path targets, @Nullable ProcessHandle nginx,
+			@Nullable PgBouncer pgbouncer, ChildProcesses processes, Database database, int poolSize) {
 		this(instances, loadBalancer, targets, nginx, pgbouncer, processes, database, poolSize, null, List.of(), null,
 				System.out);
 	}
 
-	private Deployment(List<Instance> instances, String loadBalancer, Path targets, ProcessHandle nginx,
-			PgBouncer pgbouncer, ChildProcesses processes, Database database, int poolSize,
+	private Deployment(List<Instance> instances, String loadBalancer, Path targets, @Nullable ProcessHandle nginx,
+			@Nullable PgBouncer pgbouncer, ChildProcesses processes, Database database, int poolSize,
 			@Nullable ExternalTarget external, List<Integer> foundSizes, @Nullable Path directory, PrintStream out) {
 		this.out = out;
 		this.external = external;
@@ -342,7 +343,9 @@ public final class Deployment implements AutoCloseable {
 	 */
 	private void redeploy(ExternalTarget target, int poolSize) throws IOException, InterruptedException {
 		long deadline = System.nanoTime() + target.resizeTimeout().toNanos();
-		Path log = this.directory.resolve("resize-" + poolSize + ".log");
+		// Only an external deployment redeploys, and it has a directory.
+		Path log = Objects.requireNonNull(this.directory, "external deployment's directory")
+			.resolve("resize-" + poolSize + ".log");
 		String command = target.resizeCommandFor(poolSize);
 		ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command).redirectErrorStream(true)
 			.redirectOutput(log.toFile());
@@ -510,7 +513,8 @@ public final class Deployment implements AutoCloseable {
 			this.processes.stop(this.nginx);
 		}
 		this.instances.forEach(Instance::keepMetrics);
-		this.instances.forEach((instance) -> this.processes.stop(instance.handle()));
+		// Not external: every instance is a JVM the lab started.
+		this.instances.forEach((instance) -> this.processes.stop(Objects.requireNonNull(instance.handle())));
 		if (this.pgbouncer != null) {
 			this.pgbouncer.close();
 		}

@@ -16,6 +16,7 @@ import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -78,8 +79,9 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	 * this machine's loopback
 	 * @throws BenchSettingException naming the setting, the value and what is allowed
 	 */
-	public static ExternalTarget of(List<String> targets, List<String> actuators, String resizeCommand,
-			Duration resizeTimeout, boolean allowRemote, Optional<ResizeCredential> token) {
+	public static ExternalTarget of(@Nullable List<String> targets, @Nullable List<String> actuators,
+			@Nullable String resizeCommand, Duration resizeTimeout, boolean allowRemote,
+			Optional<ResizeCredential> token) {
 		if (targets == null || targets.isEmpty()) {
 			throw new BenchSettingException(
 					"bench.target=external needs bench.targets: the URL the load goes to, one load balancer's (e.g. http://127.0.0.1:8080) or each instance's, comma-separated. Nothing was started.");

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -256,10 +257,10 @@ public final class Instance {
 	void awaitReady() throws IOException, InterruptedException {
 		long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
 		while (System.nanoTime() < deadline) {
-			if (!this.process.isAlive()) {
+			if (!process().isAlive()) {
 				throw new LabFailureException(
 						"Instance on port %d exited during start-up (exit code %d). Last lines of %s:%n%s"
-							.formatted(this.port, this.process.exitValue(), this.log, tail()));
+							.formatted(this.port, process().exitValue(), this.log, tail()));
 			}
 			try {
 				HttpResponse<Void> health = HTTP.send(
@@ -340,7 +341,7 @@ public final class Instance {
 	}
 
 	private String allowedCpus() throws IOException {
-		Path status = Path.of("/proc", String.valueOf(this.process.pid()), "status");
+		Path status = Path.of("/proc", String.valueOf(process().pid()), "status");
 		return Files.readAllLines(status)
 			.stream()
 			.filter((line) -> line.startsWith("Cpus_allowed_list:"))
@@ -479,8 +480,8 @@ public final class Instance {
 	 * java.lang.OutOfMemoryError: Java heap space"), that line.
 	 */
 	public String deathCause() {
-		String code = "exit code " + this.process.exitValue();
-		try (Stream<String> lines = Files.lines(this.log)) {
+		String code = "exit code " + process().exitValue();
+		try (Stream<String> lines = Files.lines(log())) {
 			return lines.filter((line) -> line.contains("Terminating due to") || line.contains("OutOfMemoryError"))
 				.reduce((first, second) -> second)
 				.map((line) -> code + ": " + line.strip())
@@ -498,8 +499,21 @@ public final class Instance {
 	 * @return where the log is now
 	 */
 	public Path keepLog(String suffix) throws IOException {
-		String name = this.log.getFileName().toString().replace(".log", "-died-" + suffix + ".log");
-		return Files.move(this.log, this.log.resolveSibling(name), StandardCopyOption.REPLACE_EXISTING);
+		Path log = log();
+		String name = log.getFileName().toString().replace(".log", "-died-" + suffix + ".log");
+		return Files.move(log, log.resolveSibling(name), StandardCopyOption.REPLACE_EXISTING);
+	}
+
+	/**
+	 * The lab's own JVM: only an instance the lab started has one (not an external one).
+	 */
+	private Process process() {
+		return Objects.requireNonNull(this.process, "an external instance is not the lab's process");
+	}
+
+	/** Its log: only an instance the lab started has one (not an external one). */
+	private Path log() {
+		return Objects.requireNonNull(this.log, "an external instance's log is not the lab's");
 	}
 
 	/**

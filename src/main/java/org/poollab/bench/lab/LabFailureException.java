@@ -1,5 +1,7 @@
 package org.poollab.bench.lab;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The lab itself broke (an instance did not start, JMeter crashed, a point got no
  * samples): the only kind of failure that fails the build. Saturation is a result, not
@@ -11,7 +13,7 @@ public class LabFailureException extends RuntimeException {
 		super(message);
 	}
 
-	public LabFailureException(String message, Throwable cause) {
+	public LabFailureException(String message, @Nullable Throwable cause) {
 		super(message, cause);
 	}
 

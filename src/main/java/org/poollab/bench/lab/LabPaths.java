@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -38,7 +39,8 @@ public record LabPaths(Path projectDirectory, Path buildDirectory, String servic
 				.readTree(jmeterConfig.toFile())
 				.get("configurations")
 				.get(0);
-			return new LabPaths(build.getParent(), build, classpath,
+			// The build directory (target) is inside the project's: never the root.
+			return new LabPaths(Objects.requireNonNull(build.getParent(), "the project directory"), build, classpath,
 					Path.of(configuration.get("jmeterDirectoryPath").asString()),
 					configuration.get("runtimeJarName").asString());
 		}

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -89,7 +90,7 @@ final class EngineCheck {
 	RemoteEngines run() throws IOException, InterruptedException {
 		SSLContext tls = null;
 		if (this.engines.ssl()) {
-			Path file = this.engines.keystore();
+			Path file = Objects.requireNonNull(this.engines.keystore(), "no keystore without SSL");
 			RmiKeystore keystore = RmiKeystore.ensure(file, () -> {
 				this.out.printf(Locale.ROOT,
 						"Made the RMI keystore %s (RSA 2048, alias %s, password %s as JMeter's create-rmi-keystore.sh makes it, valid %d days); the lab keeps it. Copy it to every engine and start each there from the directory that holds the copy:%n",

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Workload;
@@ -275,7 +274,7 @@ public final class JMeter {
 		if (distributed()) {
 			command.add("-Djava.rmi.server.hostname=" + this.remoteEngines.labAddressForEngines().getHostAddress());
 			if (this.remoteEngines.ssl()) {
-				directory = Objects.requireNonNull(this.remoteEngines.keystore()).getParent();
+				directory = this.remoteEngines.keystoreDirectory();
 			}
 		}
 		command.addAll(List.of("-jar",

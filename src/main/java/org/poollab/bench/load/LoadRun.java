@@ -110,18 +110,23 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 
 	/** Lays the points out one after the other, the first after the run's warm-up. */
 	public List<Segment> segments(List<Planned> points, int currentPoolSize) {
+		return segments(this.grid, points, currentPoolSize);
+	}
+
+	/** The same layout, without a generator: for planning (Progress). */
+	public static List<Segment> segments(Grid grid, List<Planned> points, int currentPoolSize) {
 		List<Segment> segments = new ArrayList<>();
 		Duration start = Duration.ZERO;
 		int pool = currentPoolSize;
 		for (Planned point : points) {
-			Duration settle = segments.isEmpty() ? this.grid.warmup() : SETTLE;
+			Duration settle = segments.isEmpty() ? grid.warmup() : SETTLE;
 			if (point.poolSize() != pool) {
 				settle = settle.plus(RESIZE_SETTLE);
 				pool = point.poolSize();
 			}
 			// The Open Model Thread Group counts whole seconds.
 			settle = Duration.ofSeconds(Math.max(1, JMeter.Schedule.seconds(settle)));
-			Duration window = Duration.ofSeconds(JMeter.Schedule.seconds(this.grid.duration()));
+			Duration window = Duration.ofSeconds(JMeter.Schedule.seconds(grid.duration()));
 			Segment segment = new Segment(point, settle, window, start);
 			segments.add(segment);
 			start = segment.end();

@@ -207,6 +207,15 @@ public record RemoteEngines(List<String> addresses, boolean ssl, @Nullable Path 
 		return String.join(" ", command);
 	}
 
+	/**
+	 * The directory that holds the keystore, the lab's JMeter's working directory over
+	 * SSL.
+	 */
+	Path keystoreDirectory() {
+		Path parent = Objects.requireNonNull(this.keystore, "no keystore without SSL").getParent();
+		return Objects.requireNonNull(parent, "the keystore's path is absolute");
+	}
+
 	/** The keystore's file name, by which the lab and every engine open it. */
 	String keystoreName() {
 		return Objects.requireNonNull(this.keystore, "no keystore without SSL").getFileName().toString();

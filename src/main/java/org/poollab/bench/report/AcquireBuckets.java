@@ -2,6 +2,7 @@ package org.poollab.bench.report;
 
 import java.time.Duration;
 import java.util.NavigableSet;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.TreeSet;
 
@@ -47,7 +48,7 @@ record AcquireBuckets(double lowestBucketMs, long connectionTimeoutMs, double ti
 	static AcquireBuckets ofService() {
 		YamlPropertiesFactoryBean yaml = new YamlPropertiesFactoryBean();
 		yaml.setResources(new ClassPathResource(SERVICE_SETTINGS));
-		Properties settings = yaml.getObject();
+		Properties settings = Objects.requireNonNull(yaml.getObject(), SERVICE_SETTINGS);
 		long timeoutMs = Long.parseLong(required(settings, CONNECTION_TIMEOUT));
 		Duration minimum = DurationStyle.detectAndParse(required(settings, MINIMUM_EXPECTED));
 		Duration maximum = DurationStyle.detectAndParse(required(settings, MAXIMUM_EXPECTED));

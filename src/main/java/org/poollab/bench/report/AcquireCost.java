@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.function.DoubleFunction;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -134,7 +135,7 @@ record AcquireCost(Result result) {
 	}
 
 	private static Row row(String statistic, double unpooledMs, double pooledMs, DoubleFunction<String> ms,
-			String ratio) {
+			@Nullable String ratio) {
 		List<Entry> entries = new ArrayList<>(
 				List.of(Entry.of(statistic), Entry.of(ms.apply(unpooledMs)), Entry.of(ms.apply(pooledMs))));
 		if (ratio != null) {

@@ -193,9 +193,9 @@ final class Charts {
 					.flatMap(Cell::model)
 					.filter(QueuePrediction::stable);
 				any |= model.isPresent();
-				data.add(model.map((m) -> (Object) Map.of("value", m.p99Ms(), "meta",
+				data.add(model.map((m) -> (Object) Map.of("value", m.stableP99Ms(), "meta",
 						"pool " + SweepResults.poolLabel(poolSize) + " · " + rateRps + " rps: the model predicts "
-								+ Durations.ms(m.p99Ms()) + " ms (utilisation "
+								+ Durations.ms(m.stableP99Ms()) + " ms (utilisation "
 								+ String.format(Locale.ROOT, "%.2f", m.utilisation()) + ")"))
 					.orElse(null));
 				failed.add(false);

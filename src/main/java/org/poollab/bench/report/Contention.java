@@ -140,7 +140,7 @@ record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Op
 						.findFirst()
 						.orElse("–")),
 					Entry.of(cell.model()
-						.map((model) -> model.stable() ? Durations.ms(model.p99Ms()) : "no steady state")
+						.map((model) -> model.stable() ? Durations.ms(model.stableP99Ms()) : "no steady state")
 						.orElse("–"))),
 					false));
 		}

@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.bench.deciding.DatabaseHost;
 import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.results.DatabaseFacts;
@@ -70,7 +72,7 @@ public final class Header {
 	}
 
 	/** Where the run's time went, when it was recorded (results since 2026-11-23). */
-	private static String timing(Timing timing) {
+	private static String timing(@Nullable Timing timing) {
 		if (timing == null) {
 			return "";
 		}

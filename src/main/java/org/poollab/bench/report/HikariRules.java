@@ -2,6 +2,8 @@ package org.poollab.bench.report;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /** HikariCP's rules that every recommended block must keep. */
 final class HikariRules {
 
@@ -35,7 +37,7 @@ final class HikariRules {
 		require(pool == null || pool >= 1, "maximum-pool-size %d is below 1", pool);
 	}
 
-	private static void require(boolean holds, String rule, Object... values) {
+	private static void require(boolean holds, String rule, @Nullable Object... values) {
 		if (!holds) {
 			throw new IllegalStateException("The recommended block breaks a HikariCP rule: " + rule.formatted(values));
 		}

@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.report.Table.Entry;
@@ -71,14 +73,15 @@ public final class HoldModelTable {
 			}
 			if (verdict.startsWith("disagree")) {
 				disagreements.add("pool %s at %d rps: model %s ms, measured %s ms".formatted(cell.poolLabel(),
-						cell.rateRps(), Durations.ms(model.get().p99Ms()), Durations.ms(cell.p99Ms())));
+						cell.rateRps(), Durations.ms(model.get().stableP99Ms()), Durations.ms(cell.p99Ms())));
 			}
+			String modelP99 = model.map((m) -> m.stable() ? Durations.ms(m.stableP99Ms()) : "no steady state")
+				.orElse("–");
 			rows.add(new Row(List.of(Entry.of(cell.poolLabel()), Entry.of(String.valueOf(cell.rateRps())),
 					holdEntry(cell.holdMeanMs(), (asked != null) ? asked.askedMeanMs() : null, HOLD_MEAN_TOLERANCE),
 					holdEntry(cell.holdP99Ms(), (asked != null) ? asked.askedP99Ms() : null, HOLD_P99_TOLERANCE),
 					Entry.of(model.map((m) -> String.format(Locale.ROOT, "%.2f", m.utilisation())).orElse("–")),
-					Entry.of(model.map((m) -> m.stable() ? Durations.ms(m.p99Ms()) : "no steady state").orElse("–")),
-					Entry.of(Durations.ms(cell.p99Ms())), Entry.of(verdict)), false));
+					Entry.of(modelP99), Entry.of(Durations.ms(cell.p99Ms())), Entry.of(verdict)), false));
 		}
 		List<String> notes = new ArrayList<>();
 		notes.add(((asked != null) ? "Asked: " + asked.describe() + ", from " + asked.source() + ". "
@@ -116,7 +119,7 @@ public final class HoldModelTable {
 		if (m.utilisation() >= JUDGED_BELOW_UTILISATION) {
 			return "utilisation ≥ " + JUDGED_BELOW_UTILISATION + "; not judged";
 		}
-		double predicted = m.p99Ms();
+		double predicted = m.stableP99Ms();
 		double measured = cell.p99Ms();
 		if (Math.abs(predicted - measured) <= AGREE_MS
 				|| Math.max(predicted, measured) <= AGREE_RATIO * Math.min(predicted, measured)) {
@@ -127,7 +130,7 @@ public final class HoldModelTable {
 				: String.format(Locale.ROOT, "disagree (model %.1fx the measured)", predicted / measured);
 	}
 
-	private static Entry holdEntry(OptionalDouble measuredMs, Double askedMs, double tolerance) {
+	private static Entry holdEntry(OptionalDouble measuredMs, @Nullable Double askedMs, double tolerance) {
 		if (measuredMs.isEmpty()) {
 			return Entry.of("–");
 		}

@@ -238,9 +238,10 @@ final class HtmlReport {
 					html.append(" †");
 				}
 				int footnote = table.footnoteNumber(entry);
-				if (footnote > 0) {
+				String note = entry.footnote();
+				if (footnote > 0 && note != null) {
 					html.append("<sup class=\"fn\" title=\"")
-						.append(escape(entry.footnote()))
+						.append(escape(note))
 						.append("\">")
 						.append(footnote)
 						.append("</sup>");

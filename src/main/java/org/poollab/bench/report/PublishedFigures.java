@@ -10,9 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.poollab.bench.report.Table.Entry;
@@ -43,23 +45,28 @@ final class PublishedFigures {
 	 * The JOIV paper "A Study of Database Connection Pool in Microservice Architecture"
 	 * (Nor Sobri et al., 2022).
 	 */
-	static final Source JOIV = SOURCES.get("joiv-2022");
+	static final Source JOIV = source("joiv-2022");
 
 	/** The blog post "Sizing connection pool" (limvik, 2023, in Korean). */
-	static final Source BLOG = SOURCES.get("limvik-2023");
+	static final Source BLOG = source("limvik-2023");
 
 	/** Kamal Mahmud, "Configuring Connection Pooling with Spring R2DBC" (2022). */
-	static final Source R2DBC = SOURCES.get("mahmud-2022");
+	static final Source R2DBC = source("mahmud-2022");
 
 	/**
 	 * "Improve database performance with connection pooling" (Stack Overflow blog, 2020).
 	 */
-	static final Source PGBOUNCER = SOURCES.get("stackoverflow-2020");
+	static final Source PGBOUNCER = source("stackoverflow-2020");
 
 	/** Vlad Mihalcea, "The anatomy of Connection Pooling" (2014). */
-	static final Source ANATOMY = SOURCES.get("mihalcea-2014");
+	static final Source ANATOMY = source("mihalcea-2014");
 
 	private PublishedFigures() {
+	}
+
+	/** A source the data file must hold: the constants above name them. */
+	private static Source source(String key) {
+		return Objects.requireNonNull(SOURCES.get(key), () -> "published-figures.json has no " + key);
 	}
 
 	/**
@@ -213,10 +220,11 @@ final class PublishedFigures {
 
 	static void html(StringBuilder html, Block block) {
 		Source source = block.source();
-		boolean inSection = block.topologyKey() != null;
+		String topologyKey = block.topologyKey();
+		boolean inSection = topologyKey != null;
 		html.append("<section class=\"published\" id=\"published-")
 			.append(source.key())
-			.append(inSection ? "-" + HtmlReport.escape(block.topologyKey()) : "")
+			.append((topologyKey != null) ? "-" + HtmlReport.escape(topologyKey) : "")
 			.append("\">\n")
 			.append(inSection ? "<h3>" : "<h2>")
 			.append("Published figures: ")
@@ -275,9 +283,9 @@ final class PublishedFigures {
 	 * the end
 	 * @param toldAbove whether the source's set-up was already described above
 	 */
-	record Block(Source source, List<Table> tables, String topologyKey, boolean toldAbove) {
+	record Block(Source source, List<Table> tables, @Nullable String topologyKey, boolean toldAbove) {
 
-		Block(Source source, List<Table> tables, String topologyKey) {
+		Block(Source source, List<Table> tables, @Nullable String topologyKey) {
 			this(source, tables, topologyKey, false);
 		}
 

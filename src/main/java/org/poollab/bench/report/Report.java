@@ -74,7 +74,7 @@ public final class Report {
 	 */
 	public static Optional<String> sloBlock(SweepResults results) {
 		SloAnswer answer = SloAnswer.of(results);
-		return Optional.ofNullable(results.slo().chosenPool()).map((pool) -> SloYaml.settings(answer, pool, false));
+		return Optional.ofNullable(answer.search().chosenPool()).map((pool) -> SloYaml.settings(answer, pool, false));
 	}
 
 	/**

@@ -2,6 +2,7 @@ package org.poollab.bench.report;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.stream.IntStream;
@@ -93,10 +94,11 @@ record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatenc
 		String loadBalancer = grid.cells().isEmpty() ? "" : grid.cells().get(0).loadBalancer();
 		String pgbouncer = grid.cells()
 			.stream()
-			.filter((cell) -> cell.pgbouncer() != null)
+			.map(Cell::pgbouncer)
+			.filter(Objects::nonNull)
 			.findFirst()
-			.map((cell) -> ", through pgbouncer (transaction pooling; pool = pgbouncer's pool size; each instance's "
-					+ "HikariCP pool " + cell.pgbouncer().clientPoolSize() + ")")
+			.map((figures) -> ", through pgbouncer (transaction pooling; pool = pgbouncer's pool size; each instance's "
+					+ "HikariCP pool " + figures.clientPoolSize() + ")")
 			.orElse("");
 		return "Topology " + grid.topology() + ": " + grid.instances() + " instance"
 				+ ((grid.instances() == 1) ? "" : "s")

@@ -1,9 +1,12 @@
 package org.poollab.bench.report;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+
+import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.model.Fleet;
@@ -34,15 +37,16 @@ record SloAnswer(SweepResults results, SloSearch search, Fleet fleet, Optional<F
 	static final double Z99 = 2.3263478740408408;
 
 	static SloAnswer of(SweepResults results) {
-		SloSearch search = results.slo();
+		SloSearch search = Objects.requireNonNull(results.slo(), "results without an SLO search");
 		SloSearch.Asked asked = search.asked();
 		Fleet fleet = new Fleet(results.database().maxConnections(), results.database().reservedConnections(),
 				asked.otherConnections(), asked.surge());
 		Optional<QueueModel> toy = Optional.ofNullable(search.model()).map(SloSearch.Model::queue);
 		double peak = (search.scaling() != null) ? search.scaling().usl().peakConnections() : Double.POSITIVE_INFINITY;
 		OptionalInt chosen = (search.chosenPool() != null) ? OptionalInt.of(search.chosenPool()) : OptionalInt.empty();
-		Optional<QueueModel> theirs = toy.filter((model) -> asked.holdMeanMs() != null)
-			.map((model) -> theirModel(model, asked.holdMeanMs(), asked.holdP99Ms()));
+		Double theirMeanMs = asked.holdMeanMs();
+		Optional<QueueModel> theirs = (theirMeanMs == null) ? Optional.empty()
+				: toy.map((model) -> theirModel(model, theirMeanMs, asked.holdP99Ms()));
 		// With their hold time, their workload is what the plan is for.
 		Optional<FleetPlan> plan = theirs.or(() -> toy)
 			.map((model) -> FleetPlan.of(fleet, model, asked.targetRps(), asked.maxReplicas(), asked.p99ObjectiveMs(),
@@ -57,7 +61,7 @@ record SloAnswer(SweepResults results, SloSearch search, Fleet fleet, Optional<F
 	 * beyond what a lognormal reaches), else exponential (cv² = 1); their requests'
 	 * latency without a queue at least their hold's p99 (exponential: mean × ln 100).
 	 */
-	static QueueModel theirModel(QueueModel toy, double meanMs, Double p99Ms) {
+	static QueueModel theirModel(QueueModel toy, double meanMs, @Nullable Double p99Ms) {
 		double cv2 = 1;
 		double holdP99Ms = meanMs * Math.log(100);
 		if (p99Ms != null) {

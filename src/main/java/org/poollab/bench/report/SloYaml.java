@@ -3,6 +3,7 @@ package org.poollab.bench.report;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
@@ -106,7 +107,8 @@ final class SloYaml {
 
 	/** Their hold's p99: as given, else an exponential hold's (mean × ln 100). */
 	static double holdP99Ms(SloSearch.Asked asked) {
-		return (asked.holdP99Ms() != null) ? asked.holdP99Ms() : asked.holdMeanMs() * Math.log(100);
+		Double p99Ms = asked.holdP99Ms();
+		return (p99Ms != null) ? p99Ms : Objects.requireNonNull(asked.holdMeanMs(), "their hold") * Math.log(100);
 	}
 
 	private static void comment(StringBuilder yaml, String text) {

@@ -3,6 +3,8 @@ package org.poollab.bench.report;
 import java.util.List;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A table defined once and rendered twice, as Markdown and as HTML, so the two reports
  * cannot drift apart.
@@ -74,17 +76,17 @@ record Table(String caption, List<String> header, List<Row> rows, int numericFro
 	 * @param footnote what the reader must know to read the figure (e.g. why an instance
 	 * died, or that the latency is understated), said under the table; null for none
 	 */
-	record Entry(String text, String href, String warning, String footnote) {
+	record Entry(String text, @Nullable String href, @Nullable String warning, @Nullable String footnote) {
 
 		static Entry of(String text) {
 			return new Entry(text, null, null, null);
 		}
 
-		static Entry warned(String text, String warning) {
+		static Entry warned(String text, @Nullable String warning) {
 			return new Entry(text, null, warning, null);
 		}
 
-		Entry withFootnote(String note) {
+		Entry withFootnote(@Nullable String note) {
 			return new Entry(this.text, this.href, this.warning, note);
 		}
 

@@ -1,5 +1,7 @@
 package org.poollab.bench.results;
 
+import java.util.Objects;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,6 +32,13 @@ public record QueuePrediction(double holdMeanMs, double holdCv2, double arrivals
 	/** Whether the model has a steady state here. */
 	public boolean stable() {
 		return this.p99Ms != null;
+	}
+
+	/**
+	 * The predicted p99 where the model has a steady state; asked only of a stable one.
+	 */
+	public double stableP99Ms() {
+		return Objects.requireNonNull(this.p99Ms, "no steady state, no p99");
 	}
 
 }

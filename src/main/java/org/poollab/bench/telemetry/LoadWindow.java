@@ -16,6 +16,7 @@ import org.HdrHistogram.Histogram;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
+import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.results.EngineLoad;
@@ -221,7 +222,7 @@ public record LoadWindow(long startMs, long endMs, long samples, long errors, Ma
 		return new Point.Requests(achievedRps(), this.samples, this.errors, this.statusCounts, this.failedMaxMs);
 	}
 
-	private static Latency latency(Histogram histogram, BlockBootstrap.Intervals intervals) {
+	private static Latency latency(Histogram histogram, BlockBootstrap.@Nullable Intervals intervals) {
 		if (histogram.getTotalCount() == 0) {
 			return new Latency(0, 0, 0, 0, 0, 0);
 		}

@@ -1,6 +1,7 @@
 package org.poollab.reactive.database;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.r2dbc.pool.ConnectionPool;
@@ -69,13 +70,18 @@ public final class ResizableConnectionPool implements ConnectionFactory, Closeab
 	@Override
 	public Mono<Connection> create() {
 		return Mono.defer(() -> {
-			ConnectionPool pool = this.current.get().pool();
+			ConnectionPool pool = current().pool();
 			return pool.create().onErrorResume((ex) -> retired(pool), (ex) -> create());
 		});
 	}
 
+	/** The pool in use: set at construction and replaced, never cleared. */
+	private Sized current() {
+		return Objects.requireNonNull(this.current.get());
+	}
+
 	private boolean retired(ConnectionPool pool) {
-		return pool.isDisposed() && this.current.get().pool() != pool;
+		return pool.isDisposed() && current().pool() != pool;
 	}
 
 	@Override
@@ -85,12 +91,12 @@ public final class ResizableConnectionPool implements ConnectionFactory, Closeab
 
 	/** The current pool's occupancy and size. */
 	public PoolMetrics metrics() {
-		return this.current.get().metrics();
+		return current().metrics();
 	}
 
 	/** The sizes the current pool was built with. */
 	public Sizes sizes() {
-		return this.current.get().sizes();
+		return current().sizes();
 	}
 
 	/**
@@ -99,7 +105,7 @@ public final class ResizableConnectionPool implements ConnectionFactory, Closeab
 	 * @return the number of connections opened
 	 */
 	Mono<Integer> warmup() {
-		return this.current.get().pool().warmup();
+		return current().pool().warmup();
 	}
 
 	/**
@@ -115,7 +121,7 @@ public final class ResizableConnectionPool implements ConnectionFactory, Closeab
 	public Mono<Void> resize(int size, Duration timeout) {
 		return Mono.defer(() -> {
 			Sizes sizes = new Sizes(size, size, size);
-			Sized before = this.current.get();
+			Sized before = current();
 			if (before.sizes().equals(sizes) && before.metrics().allocatedSize() == size) {
 				return Mono.empty();
 			}
@@ -176,7 +182,7 @@ public final class ResizableConnectionPool implements ConnectionFactory, Closeab
 	/** Disposes the current pool; for the application's shutdown. */
 	@Override
 	public Mono<Void> close() {
-		return Mono.defer(() -> this.current.get().pool().disposeLater());
+		return Mono.defer(() -> current().pool().disposeLater());
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import io.r2dbc.spi.Readable;
 import org.jspecify.annotations.Nullable;
@@ -58,7 +59,10 @@ class RoleRepository {
 			Role role = roles.computeIfAbsent(row.roleId(),
 					(id) -> new Role(id, row.roleName(), row.roleDescription(), new ArrayList<>()));
 			if (row.permissionId() != null) {
-				role.permissions().add(new Permission(row.permissionId(), row.permissionName()));
+				// A permission's name is NOT NULL: only a role without permissions has
+				// none.
+				role.permissions()
+					.add(new Permission(row.permissionId(), Objects.requireNonNull(row.permissionName())));
 			}
 		}
 		return List.copyOf(roles.values());

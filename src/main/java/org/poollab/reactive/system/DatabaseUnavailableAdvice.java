@@ -3,6 +3,7 @@ package org.poollab.reactive.system;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -56,7 +57,8 @@ class DatabaseUnavailableAdvice {
 	@ExceptionHandler(NoConnection.class)
 	ResponseEntity<ProblemDetail> databaseUnavailable(NoConnection ex) {
 		Refusals.Reason reason = ex.reason();
-		this.refused.get(reason).increment();
+		// Every reason's counter is registered in the constructor.
+		Objects.requireNonNull(this.refused.get(reason)).increment();
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
 		problem.setTitle(reason.title());
 		problem.setType(reason.problemType());

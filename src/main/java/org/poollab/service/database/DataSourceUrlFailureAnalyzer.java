@@ -1,5 +1,6 @@
 package org.poollab.service.database;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
@@ -20,7 +21,7 @@ class DataSourceUrlFailureAnalyzer implements FailureAnalyzer {
 	}
 
 	@Override
-	public FailureAnalysis analyze(Throwable failure) {
+	public @Nullable FailureAnalysis analyze(Throwable failure) {
 		String url = this.environment.getProperty("spring.datasource.url");
 		if (url == null || url.isBlank() || !dataSourceFailed(failure)) {
 			return null;

@@ -2,6 +2,7 @@ package org.poollab.service.database;
 
 import java.sql.SQLException;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.env.Environment;
@@ -21,7 +22,7 @@ class DatabaseConnectionFailureAnalyzer extends AbstractFailureAnalyzer<SQLExcep
 	}
 
 	@Override
-	protected FailureAnalysis analyze(Throwable rootFailure, SQLException cause) {
+	protected @Nullable FailureAnalysis analyze(Throwable rootFailure, SQLException cause) {
 		if (!isConnectionFailure(cause.getSQLState())) {
 			return null;
 		}

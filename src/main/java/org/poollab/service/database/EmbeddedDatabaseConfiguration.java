@@ -1,5 +1,6 @@
 package org.poollab.service.database;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Condition;
@@ -64,7 +65,7 @@ class EmbeddedDatabaseConfiguration {
 			}
 
 			@Override
-			public String getPassword() {
+			public @Nullable String getPassword() {
 				return null;
 			}
 

@@ -288,14 +288,17 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 		catch (IOException ex) {
 			IllegalStateException failure = new IllegalStateException(
 					"Could not remove the embedded MariaDB's directory %s%s: %s".formatted(this.directory,
-							exited ? "" : " (mariadbd pid %d did not exit)".formatted(process.pid()), ex),
+							(exited || process == null) ? ""
+									: " (mariadbd pid %d did not exit)".formatted(process.pid()),
+							ex),
 					ex);
 			if (notStopped != null) {
 				failure.addSuppressed(notStopped);
 			}
 			throw failure;
 		}
-		if (!exited) {
+		// Not exited: there is a process (exited is true without one).
+		if (!exited && process != null) {
 			throw new IllegalStateException("Could not stop the embedded MariaDB on port %d: mariadbd pid %d still runs"
 				.formatted(this.port, process.pid()), notStopped);
 		}

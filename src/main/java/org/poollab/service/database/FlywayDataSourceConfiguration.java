@@ -5,6 +5,7 @@ import java.util.Properties;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -43,8 +44,8 @@ class FlywayDataSourceConfiguration {
 				// Migrations somewhere else than the datasource (behind pgbouncer: to
 				// PostgreSQL itself).
 				flyway.dataSource(dataSource(flywayUrl,
-						environment.getProperty("spring.flyway.user", properties.determineUsername()),
-						environment.getProperty("spring.flyway.password", properties.determinePassword()),
+						property(environment, "spring.flyway.user", properties.determineUsername()),
+						property(environment, "spring.flyway.password", properties.determinePassword()),
 						driverProperties));
 			}
 			else if (connection != null) {
@@ -67,11 +68,20 @@ class FlywayDataSourceConfiguration {
 		return driverProperties;
 	}
 
+	/** A setting, else the fallback (which may be unset too). */
+	private static @Nullable String property(Environment environment, String key, @Nullable String fallback) {
+		String value = environment.getProperty(key);
+		return (value != null) ? value : fallback;
+	}
+
 	/**
 	 * A new connection whenever Flyway asks for one, as Flyway's own would be.
 	 */
-	private static DataSource dataSource(String url, String username, String password, Properties driverProperties) {
-		DriverManagerDataSource dataSource = new DriverManagerDataSource(url, username, password);
+	private static DataSource dataSource(String url, @Nullable String username, @Nullable String password,
+			Properties driverProperties) {
+		DriverManagerDataSource dataSource = new DriverManagerDataSource(url);
+		dataSource.setUsername(username);
+		dataSource.setPassword(password);
 		dataSource.setConnectionProperties(driverProperties);
 		return dataSource;
 	}

@@ -1,5 +1,6 @@
 package org.poollab.service.database;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -19,7 +20,7 @@ class PoolSizeFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 	static final String PROPERTY = "spring.datasource.hikari.maximum-pool-size";
 
 	@Override
-	protected FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
+	protected @Nullable FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
 		ConfigurationProperty property = cause.getProperty();
 		if (property == null || !PROPERTY.equals(property.getName().toString())) {
 			return null;

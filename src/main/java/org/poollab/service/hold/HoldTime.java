@@ -83,7 +83,7 @@ public record HoldTime(double meanMs, @Nullable Double p99Ms) {
 
 	/** σ of the lognormal, 0 for a constant hold. */
 	public double sigma() {
-		return constant() ? 0 : sigma(this.meanMs, this.p99Ms);
+		return (constant() || this.p99Ms == null) ? 0 : sigma(this.meanMs, this.p99Ms);
 	}
 
 	/**

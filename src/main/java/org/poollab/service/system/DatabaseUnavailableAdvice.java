@@ -5,6 +5,7 @@ import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 
 import javax.sql.DataSource;
 
@@ -12,6 +13,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +83,8 @@ class DatabaseUnavailableAdvice {
 	ResponseEntity<ProblemDetail> databaseUnavailable(Exception ex) {
 		Throwable cause = NestedExceptionUtils.getMostSpecificCause(ex);
 		Kind kind = Kind.of(ex);
-		this.refused.get(kind).increment();
+		// Every kind's counter is registered in the constructor.
+		Objects.requireNonNull(this.refused.get(kind)).increment();
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, cause.getMessage());
 		problem.setTitle(kind.reason.title());
 		problem.setType(kind.reason.problemType());
@@ -110,7 +113,7 @@ class DatabaseUnavailableAdvice {
 		return databaseUnavailable(ex);
 	}
 
-	private static boolean lostConnection(Throwable ex) {
+	private static boolean lostConnection(@Nullable Throwable ex) {
 		for (Throwable t = ex; t != null; t = t.getCause()) {
 			if (t instanceof SQLException sql && (lostConnection(sql) || closedByPool(sql))) {
 				return true;
