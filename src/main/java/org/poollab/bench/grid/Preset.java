@@ -48,33 +48,6 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 		boolean acquireCost, Arrivals arrivals, List<DatabaseVendor> vendors, @Nullable HoldTime hold,
 		@Nullable Double cpuHoldMs) {
 
-	/** A preset without database CPU. */
-	Preset(String name, List<Topology> topologies, List<Integer> poolSizes, List<Integer> rates, Duration duration,
-			Duration warmup, Duration topologyWarmup, Workload workload, int instanceCpus, String instanceHeap,
-			List<Integer> tomcatThreads, List<ThreadModel> threads, List<Stack> stacks, boolean acquireCost,
-			Arrivals arrivals, List<DatabaseVendor> vendors, @Nullable HoldTime hold) {
-		this(name, topologies, poolSizes, rates, duration, warmup, topologyWarmup, workload, instanceCpus, instanceHeap,
-				tomcatThreads, threads, stacks, acquireCost, arrivals, vendors, hold, null);
-	}
-
-	/** A preset without an emulated hold. */
-	Preset(String name, List<Topology> topologies, List<Integer> poolSizes, List<Integer> rates, Duration duration,
-			Duration warmup, Duration topologyWarmup, Workload workload, int instanceCpus, String instanceHeap,
-			List<Integer> tomcatThreads, List<ThreadModel> threads, List<Stack> stacks, boolean acquireCost,
-			Arrivals arrivals, List<DatabaseVendor> vendors) {
-		this(name, topologies, poolSizes, rates, duration, warmup, topologyWarmup, workload, instanceCpus, instanceHeap,
-				tomcatThreads, threads, stacks, acquireCost, arrivals, vendors, null);
-	}
-
-	/** A preset on PostgreSQL, the lab's default database. */
-	Preset(String name, List<Topology> topologies, List<Integer> poolSizes, List<Integer> rates, Duration duration,
-			Duration warmup, Duration topologyWarmup, Workload workload, int instanceCpus, String instanceHeap,
-			List<Integer> tomcatThreads, List<ThreadModel> threads, List<Stack> stacks, boolean acquireCost,
-			Arrivals arrivals) {
-		this(name, topologies, poolSizes, rates, duration, warmup, topologyWarmup, workload, instanceCpus, instanceHeap,
-				tomcatThreads, threads, stacks, acquireCost, arrivals, List.of(DatabaseVendor.POSTGRESQL));
-	}
-
 	static final List<Topology> TOPOLOGIES = List.of(Topology.SINGLE, Topology.MULTI);
 
 	public static final int INSTANCES = 3;
@@ -83,12 +56,6 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * Each instance's {@code -Xmx} unless a preset or {@code bench.instanceHeap} says.
 	 */
 	static final String DEFAULT_HEAP = "512m";
-
-	private static final List<Integer> TOMCAT_DEFAULT = List.of(0);
-
-	private static final List<ThreadModel> PLATFORM = List.of(ThreadModel.PLATFORM);
-
-	private static final List<Stack> JDBC = List.of(Stack.JDBC);
 
 	/**
 	 * Load before a round's first window where rates reach 2000 rps: a fresh JMeter JVM
@@ -99,11 +66,8 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 */
 	private static final Duration WARMUP_AT_2000_RPS = Duration.ofSeconds(3);
 
-	/** The same below 2000 rps (see {@link #WARMUP_AT_2000_RPS}). */
-	private static final Duration WARMUP_BELOW_2000_RPS = Duration.ofSeconds(2);
-
 	/**
-	 * The connection hold of the default preset: 10 ms, a short transaction of a few
+	 * The connection hold of the default preset: 15 ms, a short transaction of a few
 	 * statements against a database in another availability zone of the same region, each
 	 * a round trip of one to a few milliseconds ("single-digit millisecond latency"
 	 * between zones: AWS, "Regions and Availability Zones",
@@ -113,18 +77,29 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	public static final HoldTime TYPICAL_HOLD = new HoldTime(15, null);
 
 	/** A minute or two: both topologies, two pool sizes, one modest rate. */
-	static final Preset QUICK = new Preset("quick", TOPOLOGIES, List.of(1, 5), List.of(200), Duration.ofSeconds(3),
-			WARMUP_BELOW_2000_RPS, Duration.ofSeconds(5), Workload.READ, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, PLATFORM,
-			JDBC, false, Arrivals.EVEN);
+	static final Preset QUICK = PresetBuilder.named("quick")
+		.topologies(TOPOLOGIES)
+		.poolSizes(List.of(1, 5))
+		.rates(List.of(200))
+		.duration(Duration.ofSeconds(3))
+		.topologyWarmup(Duration.ofSeconds(5))
+		.build();
 
 	/**
 	 * The JOIV paper "A Study of Database Connection Pool in Microservice Architecture"
 	 * (Nor Sobri et al., 2022): one vs three instances, pools 1, 5, 10, rates 500, 1000,
 	 * 2000 rps, 5 s each, every instance limited to 1 CPU and 128 MB.
 	 */
-	static final Preset PAPER = new Preset("paper", TOPOLOGIES, List.of(1, 5, 10), List.of(500, 1000, 2000),
-			Duration.ofSeconds(5), WARMUP_AT_2000_RPS, Duration.ofSeconds(45), Workload.READ, 1, "128m", TOMCAT_DEFAULT,
-			PLATFORM, JDBC, false, Arrivals.EVEN);
+	static final Preset PAPER = PresetBuilder.named("paper")
+		.topologies(TOPOLOGIES)
+		.poolSizes(List.of(1, 5, 10))
+		.rates(List.of(500, 1000, 2000))
+		.duration(Duration.ofSeconds(5))
+		.warmup(WARMUP_AT_2000_RPS)
+		.topologyWarmup(Duration.ofSeconds(45))
+		.instanceCpus(1)
+		.instanceHeap("128m")
+		.build();
 
 	/**
 	 * The default: every request holds its connection {@link #TYPICAL_HOLD} (the database
@@ -142,9 +117,15 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * the confirmation of the answer measured the box, not the pool
 	 * (src/site/markdown/measurements.md).
 	 */
-	public static final Preset FULL = new Preset("full", TOPOLOGIES, List.of(1, 2, 5, 10, 50), List.of(200, 400),
-			Duration.ofSeconds(8), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(45), Workload.READ, 0, DEFAULT_HEAP,
-			TOMCAT_DEFAULT, PLATFORM, JDBC, false, Arrivals.RANDOM, List.of(DatabaseVendor.POSTGRESQL), TYPICAL_HOLD);
+	public static final Preset FULL = PresetBuilder.named("full")
+		.topologies(TOPOLOGIES)
+		.poolSizes(List.of(1, 2, 5, 10, 50))
+		.rates(List.of(200, 400))
+		.duration(Duration.ofSeconds(8))
+		.topologyWarmup(Duration.ofSeconds(45))
+		.arrivals(Arrivals.RANDOM)
+		.hold(TYPICAL_HOLD)
+		.build();
 
 	/**
 	 * The blog post "Sizing connection pool" (limvik, 2023): one instance with Tomcat's
@@ -153,9 +134,15 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * carry, so the top rate is above this box's ceiling (about 2,500 rps) and the
 	 * achieved rate is the throughput.
 	 */
-	static final Preset BLOG = new Preset("blog", List.of(Topology.SINGLE), List.of(5, 10, 12, 16, 32, 200),
-			List.of(1000, 2000, 3000), Duration.ofSeconds(5), WARMUP_AT_2000_RPS, Duration.ofSeconds(45), Workload.READ,
-			0, DEFAULT_HEAP, List.of(200), PLATFORM, JDBC, false, Arrivals.EVEN);
+	static final Preset BLOG = PresetBuilder.named("blog")
+		.topologies(List.of(Topology.SINGLE))
+		.poolSizes(List.of(5, 10, 12, 16, 32, 200))
+		.rates(List.of(1000, 2000, 3000))
+		.duration(Duration.ofSeconds(5))
+		.warmup(WARMUP_AT_2000_RPS)
+		.topologyWarmup(Duration.ofSeconds(45))
+		.tomcatThreads(List.of(200))
+		.build();
 
 	/**
 	 * No pool vs a pool: the write-heavy request of Kamal, "Configuring Connection
@@ -165,10 +152,15 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * pgbouncer is installed, and the acquire-cost benchmark of Vlad Mihalcea, "The
 	 * anatomy of Connection Pooling".
 	 */
-	static final Preset POOLING = new Preset("pooling", List.of(Topology.SINGLE, Topology.PGBOUNCER),
-			List.of(SweepResults.NO_POOL, 5, 10), List.of(100, 200, 400), Duration.ofSeconds(5), WARMUP_BELOW_2000_RPS,
-			Duration.ofSeconds(30), Workload.WRITE, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, PLATFORM, JDBC, true,
-			Arrivals.EVEN);
+	static final Preset POOLING = PresetBuilder.named("pooling")
+		.topologies(List.of(Topology.SINGLE, Topology.PGBOUNCER))
+		.poolSizes(List.of(SweepResults.NO_POOL, 5, 10))
+		.rates(List.of(100, 200, 400))
+		.duration(Duration.ofSeconds(5))
+		.topologyWarmup(Duration.ofSeconds(30))
+		.workload(Workload.WRITE)
+		.acquireCost()
+		.build();
 
 	/**
 	 * Platform vs virtual threads ({@code spring.threads.virtual.enabled}): one instance
@@ -179,10 +171,15 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * while with virtual threads every request waits inside HikariCP, where
 	 * {@code connection-timeout} decides who gets a 503.
 	 */
-	static final Preset THREADS = new Preset("threads", List.of(Topology.SINGLE), List.of(1, 2, 5, 20),
-			List.of(300, 1200), Duration.ofSeconds(6), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(30), Workload.READ, 0,
-			DEFAULT_HEAP, TOMCAT_DEFAULT, List.of(ThreadModel.PLATFORM, ThreadModel.VIRTUAL), JDBC, false,
-			Arrivals.RANDOM);
+	static final Preset THREADS = PresetBuilder.named("threads")
+		.topologies(List.of(Topology.SINGLE))
+		.poolSizes(List.of(1, 2, 5, 20))
+		.rates(List.of(300, 1200))
+		.duration(Duration.ofSeconds(6))
+		.topologyWarmup(Duration.ofSeconds(30))
+		.threads(List.of(ThreadModel.PLATFORM, ThreadModel.VIRTUAL))
+		.arrivals(Arrivals.RANDOM)
+		.build();
 
 	/**
 	 * The SLO search, asked by {@code bench.targetRps} (any preset with it set searches;
@@ -191,9 +188,14 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * the pool sizes chosen as it goes. Its rates come from the question, so it has none
 	 * of its own, and without {@code bench.targetRps} it is refused.
 	 */
-	public static final Preset SLO = new Preset("slo", List.of(Topology.SINGLE), List.of(), List.of(),
-			Duration.ofSeconds(10), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(45), Workload.READ, 0, DEFAULT_HEAP,
-			TOMCAT_DEFAULT, PLATFORM, JDBC, false, Arrivals.RANDOM);
+	public static final Preset SLO = PresetBuilder.named("slo")
+		.topologies(List.of(Topology.SINGLE))
+		.poolSizes(List.of())
+		.rates(List.of())
+		.duration(Duration.ofSeconds(10))
+		.topologyWarmup(Duration.ofSeconds(45))
+		.arrivals(Arrivals.RANDOM)
+		.build();
 
 	/**
 	 * The JDBC service vs its reactive twin, after Kamal Mahmud, "Configuring Connection
@@ -202,10 +204,15 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * 200 (it found 100 several times faster than none, and warned that 200 would not be
 	 * faster still), on each stack at the {@code pooling} preset's rates.
 	 */
-	static final Preset REACTIVE = new Preset("reactive", List.of(Topology.SINGLE),
-			List.of(SweepResults.NO_POOL, 10, 100, 200), List.of(100, 200, 400), Duration.ofSeconds(5),
-			WARMUP_BELOW_2000_RPS, Duration.ofSeconds(30), Workload.WRITE, 0, DEFAULT_HEAP, TOMCAT_DEFAULT, PLATFORM,
-			List.of(Stack.JDBC, Stack.R2DBC), false, Arrivals.EVEN);
+	static final Preset REACTIVE = PresetBuilder.named("reactive")
+		.topologies(List.of(Topology.SINGLE))
+		.poolSizes(List.of(SweepResults.NO_POOL, 10, 100, 200))
+		.rates(List.of(100, 200, 400))
+		.duration(Duration.ofSeconds(5))
+		.topologyWarmup(Duration.ofSeconds(30))
+		.workload(Workload.WRITE)
+		.stacks(List.of(Stack.JDBC, Stack.R2DBC))
+		.build();
 
 	/**
 	 * PostgreSQL vs MariaDB: the same read request on one instance, pools 1, 2, 5, 10 and
@@ -217,10 +224,15 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * 8.1.0, as its set-up says); MariaDB, which speaks MySQL's protocol and which the
 	 * lab can embed, stands in for it.
 	 */
-	static final Preset MYSQL = new Preset("mysql", List.of(Topology.SINGLE), List.of(1, 2, 5, 10, 20),
-			List.of(250, 500), Duration.ofSeconds(6), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(30), Workload.READ, 0,
-			DEFAULT_HEAP, TOMCAT_DEFAULT, PLATFORM, JDBC, false, Arrivals.RANDOM,
-			List.of(DatabaseVendor.POSTGRESQL, DatabaseVendor.MARIADB));
+	static final Preset MYSQL = PresetBuilder.named("mysql")
+		.topologies(List.of(Topology.SINGLE))
+		.poolSizes(List.of(1, 2, 5, 10, 20))
+		.rates(List.of(250, 500))
+		.duration(Duration.ofSeconds(6))
+		.topologyWarmup(Duration.ofSeconds(30))
+		.arrivals(Arrivals.RANDOM)
+		.vendors(List.of(DatabaseVendor.POSTGRESQL, DatabaseVendor.MARIADB))
+		.build();
 
 	/**
 	 * The other side of the knee: every request costs the database
@@ -234,10 +246,15 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * it should; whether the large side loses is the question the preset asks. The
 	 * measured window is the default preset's 8 s.
 	 */
-	public static final Preset CONTENTION = new Preset("contention", TOPOLOGIES, List.of(1, 2, 4, 16, 64),
-			List.of(300, 400), Duration.ofSeconds(8), WARMUP_BELOW_2000_RPS, Duration.ofSeconds(45), Workload.READ, 0,
-			DEFAULT_HEAP, TOMCAT_DEFAULT, PLATFORM, JDBC, false, Arrivals.RANDOM, List.of(DatabaseVendor.POSTGRESQL),
-			null, Preset.CONTENTION_CPU_MS);
+	public static final Preset CONTENTION = PresetBuilder.named("contention")
+		.topologies(TOPOLOGIES)
+		.poolSizes(List.of(1, 2, 4, 16, 64))
+		.rates(List.of(300, 400))
+		.duration(Duration.ofSeconds(8))
+		.topologyWarmup(Duration.ofSeconds(45))
+		.arrivals(Arrivals.RANDOM)
+		.cpuHoldMs(Preset.CONTENTION_CPU_MS)
+		.build();
 
 	/** The database CPU each request costs in the {@code contention} preset, ms. */
 	public static final double CONTENTION_CPU_MS = 2.0;
