@@ -8,6 +8,7 @@ import org.poollab.service.system.ResizeToken;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
@@ -49,8 +50,19 @@ final class BearerTokenWebFilter implements WebFilter, Ordered {
 			response.getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, ResizeToken.CHALLENGE);
 		}
 		response.getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+		// The refusal is written after the request's body has been read to its end, and
+		// closes the connection: written before, it left Reactor Netty's keep-alive
+		// connection with the refused request's operations still running when the next
+		// request came, and that request got no answer at all (a 60 s client timeout
+		// in ReactivePoolResizeIT on CI, 2026-11-27; the race of reactor-netty issue
+		// #4188, "HTTP/1.1 keep-alive can hang when a new request inherits the previous
+		// request's ChannelOperations"). A refused write is rare: a new connection for
+		// the next request costs nothing that matters.
+		response.getHeaders().set(HttpHeaders.CONNECTION, "close");
 		DataBuffer body = response.bufferFactory().wrap(check.problem().getBytes(StandardCharsets.UTF_8));
-		return response.writeWith(Mono.just(body));
+		return request.getBody()
+			.doOnNext(DataBufferUtils::release)
+			.then(Mono.defer(() -> response.writeWith(Mono.just(body))));
 	}
 
 	/** Before anything reads the request's body. */

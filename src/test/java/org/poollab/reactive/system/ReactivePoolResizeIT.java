@@ -262,6 +262,7 @@ class ReactivePoolResizeIT {
 		assertThat(missing.statusCode()).isEqualTo(401);
 		assertThat(missing.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"poolsize\"");
 		assertThat(missing.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat(missing.headers().firstValue("Connection")).as("a refusal closes its connection").hasValue("close");
 		assertThat((String) JsonPath.read(missing.body(), "$.detail"))
 			.isEqualTo("Changing the pool size needs the header Authorization: Bearer <lab.pool-resize.token>");
 
