@@ -55,14 +55,8 @@ class CpuHoldIT {
 		try (Connection connection = dataSource.getConnection()) {
 			CpuHold hold = CpuHold.calibrate(dataSource, DatabaseVendor.POSTGRESQL, ASKED);
 			ProcessHandle backend = ProcessHandle.of(backendPid(connection)).orElseThrow();
-			hold.burn(connection); // planned and cached before the count starts
-			Duration before = backend.info().totalCpuDuration().orElseThrow();
-			for (int i = 0; i < EXECUTIONS; i++) {
-				hold.burn(connection);
-			}
-			Duration spent = backend.info().totalCpuDuration().orElseThrow().minus(before);
-			double msPerExecution = spent.toNanos() / 1e6 / EXECUTIONS;
-			assertThat(msPerExecution).as("database CPU per execution, ms (%d units)", hold.units())
+			assertThat(cpuMsPerExecution(hold, connection, backend))
+				.as("database CPU per execution, ms (%d units)", hold.units())
 				.isBetween(0.8 * 2, 1.2 * 2);
 		}
 		finally {
@@ -84,20 +78,29 @@ class CpuHoldIT {
 				CpuHold hold = CpuHold.calibrate(dataSource, DatabaseVendor.MARIADB, ASKED);
 				assertThat(hold.statement()).contains("BENCHMARK");
 				ProcessHandle server = mariadb.process().orElseThrow();
-				hold.burn(connection);
-				Duration before = server.info().totalCpuDuration().orElseThrow();
-				for (int i = 0; i < EXECUTIONS; i++) {
-					hold.burn(connection);
-				}
-				Duration spent = server.info().totalCpuDuration().orElseThrow().minus(before);
-				double msPerExecution = spent.toNanos() / 1e6 / EXECUTIONS;
-				assertThat(msPerExecution).as("mariadbd CPU per execution, ms (%d units)", hold.units())
+				assertThat(cpuMsPerExecution(hold, connection, server))
+					.as("mariadbd CPU per execution, ms (%d units)", hold.units())
 					.isBetween(0.8 * 2, 1.2 * 2);
 			}
 			finally {
 				dataSource.destroy();
 			}
 		}
+	}
+
+	/**
+	 * The CPU {@code process} spent per execution of the hold, over {@link #EXECUTIONS}
+	 * after one that plans and caches the statement.
+	 */
+	private static double cpuMsPerExecution(CpuHold hold, Connection connection, ProcessHandle process)
+			throws SQLException {
+		hold.burn(connection);
+		Duration before = process.info().totalCpuDuration().orElseThrow();
+		for (int i = 0; i < EXECUTIONS; i++) {
+			hold.burn(connection);
+		}
+		Duration spent = process.info().totalCpuDuration().orElseThrow().minus(before);
+		return spent.toNanos() / 1e6 / EXECUTIONS;
 	}
 
 	private static long backendPid(Connection connection) throws SQLException {
