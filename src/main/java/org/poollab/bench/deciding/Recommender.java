@@ -157,9 +157,19 @@ public final class Recommender {
 		Recommendation recommendation = decision.isPresent()
 				? IntervalVerdict.decided(grid, decision.get(), atRate, decidingRateRps, whyThisRate, unpooled, caveats,
 						host, database, refuted)
-				: MarginVerdict.decide(grid, candidates, atRate, poolSizes, decidingRateRps, whyThisRate, unpooled,
-						caveats, host, database);
+				: MarginVerdict.decide(grid, unrefuted(candidates, refuted), atRate, poolSizes, decidingRateRps,
+						whyThisRate, unpooled, caveats, host, database);
 		return unlessRefuted(recommendation, refuted, decidingRateRps);
+	}
+
+	/**
+	 * The candidates the margin may choose from: a pool its confirmation refuted cannot
+	 * be the choice (the interval verdict leaves it out in {@link Decision}); all of them
+	 * when every one was refuted, which {@link #unlessRefuted} then says.
+	 */
+	private static List<Cell> unrefuted(List<Cell> candidates, Set<Integer> refuted) {
+		List<Cell> left = candidates.stream().filter((cell) -> !refuted.contains(cell.poolSize())).toList();
+		return left.isEmpty() ? candidates : left;
 	}
 
 	/**

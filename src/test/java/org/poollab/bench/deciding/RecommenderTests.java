@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -12,6 +13,7 @@ import org.poollab.bench.report.Header;
 import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Host;
 import org.poollab.bench.results.Latency;
+import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.Pool;
 import org.poollab.bench.results.SweepResults;
@@ -24,6 +26,23 @@ public class RecommenderTests {
 
 	public static final DatabaseFacts DATABASE = new DatabaseFacts("embedded", DatabaseFacts.POSTGRESQL,
 			"jdbc:postgresql://localhost:5432/roles", "17.11", 100, 3);
+
+	@Test
+	void withoutIntervalsAPoolRefutedByItsConfirmationIsNotTheChoiceAndTheNextOneIs() {
+		// No intervals: the margin (1 ms) decides, 1 and 3 within it, 10 not; 1 was
+		// refuted as pasted.
+		TopologyGrid grid = TopologyGrid.of("single", Limits.DEFAULTS,
+				List.of(point("single", 1, 100, 6), point("single", 3, 100, 5.5), point("single", 10, 100, 20)), 100);
+		assertThat(Recommender.recommend(grid, HOST, DATABASE).poolSize()).hasValue(1);
+
+		Recommendation recommendation = Recommender.recommend(grid, HOST, DATABASE, Map.of(100, Set.of(1)));
+		assertThat(recommendation.verdict()).isEqualTo(Verdict.CHOSEN);
+		assertThat(recommendation.poolSize()).hasValue(3);
+
+		Recommendation both = Recommender.recommend(grid, HOST, DATABASE, Map.of(100, Set.of(1, 3, 10)));
+		assertThat(both.verdict()).isEqualTo(Verdict.REFUTED);
+		assertThat(both.poolSize()).isEmpty();
+	}
 
 	@Test
 	void picksTheKneeAtPoolFive() {
