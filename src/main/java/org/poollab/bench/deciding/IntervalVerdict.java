@@ -4,13 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.deciding.Recommendation.Verdict;
-import org.poollab.bench.results.DatabaseFacts;
-import org.poollab.bench.results.Host;
 import org.poollab.bench.text.Durations;
 
 /**
@@ -29,29 +26,11 @@ public final class IntervalVerdict {
 	}
 
 	/** The verdict from intervals: the indistinguishable set and the choice in it. */
-	public static Recommendation decided(TopologyGrid grid, Decision decision, List<Cell> atRate, int decidingRateRps,
-			String whyThisRate, List<Cell> unpooled, List<String> caveats, Host host, DatabaseFacts database,
-			Set<Integer> refuted) {
+	static Recommendation decided(DecidingRate at, Decision decision) {
 		Cell chosen = decision.chosen();
-		Cell best = decision.best();
-		double objectiveMs = best.p99ObjectiveMs();
-		String bestFigure = "pool " + best.poolLabel() + ", p99 " + Durations.ms(best.p99Ms())
-				+ best.p99Interval().map(CellText::interval).orElse("") + " ms";
-		String set;
-		if (decision.indistinguishable().size() == 1) {
-			set = "pool " + best.poolLabel() + " has the best p99 (" + Durations.ms(best.p99Ms())
-					+ best.p99Interval().map(CellText::interval).orElse("")
-					+ " ms), told apart from every other pool by its 95 % interval";
-		}
-		else {
-			set = "pools " + Recommender.pools(decision.indistinguishable()) + " are indistinguishable from the best ("
-					+ bestFigure + "): the 95 % interval of each difference includes 0"
-					+ ((objectiveMs > 0) ? String.format(Locale.ROOT,
-							", or the difference is within %s ms (%.0f %% of the %s ms objective)",
-							Durations.ms(Decision.OBJECTIVE_SHARE * objectiveMs), 100 * Decision.OBJECTIVE_SHARE,
-							Durations.ms(objectiveMs)) : "");
-		}
-		String summary = String.format(Locale.ROOT, "At %d rps, %s, %s. ", decidingRateRps, whyThisRate, set)
+		List<Cell> atRate = at.atRate();
+		Set<Integer> refuted = at.refuted();
+		String summary = String.format(Locale.ROOT, "At %d rps, %s, %s. ", at.rateRps(), at.why(), set(decision))
 				+ choice(decision, atRate, refuted)
 				+ " Redone on p99s drawn from each pool's interval, the decision picks " + decision.describePicks()
 				+ ".";
@@ -65,18 +44,63 @@ public final class IntervalVerdict {
 		if (sides.isPresent()) {
 			summary += " " + sides.get();
 		}
+		summary += others(decision, atRate, knee);
+		addCaveats(decision, atRate, at.caveats());
+		summary += at.withoutPool();
+		String basis = String.format(Locale.ROOT,
+				"measured: the smallest of the pools indistinguishable from the best at %d rps (%s) that sustained "
+						+ "it; picked in %.0f %% of redrawn decisions",
+				at.rateRps(), Recommender.pools(decision.indistinguishable()), 100 * decision.probability());
+		return Recommender.answer(at, Verdict.CHOSEN, chosen.poolSize(), summary, chosen, false, basis)
+			.withDecision(decision.indistinguishable().stream().map(Cell::poolSize).toList(), decision.picks());
+	}
+
+	/** The pools indistinguishable from the best, and why, in a clause. */
+	private static String set(Decision decision) {
+		Cell best = decision.best();
+		if (decision.indistinguishable().size() == 1) {
+			return "pool " + best.poolLabel() + " has the best p99 (" + Durations.ms(best.p99Ms())
+					+ best.p99Interval().map(CellText::interval).orElse("")
+					+ " ms), told apart from every other pool by its 95 % interval";
+		}
+		double objectiveMs = best.p99ObjectiveMs();
+		String bestFigure = "pool " + best.poolLabel() + ", p99 " + Durations.ms(best.p99Ms())
+				+ best.p99Interval().map(CellText::interval).orElse("") + " ms";
+		return "pools " + Recommender.pools(decision.indistinguishable()) + " are indistinguishable from the best ("
+				+ bestFigure + "): the 95 % interval of each difference includes 0"
+				+ ((objectiveMs > 0) ? String.format(Locale.ROOT,
+						", or the difference is within %s ms (%.0f %% of the %s ms objective)",
+						Durations.ms(Decision.OBJECTIVE_SHARE * objectiveMs), 100 * Decision.OBJECTIVE_SHARE,
+						Durations.ms(objectiveMs)) : "");
+	}
+
+	/**
+	 * The pools at the rate that were no candidate, in sentences: those that failed
+	 * (unless the knee already names them) and those left out as understated.
+	 */
+	private static String others(Decision decision, List<Cell> atRate, Knee knee) {
 		List<Cell> others = atRate.stream().filter((cell) -> !decision.candidates().contains(cell)).toList();
 		List<Cell> understated = others.stream().filter(Cell::sustained).toList();
 		List<Cell> failed = others.stream().filter((cell) -> !cell.sustained() && !knee.names(cell)).toList();
+		String sentences = "";
 		if (!failed.isEmpty()) {
-			summary += " Did not sustain it: "
+			sentences += " Did not sustain it: "
 					+ failed.stream().map(Recommender::fate).collect(Collectors.joining("; ")) + ".";
 		}
 		if (!understated.isEmpty()) {
-			summary += " Left out: " + understated.stream()
+			sentences += " Left out: " + understated.stream()
 				.map((cell) -> "pool " + cell.poolLabel() + ", " + CellText.latencyCaveat(cell).orElse("understated"))
 				.collect(Collectors.joining("; ")) + ".";
 		}
+		return sentences;
+	}
+
+	/**
+	 * The caveats the choice calls for: unsettled, a pool of 1, or the largest pool
+	 * measured without another to tell it from.
+	 */
+	private static void addCaveats(Decision decision, List<Cell> atRate, List<String> caveats) {
+		Cell chosen = decision.chosen();
 		if (decision.probability() < SETTLED_PROBABILITY) {
 			caveats.add(String.format(Locale.ROOT,
 					"The choice is not settled: redone on p99s drawn from the intervals, the decision picks pool %s "
@@ -94,16 +118,6 @@ public final class IntervalVerdict {
 			caveats.add("The chosen pool is the largest measured: p99 may still fall above pool " + largestPool
 					+ "; extend the grid upwards to find the knee.");
 		}
-		summary += Recommender.withoutPool(unpooled, decidingRateRps);
-		String basis = String.format(Locale.ROOT,
-				"measured: the smallest of the pools indistinguishable from the best at %d rps (%s) that sustained "
-						+ "it; picked in %.0f %% of redrawn decisions",
-				decidingRateRps, Recommender.pools(decision.indistinguishable()), 100 * decision.probability());
-		return Recommender
-			.answer(grid, Verdict.CHOSEN, OptionalInt.of(chosen.poolSize()), summary, caveats, chosen, host, database,
-					false, basis)
-			.withDecidingRate(decidingRateRps)
-			.withDecision(decision.indistinguishable().stream().map(Cell::poolSize).toList(), decision.picks());
 	}
 
 	/**

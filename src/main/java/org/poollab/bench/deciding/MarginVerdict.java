@@ -3,13 +3,10 @@ package org.poollab.bench.deciding;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.deciding.Recommendation.CrossChecks;
 import org.poollab.bench.deciding.Recommendation.Verdict;
-import org.poollab.bench.results.DatabaseFacts;
-import org.poollab.bench.results.Host;
 import org.poollab.bench.text.Durations;
 
 /**
@@ -24,66 +21,67 @@ public final class MarginVerdict {
 	private MarginVerdict() {
 	}
 
-	public static Recommendation decide(TopologyGrid grid, List<Cell> candidates, List<Cell> atRate, int[] poolSizes,
-			int decidingRateRps, String whyThisRate, List<Cell> unpooled, List<String> caveats, Host host,
-			DatabaseFacts database) {
+	static Recommendation decide(DecidingRate at, List<Cell> candidates, int[] poolSizes) {
 		Cell best = candidates.stream().min(Comparator.comparingDouble(Cell::p99Ms)).get();
 		Margin margin = Margin.of(best, candidates);
+		double worstP99Ms = candidates.stream().mapToDouble(Cell::p99Ms).max().getAsDouble();
+		boolean flat = candidates.size() == at.atRate().size() && candidates.size() > 1
+				&& worstP99Ms - best.p99Ms() <= margin.ms();
+		boolean provisional = candidates.stream().anyMatch((cell) -> cell.repeats().size() < 2);
+		return flat ? flat(at, candidates, best, worstP99Ms, margin, provisional)
+				: chosen(at, candidates, best, margin, poolSizes[poolSizes.length - 1], provisional);
+	}
+
+	/**
+	 * Every candidate within the margin of the best: no knee, and a pool size derived by
+	 * {@link NoKnee}.
+	 */
+	private static Recommendation flat(DecidingRate at, List<Cell> candidates, Cell best, double worstP99Ms,
+			Margin margin, boolean provisional) {
+		Cell busiest = Recommender.busiest(candidates);
+		CrossChecks checks = Recommender.crossChecks(at.topology(), busiest);
+		NoKnee noKnee = NoKnee.of(candidates, checks);
+		String spread = (worstP99Ms == best.p99Ms()) ? "a p99 of " + Durations.ms(best.p99Ms()) + " ms at every size"
+				: "p99 between " + Durations.ms(best.p99Ms()) + " and " + Durations.ms(worstP99Ms) + " ms";
+		String summary = String.format(Locale.ROOT,
+				"No knee was found: pool sizes %s are equal within noise at %d rps, with %s, within the %s ms "
+						+ "margin%s. Pool size %d is derived, not measured: %s",
+				Recommender.pools(candidates), at.rateRps(), spread, Durations.ms(margin.ms()), margin.why(),
+				noKnee.poolSize(), noKnee.why());
+		at.caveats().addAll(noKnee.caveats());
+		summary += at.withoutPool() + (provisional ? " " + Recommendation.PROVISIONAL : "");
+		String basis = "NOT a measured knee: pool sizes " + Recommender.pools(candidates) + " equal within noise at "
+				+ at.rateRps() + " rps; derived: " + noKnee.why();
+		return Recommender.answer(at, Verdict.FLAT, noKnee.poolSize(), summary, busiest, provisional, basis);
+	}
+
+	/** The smallest pool within the margin of the best, with the others at the rate. */
+	private static Recommendation chosen(DecidingRate at, List<Cell> candidates, Cell best, Margin margin,
+			int largestPool, boolean provisional) {
 		Cell chosen = candidates.stream()
 			.filter((cell) -> cell.p99Ms() <= best.p99Ms() + margin.ms())
 			.findFirst()
 			.get();
-		double worstP99Ms = candidates.stream().mapToDouble(Cell::p99Ms).max().getAsDouble();
-		boolean flat = candidates.size() == atRate.size() && candidates.size() > 1
-				&& worstP99Ms - best.p99Ms() <= margin.ms();
-		boolean provisional = candidates.stream().anyMatch((cell) -> cell.repeats().size() < 2);
-		String summary;
-		Recommendation recommendation;
-		if (flat) {
-			Cell busiest = Recommender.busiest(candidates);
-			CrossChecks checks = Recommender.crossChecks(grid, busiest, host, database);
-			NoKnee noKnee = NoKnee.of(candidates, checks);
-			String spread = (worstP99Ms == best.p99Ms())
-					? "a p99 of " + Durations.ms(best.p99Ms()) + " ms at every size"
-					: "p99 between " + Durations.ms(best.p99Ms()) + " and " + Durations.ms(worstP99Ms) + " ms";
-			summary = String.format(Locale.ROOT,
-					"No knee was found: pool sizes %s are equal within noise at %d rps, with %s, within the %s ms "
-							+ "margin%s. Pool size %d is derived, not measured: %s",
-					Recommender.pools(candidates), decidingRateRps, spread, Durations.ms(margin.ms()), margin.why(),
-					noKnee.poolSize(), noKnee.why());
-			caveats.addAll(noKnee.caveats());
-			summary += Recommender.withoutPool(unpooled, decidingRateRps)
-					+ (provisional ? " " + Recommendation.PROVISIONAL : "");
-			String basis = "NOT a measured knee: pool sizes " + Recommender.pools(candidates)
-					+ " equal within noise at " + decidingRateRps + " rps; derived: " + noKnee.why();
-			recommendation = Recommender.answer(grid, Verdict.FLAT, OptionalInt.of(noKnee.poolSize()), summary, caveats,
-					busiest, host, database, provisional, basis);
+		String summary = String.format(Locale.ROOT, "At %d rps, %s, ", at.rateRps(), at.why())
+				+ chosenBecause(chosen, best, candidates, margin);
+		List<Cell> smaller = at.atRate().stream().filter((cell) -> cell.poolSize() < chosen.poolSize()).toList();
+		if (!smaller.isEmpty()) {
+			summary += " Smaller pools at that rate: "
+					+ smaller.stream().map(Recommender::fate).collect(Collectors.joining("; ")) + ".";
 		}
-		else {
-			summary = String.format(Locale.ROOT, "At %d rps, %s, ", decidingRateRps, whyThisRate)
-					+ chosenBecause(chosen, best, candidates, margin);
-			List<Cell> smaller = atRate.stream().filter((cell) -> cell.poolSize() < chosen.poolSize()).toList();
-			if (!smaller.isEmpty()) {
-				summary += " Smaller pools at that rate: "
-						+ smaller.stream().map(Recommender::fate).collect(Collectors.joining("; ")) + ".";
-			}
-			List<Cell> larger = atRate.stream().filter((cell) -> cell.poolSize() > chosen.poolSize()).toList();
-			if (!larger.isEmpty()) {
-				summary += " Larger: " + larger.stream().map(Recommender::fate).collect(Collectors.joining("; ")) + ".";
-			}
-			int largestPool = poolSizes[poolSizes.length - 1];
-			if (chosen.poolSize() == largestPool) {
-				caveats.add("The chosen pool is the largest measured: p99 may still fall above pool " + largestPool
+		List<Cell> larger = at.atRate().stream().filter((cell) -> cell.poolSize() > chosen.poolSize()).toList();
+		if (!larger.isEmpty()) {
+			summary += " Larger: " + larger.stream().map(Recommender::fate).collect(Collectors.joining("; ")) + ".";
+		}
+		if (chosen.poolSize() == largestPool) {
+			at.caveats()
+				.add("The chosen pool is the largest measured: p99 may still fall above pool " + largestPool
 						+ "; extend the grid upwards to find the knee.");
-			}
-			summary += Recommender.withoutPool(unpooled, decidingRateRps)
-					+ (provisional ? " " + Recommendation.PROVISIONAL : "");
-			String basis = "measured: the smallest pool within the p99 margin (" + Durations.ms(margin.ms())
-					+ " ms) of the best at " + decidingRateRps + " rps, the highest rate sustained";
-			recommendation = Recommender.answer(grid, Verdict.CHOSEN, OptionalInt.of(chosen.poolSize()), summary,
-					caveats, chosen, host, database, provisional, basis);
 		}
-		return recommendation.withDecidingRate(decidingRateRps);
+		summary += at.withoutPool() + (provisional ? " " + Recommendation.PROVISIONAL : "");
+		String basis = "measured: the smallest pool within the p99 margin (" + Durations.ms(margin.ms())
+				+ " ms) of the best at " + at.rateRps() + " rps, the highest rate sustained";
+		return Recommender.answer(at, Verdict.CHOSEN, chosen.poolSize(), summary, chosen, provisional, basis);
 	}
 
 	/** Why the chosen pool, without comparing it with itself. */

@@ -39,14 +39,6 @@ public record Recommendation(String topology, String poolSizeKey, Verdict verdic
 		picks = Collections.unmodifiableMap(new LinkedHashMap<>(picks));
 	}
 
-	/** A verdict that did not come from intervals. */
-	public Recommendation(String topology, String poolSizeKey, Verdict verdict, OptionalInt poolSize,
-			OptionalInt decidingRateRps, String summary, List<String> caveats, CrossChecks crossChecks,
-			boolean provisional, String basis) {
-		this(topology, poolSizeKey, verdict, poolSize, decidingRateRps, summary, caveats, crossChecks, provisional,
-				basis, List.of(), Map.of());
-	}
-
 	/** The rule, as the report states it. */
 	public static final String RULE = "Take the highest rate that at least one pool size sustains "
 			+ "(no instance died, errors \u2264 0.1 %, achieved \u2265 95 % of the target rate, p99 at or below "
@@ -72,12 +64,6 @@ public record Recommendation(String topology, String poolSizeKey, Verdict verdic
 
 	/** Said wherever a verdict rests on one run per point. */
 	public static final String PROVISIONAL = "Provisional: one run per point; confirm with -Dbench.repeats=3.";
-
-	public Recommendation withDecidingRate(int rateRps) {
-		return new Recommendation(this.topology, this.poolSizeKey, this.verdict, this.poolSize, OptionalInt.of(rateRps),
-				this.summary, this.caveats, this.crossChecks, this.provisional, this.basis, this.indistinguishable,
-				this.picks);
-	}
 
 	public Recommendation withDecision(List<Integer> set, Map<Integer, Double> picked) {
 		return new Recommendation(this.topology, this.poolSizeKey, this.verdict, this.poolSize, this.decidingRateRps,

@@ -63,31 +63,69 @@ public final class Recommender {
 	 */
 	public static Recommendation recommend(TopologyGrid grid, Host host, DatabaseFacts database,
 			Map<Integer, Set<Integer>> refutedByRate) {
-		List<String> caveats = new ArrayList<>();
-		if (!grid.excluded().isEmpty()) {
-			long generatorBound = grid.excluded()
-				.stream()
-				.filter((point) -> Fate.of(point) == Fate.GENERATOR_BOUND)
-				.count();
-			caveats.add(grid.excluded().size() + " point(s) left out because the lab failed to measure them"
-					+ ((generatorBound > 0) ? " (" + generatorBound
-							+ " generator-bound: JMeter fell behind its schedule, so the window measured the generator, not the service; no verdict)"
-							: "")
-					+ " (listed below).");
-		}
+		TopologyCase topology = new TopologyCase(grid, host, database, new ArrayList<>());
+		List<String> caveats = topology.caveats();
+		excluded(grid).ifPresent(caveats::add);
 		// No pool ("none") is the baseline the pool sizes are compared with, never a
 		// candidate: there is no maximum-pool-size to paste for it.
 		List<Cell> cells = grid.cells().stream().filter(Cell::pooled).toList();
 		List<Cell> unpooled = grid.cells().stream().filter((cell) -> !cell.pooled()).toList();
 		tooManyClients(grid, database).ifPresent(caveats::add);
 		if (cells.isEmpty()) {
-			return answer(grid, Verdict.NO_DATA, OptionalInt.empty(),
-					"The grid cannot support a conclusion for " + grid.name() + ": no point of this topology "
-							+ (unpooled.isEmpty() ? "was measured."
-									: "with a pool was measured (only 'none' was measured)."),
-					caveats, null, host, database);
+			return noAnswer(topology, Verdict.NO_DATA, "The grid cannot support a conclusion for " + grid.name()
+					+ ": no point of this topology "
+					+ (unpooled.isEmpty() ? "was measured." : "with a pool was measured (only 'none' was measured)."),
+					null);
 		}
 		List<Cell> considered = cells.stream().filter(Cell::considered).toList();
+		notConsidered(cells, considered, caveats);
+		if (considered.isEmpty()) {
+			return noAnswer(topology, Verdict.UNVERIFIED,
+					"The grid cannot support a conclusion: no point proved that its pool had the size it claims, "
+							+ "so no measurement can be attributed to a pool size.",
+					busiest(cells));
+		}
+		int[] poolSizes = considered.stream().mapToInt(Cell::poolSize).distinct().sorted().toArray();
+		if (poolSizes.length == 1) {
+			int highestRateRps = considered.stream().mapToInt(Cell::rateRps).max().getAsInt();
+			return noAnswer(topology, Verdict.SINGLE_POOL_SIZE,
+					"The grid cannot support a conclusion about pool size: only pool size " + poolSizes[0]
+							+ " was measured, so there is nothing to compare it with."
+							+ withoutPool(unpooled, highestRateRps).replace("that rate", highestRateRps + " rps"),
+					busiest(considered));
+		}
+		List<Cell> sustained = considered.stream().filter(Cell::sustained).toList();
+		if (sustained.isEmpty()) {
+			return noAnswer(topology, Verdict.SATURATED,
+					"The grid cannot support a conclusion: every pool size saturated at every measured rate "
+							+ "(errors, connection timeouts, a dead instance or an under-achieved rate). Measure "
+							+ "lower rates, or look for the bottleneck outside the pool.",
+					busiest(considered));
+		}
+		return decide(topology, considered, sustained, unpooled, poolSizes, refutedByRate);
+	}
+
+	/** The points the lab failed to measure, in a caveat; empty when there are none. */
+	private static Optional<String> excluded(TopologyGrid grid) {
+		if (grid.excluded().isEmpty()) {
+			return Optional.empty();
+		}
+		long generatorBound = grid.excluded()
+			.stream()
+			.filter((point) -> Fate.of(point) == Fate.GENERATOR_BOUND)
+			.count();
+		return Optional.of(grid.excluded().size() + " point(s) left out because the lab failed to measure them"
+				+ ((generatorBound > 0) ? " (" + generatorBound
+						+ " generator-bound: JMeter fell behind its schedule, so the window measured the generator, not the service; no verdict)"
+						: "")
+				+ " (listed below).");
+	}
+
+	/**
+	 * The caveats for cells that are shown but not considered (pool size unverified) and
+	 * for considered cells whose instance died, which count as not sustaining their rate.
+	 */
+	private static void notConsidered(List<Cell> cells, List<Cell> considered, List<String> caveats) {
 		if (considered.size() < cells.size()) {
 			caveats.add((cells.size() - considered.size()) + " cell(s) did not prove their pool size (HikariCP's "
 					+ "connections.max gauge disagreed or was missing), are shown as 'unverified' and were not "
@@ -98,29 +136,14 @@ public final class Recommender {
 					+ CellText.deathSummary(cell) + ". A result of the load, not missing data: it counts as not "
 					+ "sustaining that rate.");
 		}
-		if (considered.isEmpty()) {
-			return answer(grid, Verdict.UNVERIFIED, OptionalInt.empty(),
-					"The grid cannot support a conclusion: no point proved that its pool had the size it claims, "
-							+ "so no measurement can be attributed to a pool size.",
-					caveats, busiest(cells), host, database);
-		}
-		int[] poolSizes = considered.stream().mapToInt(Cell::poolSize).distinct().sorted().toArray();
-		if (poolSizes.length == 1) {
-			int highestRateRps = considered.stream().mapToInt(Cell::rateRps).max().getAsInt();
-			return answer(grid, Verdict.SINGLE_POOL_SIZE, OptionalInt.empty(),
-					"The grid cannot support a conclusion about pool size: only pool size " + poolSizes[0]
-							+ " was measured, so there is nothing to compare it with."
-							+ withoutPool(unpooled, highestRateRps).replace("that rate", highestRateRps + " rps"),
-					caveats, busiest(considered), host, database);
-		}
-		List<Cell> sustained = considered.stream().filter(Cell::sustained).toList();
-		if (sustained.isEmpty()) {
-			return answer(grid, Verdict.SATURATED, OptionalInt.empty(),
-					"The grid cannot support a conclusion: every pool size saturated at every measured rate "
-							+ "(errors, connection timeouts, a dead instance or an under-achieved rate). Measure "
-							+ "lower rates, or look for the bottleneck outside the pool.",
-					caveats, busiest(considered), host, database);
-		}
+	}
+
+	/**
+	 * The deciding rate and the verdict there: {@link IntervalVerdict}'s where every
+	 * candidate carries its interval, else {@link MarginVerdict}'s.
+	 */
+	private static Recommendation decide(TopologyCase topology, List<Cell> considered, List<Cell> sustained,
+			List<Cell> unpooled, int[] poolSizes, Map<Integer, Set<Integer>> refutedByRate) {
 		// The deciding rate: the highest at which some pool can be the choice (it
 		// sustained the rate in every repeat, no confirmation refuted it there, and its
 		// p99 is clear of the objective or every larger pool sustained the rate too; see
@@ -140,25 +163,25 @@ public final class Recommender {
 		int decidingRateRps = eligibleRate.orElse(sustained.stream().mapToInt(Cell::rateRps).max().getAsInt());
 		Set<Integer> refuted = refutedByRate.getOrDefault(decidingRateRps, Set.of());
 		List<Cell> atRate = atRate(considered, decidingRateRps);
+		List<String> caveats = topology.caveats();
 		refutedAbove(refutedByRate, decidingRateRps).ifPresent(caveats::add);
 		List<Cell> candidates = sustained.stream()
 			.filter((cell) -> cell.rateRps() == decidingRateRps)
 			.sorted(Comparator.comparingInt(Cell::poolSize))
 			.toList();
 
-		if (decidingRateRps == grid.ratesRps()[grid.ratesRps().length - 1]) {
+		int[] ratesRps = topology.grid().ratesRps();
+		if (decidingRateRps == ratesRps[ratesRps.length - 1]) {
 			caveats.add("Some pool size sustained every measured rate, so the ceiling was not found: above "
 					+ decidingRateRps + " rps the pool size may matter more than it does here.");
 		}
+		DecidingRate at = new DecidingRate(topology, decidingRateRps, whyThisRate, atRate, unpooled, refuted);
 		Optional<Decision> decision = Decision.of(candidates, atRate, candidates.get(0).p99ObjectiveMs(), refuted);
 		// The decision's probability (how often it picks the choice when redone on p99s
 		// drawn from the intervals) says how settled it is: no bare "provisional" beside
 		// it.
-		Recommendation recommendation = decision.isPresent()
-				? IntervalVerdict.decided(grid, decision.get(), atRate, decidingRateRps, whyThisRate, unpooled, caveats,
-						host, database, refuted)
-				: MarginVerdict.decide(grid, unrefuted(candidates, refuted), atRate, poolSizes, decidingRateRps,
-						whyThisRate, unpooled, caveats, host, database);
+		Recommendation recommendation = decision.isPresent() ? IntervalVerdict.decided(at, decision.get())
+				: MarginVerdict.decide(at, unrefuted(candidates, refuted), poolSizes);
 		return unlessRefuted(recommendation, refuted, decidingRateRps);
 	}
 
@@ -255,37 +278,54 @@ public final class Recommender {
 			.orElse("");
 	}
 
-	private static Recommendation answer(TopologyGrid grid, Verdict verdict, OptionalInt poolSize, String summary,
-			List<String> caveats, @Nullable Cell littleCell, Host host, DatabaseFacts database) {
-		return answer(grid, verdict, poolSize, summary, caveats, littleCell, host, database, false, "");
+	/**
+	 * An answer that names no pool size: the grid cannot support one, and the summary
+	 * says why.
+	 */
+	private static Recommendation noAnswer(TopologyCase topology, Verdict verdict, String summary,
+			@Nullable Cell littleCell) {
+		TopologyGrid grid = topology.grid();
+		return new Recommendation(grid.name(), grid.poolSizeKey(), verdict, OptionalInt.empty(), OptionalInt.empty(),
+				summary, List.copyOf(topology.caveats()), crossChecks(topology, littleCell), false, "", List.of(),
+				Map.of());
 	}
 
-	public static Recommendation answer(TopologyGrid grid, Verdict verdict, OptionalInt poolSize, String summary,
-			List<String> caveats, @Nullable Cell littleCell, Host host, DatabaseFacts database, boolean provisional,
-			String basis) {
-		CrossChecks crossChecks = crossChecks(grid, littleCell, host, database);
-		if (poolSize.isPresent() && !crossChecks.budgetKnown()) {
+	/**
+	 * A pool size decided at the deciding rate, with the caveats the cross-checks raise
+	 * against it (the database's budget, Little's law).
+	 * @param littleCell the cell Little's law is applied to
+	 * @param basis how the pool size was arrived at, in a line
+	 */
+	static Recommendation answer(DecidingRate at, Verdict verdict, int poolSize, String summary,
+			@Nullable Cell littleCell, boolean provisional, String basis) {
+		CrossChecks crossChecks = crossChecks(at.topology(), littleCell);
+		List<String> caveats = at.caveats();
+		if (!crossChecks.budgetKnown()) {
 			caveats.add("The database's connection budget was not checked (no bench.database.url): "
-					+ crossChecks.instances() + " instance(s) × pool " + poolSize.getAsInt()
+					+ crossChecks.instances() + " instance(s) × pool " + poolSize
 					+ ", plus every other client, must fit its max_connections.");
 		}
-		if (poolSize.isPresent() && poolSize.getAsInt() > crossChecks.fleetBudgetPerInstance()) {
-			caveats.add("Pool " + poolSize.getAsInt() + " × " + crossChecks.instances()
+		if (poolSize > crossChecks.fleetBudgetPerInstance()) {
+			caveats.add("Pool " + poolSize + " × " + crossChecks.instances()
 					+ " instance(s) exceeds the database's connection budget (" + crossChecks.fleetBudgetPerInstance()
 					+ " per instance).");
 		}
-		if (poolSize.isPresent() && Math.ceil(crossChecks.littleBusyPerInstance()) > poolSize.getAsInt()) {
+		if (Math.ceil(crossChecks.littleBusyPerInstance()) > poolSize) {
 			caveats.add(String.format(Locale.ROOT,
 					"Little's law puts %.1f connections busy per instance, more than the pool of %d: "
 							+ "the usage figure and the latency disagree; check the telemetry.",
-					crossChecks.littleBusyPerInstance(), poolSize.getAsInt()));
+					crossChecks.littleBusyPerInstance(), poolSize));
 		}
-		return new Recommendation(grid.name(), grid.poolSizeKey(), verdict, poolSize, OptionalInt.empty(), summary,
-				List.copyOf(caveats), crossChecks, provisional, basis);
+		TopologyGrid grid = at.topology().grid();
+		return new Recommendation(grid.name(), grid.poolSizeKey(), verdict, OptionalInt.of(poolSize),
+				OptionalInt.of(at.rateRps()), summary, List.copyOf(caveats), crossChecks, provisional, basis, List.of(),
+				Map.of());
 	}
 
-	public static CrossChecks crossChecks(TopologyGrid grid, @Nullable Cell littleCell, Host host,
-			DatabaseFacts database) {
+	static CrossChecks crossChecks(TopologyCase topology, @Nullable Cell littleCell) {
+		TopologyGrid grid = topology.grid();
+		Host host = topology.host();
+		DatabaseFacts database = topology.database();
 		int instances = Math.max(1, grid.instances());
 		// The reactive twin measures no hold time: Little's law has nothing to work on.
 		double holdMs = (littleCell != null && grid.limits().stack() == Stack.JDBC) ? littleCell.usageMeanMs()
