@@ -60,9 +60,22 @@ class DatabaseVendorsSweepIT {
 		assertThat(ResultsStore.read(run.resolve(ResultsStore.RESULTS_JSON))).isEqualTo(outcome.results());
 		assertThat(run.resolve("report.md")).content()
 			.contains("Databases, one at a time: embedded PostgreSQL", "; then embedded MariaDB",
-					"## PostgreSQL vs MariaDB", "### PostgreSQL vs MariaDB: single")
-			.containsPattern("\\| 2 \\| 50 \\| [0-9]+ → [0-9]+ \\|")
-			.containsPattern("\\| 4 \\| 50 \\| [0-9]+ → [0-9]+ \\|");
+					"## PostgreSQL vs MariaDB", "### PostgreSQL vs MariaDB: single");
+		// A pool size gets its side-by-side row when both vendors measured it; a point
+		// the generator could not carry (a busy machine) is left out of every table, its
+		// row with it.
+		for (int poolSize : List.of(2, 4)) {
+			String row = "\\| " + poolSize + " \\| 50 \\| [0-9]+ → [0-9]+ \\|";
+			boolean bothMeasured = points.stream()
+				.filter((point) -> point.poolSize() == poolSize)
+				.allMatch((point) -> "ok".equals(point.outcome()));
+			if (bothMeasured) {
+				assertThat(run.resolve("report.md")).content().containsPattern(row);
+			}
+			else {
+				assertThat(run.resolve("report.md")).content().doesNotContainPattern(row);
+			}
+		}
 		assertThat(run.resolve("report.html")).content().contains("<h2>PostgreSQL vs MariaDB</h2>");
 		assertThat(run.resolve("results.csv")).content().contains(",postgresql,", ",mariadb,");
 		assertThat(MariaDbSweepIT.serverDirectory(run)).as("MariaDB's binaries and data, removed").doesNotExist();
