@@ -126,34 +126,10 @@ final class Charts {
 			List<Boolean> failed = new ArrayList<>();
 			for (int poolSize : grid.poolSizes()) {
 				Optional<Cell> cell = grid.cell(poolSize, rateRps).filter(Cell::considered);
-				if (cell.isPresent()) {
-					double value = spec.metric().applyAsDouble(cell.get());
-					String meta = "pool " + SweepResults.poolLabel(poolSize) + " · " + rateRps + " rps: "
-							+ spec.label().apply(cell.get())
-							+ (cell.get().died()
-									? " (instance " + CellText.deathSummary(cell.get())
-											+ "; the figure covers the window up to the death)"
-									: cell.get().sustained() ? ""
-											: " (not sustained: " + CellText.shortfall(cell.get()) + ")");
-					Map<String, Object> point = new LinkedHashMap<>(Map.of("value", value, "meta", meta));
-					spec.interval().apply(cell.get()).ifPresent((interval) -> {
-						// drawn as an error bar through the point
-						point.put("low", interval.lowMs());
-						point.put("high", interval.highMs());
-					});
-					data.add(point);
-				}
-				else {
-					data.add(null);
-				}
+				data.add(cell.map((measured) -> point(measured, spec)).orElse(null));
 				failed.add(cell.map((measured) -> !measured.sustained()).orElse(false));
 			}
-			Map<String, Object> one = new LinkedHashMap<>();
-			one.put("name", rateRps + " rps");
-			one.put("colour", seriesColour(i));
-			one.put("data", data);
-			one.put("failed", failed);
-			series.add(one);
+			series.add(series(rateRps + " rps", seriesColour(i), data, failed));
 		}
 		if ("p99".equals(spec.key())) {
 			series.addAll(modelSeries(grid));
@@ -172,6 +148,40 @@ final class Charts {
 		chart.put("logScaleAllowed", spec.logScaleAllowed());
 		chart.put("integer", "pending".equals(spec.key()));
 		return chart;
+	}
+
+	/**
+	 * A measured point: its figure, the tooltip saying it, and its 95 % interval when the
+	 * spec draws one.
+	 */
+	private static Map<String, Object> point(Cell cell, ChartSpec spec) {
+		double value = spec.metric().applyAsDouble(cell);
+		String meta = "pool " + SweepResults.poolLabel(cell.poolSize()) + " · " + cell.rateRps() + " rps: "
+				+ spec.label().apply(cell)
+				+ (cell.died()
+						? " (instance " + CellText.deathSummary(cell)
+								+ "; the figure covers the window up to the death)"
+						: cell.sustained() ? "" : " (not sustained: " + CellText.shortfall(cell) + ")");
+		Map<String, Object> point = new LinkedHashMap<>(Map.of("value", value, "meta", meta));
+		spec.interval().apply(cell).ifPresent((interval) -> {
+			// drawn as an error bar through the point
+			point.put("low", interval.lowMs());
+			point.put("high", interval.highMs());
+		});
+		return point;
+	}
+
+	/**
+	 * One line as Chartist gets it: {@code data} holds a value (or null) per point on the
+	 * axis, {@code failed} whether each is drawn hollow.
+	 */
+	static Map<String, Object> series(String name, String colour, List<Object> data, List<Boolean> failed) {
+		Map<String, Object> one = new LinkedHashMap<>();
+		one.put("name", name);
+		one.put("colour", colour);
+		one.put("data", data);
+		one.put("failed", failed);
+		return one;
 	}
 
 	/**
@@ -201,11 +211,7 @@ final class Charts {
 				failed.add(false);
 			}
 			if (any) {
-				Map<String, Object> one = new LinkedHashMap<>();
-				one.put("name", rateRps + " rps, model");
-				one.put("colour", seriesColour(i));
-				one.put("data", data);
-				one.put("failed", failed);
+				Map<String, Object> one = series(rateRps + " rps, model", seriesColour(i), data, failed);
 				one.put("model", true);
 				series.add(one);
 			}
@@ -223,16 +229,6 @@ final class Charts {
 	}
 
 	/**
-	 * @param key short name, part of the element id
-	 * @param title chart title
-	 * @param yTitle y axis title with its unit
-	 * @param metric what is plotted
-	 * @param label the plotted figure as the tooltip says it, with its unit
-	 * @param logScaleAllowed whether a log scale may be used when values span a wide
-	 * range (latencies: saturated points are orders of magnitude above healthy ones)
-	 * @param howToRead one line for the reader
-	 */
-	/**
 	 * The specs with the p50 first: where requests cost the database CPU, the median
 	 * shows the far side of the knee before the tail does.
 	 */
@@ -247,6 +243,17 @@ final class Charts {
 		return List.copyOf(all);
 	}
 
+	/**
+	 * @param key short name, part of the element id
+	 * @param title chart title
+	 * @param yTitle y axis title with its unit
+	 * @param metric what is plotted
+	 * @param label the plotted figure as the tooltip says it, with its unit
+	 * @param logScaleAllowed whether a log scale may be used when values span a wide
+	 * range (latencies: saturated points are orders of magnitude above healthy ones)
+	 * @param howToRead one line for the reader
+	 * @param interval the 95 % interval drawn through a point, when there is one
+	 */
 	record ChartSpec(String key, String title, String yTitle, ToDoubleFunction<Cell> metric,
 			Function<Cell, String> label, boolean logScaleAllowed, String howToRead,
 			Function<Cell, Optional<Interval>> interval) {

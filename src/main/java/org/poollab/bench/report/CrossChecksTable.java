@@ -33,57 +33,77 @@ final class CrossChecksTable {
 									+ "; divided by %d instance(s). The pool must exceed this, with room for bursts. A lower bound: HikariCP records each hold in whole milliseconds, so sub-millisecond holds count as 0.",
 							checks.littleRateRps(), checks.littleUsageMeanMs(), checks.instances())));
 		}
+		rows.add(startingFormula(checks));
+		rows.add(deadlockFloor(checks));
+		rows.add(fleetBudget(checks, behindPgBouncer));
+		return new Table("Cross-checks", List.of("check", "value", "how it is derived"), rows, 0, 0);
+	}
+
+	/**
+	 * HikariCP's starting formula, or why it cannot be given: the database host's cores
+	 * are unknown.
+	 */
+	private static Row startingFormula(CrossChecks checks) {
 		if (checks.hikariStartingPoolSize().isPresent()) {
 			int formula = checks.hikariStartingPoolSize().getAsInt();
-			rows.add(row("HikariCP starting formula",
+			return row("HikariCP starting formula",
 					(checks.instances() == 1) ? formula + " for the whole database"
 							: String.format(Locale.ROOT, "%d for the whole database (%.1f per instance)", formula,
 									(double) formula / checks.instances()),
 					"core_count × 2 + effective_spindle_count = " + checks.cpuCores() + " × 2 + 0: connections the "
 							+ "database serves well at once, shared by every instance; the database "
 							+ "shares this host, and spindles count 0 because its data sits on SSD / in memory. "
-							+ "A starting point to test, not an answer."));
+							+ "A starting point to test, not an answer.");
 		}
 		else {
-			rows.add(row("HikariCP starting formula", "unknown",
+			return row("HikariCP starting formula", "unknown",
 					"core_count × 2 + effective_spindle_count counts the database host's cores; the database ran "
 							+ "on " + checks.databaseHost() + ", whose cores the lab cannot see (this machine's "
-							+ checks.cpuCores() + " say nothing about it)."));
+							+ checks.cpuCores() + " say nothing about it).");
 		}
+	}
+
+	/** The smallest pool that cannot deadlock on itself. */
+	private static Row deadlockFloor(CrossChecks checks) {
 		if (checks.requestThreads() == CrossChecks.NO_THREAD_CAP) {
-			rows.add(row("Deadlock floor",
+			return row("Deadlock floor",
 					checks.deadlockFloor() + " (Tn unbounded, Cm = " + Recommender.CONNECTIONS_PER_REQUEST + ")",
 					"With virtual threads, or on the reactive twin's event loop, nothing caps an instance's concurrent "
 							+ "requests (Tn), so no pool size keeps "
 							+ "requests that hold more than one connection at once (Cm > 1) from deadlocking on the "
-							+ "pool; with Cm = 1 any pool of at least 1 cannot deadlock on itself."));
+							+ "pool; with Cm = 1 any pool of at least 1 cannot deadlock on itself.");
 		}
 		else {
-			rows.add(row("Deadlock floor",
+			return row("Deadlock floor",
 					checks.deadlockFloor() + " (Tn = " + checks.requestThreads() + ", Cm = "
 							+ Recommender.CONNECTIONS_PER_REQUEST + ")",
 					"Tn × (Cm − 1) + 1 = " + checks.requestThreads() + " × (" + Recommender.CONNECTIONS_PER_REQUEST
 							+ " − 1) + 1, with Tn the request threads of an instance (Tomcat's "
 							+ ((checks.requestThreads() == Recommender.DEFAULT_REQUEST_THREADS) ? "default" : "setting")
 							+ ") and Cm the connections one request holds at once: with Cm = 1 any pool of at least "
-							+ "1 cannot deadlock on itself."));
+							+ "1 cannot deadlock on itself.");
 		}
+	}
+
+	/**
+	 * What the database's max_connections leaves each instance's pool, or pgbouncer's.
+	 */
+	private static Row fleetBudget(CrossChecks checks, boolean behindPgBouncer) {
 		if (!checks.budgetKnown()) {
-			rows.add(row("Fleet budget", "not checked",
+			return row("Fleet budget", "not checked",
 					"no bench.database.url: the lab did not read the external deployment's max_connections; "
-							+ checks.instances() + " instance(s) × pool must fit it."));
+							+ checks.instances() + " instance(s) × pool must fit it.");
 		}
 		else if (behindPgBouncer) {
-			rows.add(row("Fleet budget", "≤ " + checks.fleetBudgetPerInstance() + " for pgbouncer's pool",
+			return row("Fleet budget", "≤ " + checks.fleetBudgetPerInstance() + " for pgbouncer's pool",
 					"pgbouncer's one pool ≤ max_connections " + checks.maxConnections() + " − reserved "
-							+ checks.reservedConnections() + "; the instances' pools connect to pgbouncer."));
+							+ checks.reservedConnections() + "; the instances' pools connect to pgbouncer.");
 		}
 		else {
-			rows.add(row("Fleet budget", "≤ " + checks.fleetBudgetPerInstance() + " per instance",
+			return row("Fleet budget", "≤ " + checks.fleetBudgetPerInstance() + " per instance",
 					checks.instances() + " instance(s) × pool ≤ max_connections " + checks.maxConnections()
-							+ " − reserved " + checks.reservedConnections() + "."));
+							+ " − reserved " + checks.reservedConnections() + ".");
 		}
-		return new Table("Cross-checks", List.of("check", "value", "how it is derived"), rows, 0, 0);
 	}
 
 	private static Row row(String check, String value, String derivation) {

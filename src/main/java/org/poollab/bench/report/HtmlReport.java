@@ -37,6 +37,34 @@ final class HtmlReport {
 
 	static String render(SweepResults results, List<Section> sections, Optional<AcquireCost> acquireCost) {
 		StringBuilder html = new StringBuilder();
+		head(html, results, sections);
+		verdicts(html, results, sections);
+		List<Map<String, Object>> charts = new ArrayList<>();
+		List<Charts.ChartSpec> specs = Charts.specs(AcquireBuckets.ofService());
+		PublishedFigures.Placement published = PublishedFigures.place(results.preset(), sections);
+		for (Section section : sections) {
+			topology(html, section, section.contention().isPresent() ? Charts.withP50(specs) : specs, charts);
+			published.after(section).forEach((block) -> PublishedFigures.html(html, block));
+			rest(html, section);
+		}
+		for (SideBySide.View view : SideBySide.views(sections)) {
+			html.append("<section class=\"")
+				.append(view.cssClass())
+				.append("\">\n<h2>")
+				.append(view.heading())
+				.append("</h2>\n");
+			table(html, view.table(), "detail");
+			html.append("</section>\n");
+		}
+		acquireCost.ifPresent((cost) -> cost.html(html, results.preset()));
+		published.atEnd().forEach((block) -> PublishedFigures.html(html, block));
+		html.append("</main>\n");
+		scripts(html, charts);
+		return html.toString();
+	}
+
+	/** The document's head, with Chartist's stylesheet inlined, and the page's header. */
+	private static void head(StringBuilder html, SweepResults results, List<Section> sections) {
 		html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
 		html.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
 		html.append("<title>").append(Header.title(sections)).append("</title>\n");
@@ -48,7 +76,10 @@ final class HtmlReport {
 			.append("</h1>\n<p class=\"meta\">")
 			.append(escape(Header.describe(results).replace("`", "")))
 			.append("</p>\n</header>\n");
+	}
 
+	/** The answer cards of every topology, how they are made, and a link to each. */
+	private static void verdicts(StringBuilder html, SweepResults results, List<Section> sections) {
 		html.append("<section class=\"verdicts\" aria-label=\"Recommendation\">\n");
 		for (Section section : sections) {
 			verdictCard(html, section, true);
@@ -67,69 +98,69 @@ final class HtmlReport {
 				.append("</a> ");
 		}
 		html.append("</nav>\n");
+	}
 
-		List<Map<String, Object>> charts = new ArrayList<>();
-		List<Charts.ChartSpec> specs = Charts.specs(AcquireBuckets.ofService());
-		PublishedFigures.Placement published = PublishedFigures.place(results.preset(), sections);
-		for (Section section : sections) {
-			html.append("<section class=\"topology\" id=\"topology-")
-				.append(escape(section.grid().key()))
-				.append("\">\n<h2>")
-				.append(escape(section.title()))
-				.append("</h2>\n");
-			verdictCard(html, section, false);
-			table(html, section.crossChecks(), "cross-checks");
-			html.append("<div class=\"charts\">\n");
-			for (Charts.ChartSpec spec : section.contention().isPresent() ? Charts.withP50(specs) : specs) {
-				String id = "chart-" + section.grid().key() + "-" + spec.key();
-				Charts.chartFigure(html, section.grid(), spec, id);
-				charts.add(Charts.chartData(section, spec, id));
-			}
-			html.append("</div>\n");
-			SecondCharts.timeSeries(html, charts, section);
-			html.append("<p class=\"note\">Shaded cells (†) did not sustain their rate; hover them for the reason. "
-					+ "Numbered marks refer to the notes under each table. The highlighted row is the recommended "
-					+ "pool size. Latencies cover successful requests only.")
-				.append(section.grid().hasRepeats() ? " " + escape(Section.REPEATS_NOTE) : "")
-				.append("</p>\n");
-			html.append("<div class=\"paper-tables\">\n");
-			table(html, section.maxLatency(), "grid");
-			table(html, section.p99Latency(), "grid");
-			html.append("</div>\n");
-			published.after(section).forEach((block) -> PublishedFigures.html(html, block));
-			section.detail().forEach((table) -> table(html, table, "detail"));
-			section.contention()
-				.flatMap((contention) -> contention.svg("usl-" + section.grid().key()))
-				.ifPresent((svg) -> html.append("<figure class=\"usl\">")
-					.append(svg)
-					.append("<figcaption>Throughput against the fleet's connections at the highest rate, with the "
-							+ "Universal Scalability Law fitted through it; the dashed vertical line is N* (")
-					.append(escape(section.contention().get().peak()))
-					.append(").</figcaption></figure>\n"));
-			if (!section.excluded().rows().isEmpty()) {
-				table(html, section.excluded(), "excluded");
-			}
-			html.append("</section>\n");
+	/**
+	 * A topology's section up to its paper-shaped tables: verdict, cross-checks, the
+	 * charts (their data added to {@code charts}) and the latency grids. Left open, so
+	 * that published figures can follow the grids.
+	 */
+	private static void topology(StringBuilder html, Section section, List<Charts.ChartSpec> specs,
+			List<Map<String, Object>> charts) {
+		html.append("<section class=\"topology\" id=\"topology-")
+			.append(escape(section.grid().key()))
+			.append("\">\n<h2>")
+			.append(escape(section.title()))
+			.append("</h2>\n");
+		verdictCard(html, section, false);
+		table(html, section.crossChecks(), "cross-checks");
+		html.append("<div class=\"charts\">\n");
+		for (Charts.ChartSpec spec : specs) {
+			String id = "chart-" + section.grid().key() + "-" + spec.key();
+			Charts.chartFigure(html, section.grid(), spec, id);
+			charts.add(Charts.chartData(section, spec, id));
 		}
-		for (SideBySide.View view : SideBySide.views(sections)) {
-			html.append("<section class=\"")
-				.append(view.cssClass())
-				.append("\">\n<h2>")
-				.append(view.heading())
-				.append("</h2>\n");
-			table(html, view.table(), "detail");
-			html.append("</section>\n");
+		html.append("</div>\n");
+		SecondCharts.timeSeries(html, charts, section);
+		html.append("<p class=\"note\">Shaded cells (†) did not sustain their rate; hover them for the reason. "
+				+ "Numbered marks refer to the notes under each table. The highlighted row is the recommended "
+				+ "pool size. Latencies cover successful requests only.")
+			.append(section.grid().hasRepeats() ? " " + escape(Section.REPEATS_NOTE) : "")
+			.append("</p>\n");
+		html.append("<div class=\"paper-tables\">\n");
+		table(html, section.maxLatency(), "grid");
+		table(html, section.p99Latency(), "grid");
+		html.append("</div>\n");
+	}
+
+	/**
+	 * The rest of a topology's section: per-point tables, the USL figure, points left
+	 * out.
+	 */
+	private static void rest(StringBuilder html, Section section) {
+		section.detail().forEach((table) -> table(html, table, "detail"));
+		section.contention()
+			.flatMap((contention) -> contention.svg("usl-" + section.grid().key()))
+			.ifPresent((svg) -> html.append("<figure class=\"usl\">")
+				.append(svg)
+				.append("<figcaption>Throughput against the fleet's connections at the highest rate, with the "
+						+ "Universal Scalability Law fitted through it; the dashed vertical line is N* (")
+				.append(escape(section.contention().get().peak()))
+				.append(").</figcaption></figure>\n"));
+		if (!section.excluded().rows().isEmpty()) {
+			table(html, section.excluded(), "excluded");
 		}
-		acquireCost.ifPresent((cost) -> cost.html(html, results.preset()));
-		published.atEnd().forEach((block) -> PublishedFigures.html(html, block));
-		html.append("</main>\n");
+		html.append("</section>\n");
+	}
+
+	/** Chartist inlined, then the charts' data and the script that draws them. */
+	private static void scripts(StringBuilder html, List<Map<String, Object>> charts) {
 		html.append("<script>\n").append(chartist("chartist.min.js")).append("\n</script>\n");
 		// "</" would end the script element early if a topology name or outcome carried
 		// it
 		String json = JsonMapper.builder().build().writeValueAsString(charts).replace("</", "<\\/");
 		html.append("<script>\nconst CHARTS = ").append(json).append(";\n").append(resource("report.js"));
 		html.append("</script>\n</body>\n</html>\n");
-		return html.toString();
 	}
 
 	private static void verdictCard(StringBuilder html, Section section, boolean brief) {
@@ -208,49 +239,62 @@ final class HtmlReport {
 		for (Row row : table.rows()) {
 			html.append(row.highlighted() ? "<tr class=\"recommended\">" : "<tr>");
 			for (int i = 0; i < row.entries().size(); i++) {
-				Entry entry = row.entries().get(i);
-				List<String> classes = new ArrayList<>();
-				if (table.numeric(i)) {
-					classes.add("num");
-				}
-				if (entry.warning() != null) {
-					classes.add("miss");
-				}
-				html.append("<td");
-				if (!classes.isEmpty()) {
-					html.append(" class=\"").append(String.join(" ", classes)).append('"');
-				}
-				if (entry.warning() != null) {
-					html.append(" title=\"").append(escape(entry.warning())).append('"');
-				}
-				html.append('>');
-				if (entry.href() != null) {
-					html.append("<a href=\"")
-						.append(escape(entry.href()))
-						.append("\">")
-						.append(escape(entry.text()))
-						.append("</a>");
-				}
-				else {
-					html.append(escape(entry.text()));
-				}
-				if (entry.warning() != null) {
-					html.append(" †");
-				}
-				int footnote = table.footnoteNumber(entry);
-				String note = entry.footnote();
-				if (footnote > 0 && note != null) {
-					html.append("<sup class=\"fn\" title=\"")
-						.append(escape(note))
-						.append("\">")
-						.append(footnote)
-						.append("</sup>");
-				}
-				html.append("</td>");
+				cell(html, table, row.entries().get(i), table.numeric(i));
 			}
 			html.append("</tr>\n");
 		}
 		html.append("</tbody>\n</table>\n");
+		tableNotes(html, table);
+		html.append("</div>\n");
+	}
+
+	/**
+	 * One {@code td}: shaded with the warning as its tooltip when the entry has one, a
+	 * link when it has an address, its footnote's number as a mark.
+	 */
+	private static void cell(StringBuilder html, Table table, Entry entry, boolean numeric) {
+		List<String> classes = new ArrayList<>();
+		if (numeric) {
+			classes.add("num");
+		}
+		if (entry.warning() != null) {
+			classes.add("miss");
+		}
+		html.append("<td");
+		if (!classes.isEmpty()) {
+			html.append(" class=\"").append(String.join(" ", classes)).append('"');
+		}
+		if (entry.warning() != null) {
+			html.append(" title=\"").append(escape(entry.warning())).append('"');
+		}
+		html.append('>');
+		if (entry.href() != null) {
+			html.append("<a href=\"")
+				.append(escape(entry.href()))
+				.append("\">")
+				.append(escape(entry.text()))
+				.append("</a>");
+		}
+		else {
+			html.append(escape(entry.text()));
+		}
+		if (entry.warning() != null) {
+			html.append(" †");
+		}
+		int footnote = table.footnoteNumber(entry);
+		String note = entry.footnote();
+		if (footnote > 0 && note != null) {
+			html.append("<sup class=\"fn\" title=\"")
+				.append(escape(note))
+				.append("\">")
+				.append(footnote)
+				.append("</sup>");
+		}
+		html.append("</td>");
+	}
+
+	/** The numbered footnotes and the column notes under a table, when it has any. */
+	private static void tableNotes(StringBuilder html, Table table) {
 		List<String> footnotes = table.footnotes();
 		if (!footnotes.isEmpty() || !table.notes().isEmpty()) {
 			html.append("<div class=\"table-notes\">\n");
@@ -266,7 +310,6 @@ final class HtmlReport {
 			}
 			html.append("</div>\n");
 		}
-		html.append("</div>\n");
 	}
 
 	/**

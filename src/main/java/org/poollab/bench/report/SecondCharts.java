@@ -1,6 +1,7 @@
 package org.poollab.bench.report;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,41 +78,48 @@ final class SecondCharts {
 					.append("\"></span>")
 					.append(HtmlReport.escape(name))
 					.append("</li>");
-				List<Object> data = new ArrayList<>();
-				List<Boolean> failed = new ArrayList<>();
-				for (int second = 0; second < length; second++) {
-					Double value = (second < point.seconds().size()) ? spec.value().apply(point.seconds().get(second))
-							: null;
-					data.add((value == null) ? null : Map.of("value", value, "meta",
-							name + " · second " + second + ": " + Durations.ms(value) + " " + spec.unit()));
-					failed.add(false);
-				}
-				Map<String, Object> one = new LinkedHashMap<>();
-				one.put("name", name);
-				one.put("colour", Charts.seriesColour(i));
-				one.put("data", data);
-				one.put("failed", failed);
-				series.add(one);
+				series.add(Charts.series(name, Charts.seriesColour(i), values(point, name, spec, length),
+						new ArrayList<>(Collections.nCopies(length, false))));
 			}
 			html.append("</ul>\n<div class=\"plot\"><div class=\"y-title\">")
 				.append(HtmlReport.escape(spec.yTitle()))
 				.append("<span class=\"scale\"></span></div><div class=\"ct-chart\" id=\"")
 				.append(HtmlReport.escape(id))
 				.append("\"></div></div>\n<div class=\"x-title\">second of the measured window</div>\n</figure>\n");
-			Map<String, Object> chart = new LinkedHashMap<>();
-			chart.put("id", id);
-			List<Integer> xs = IntStream.range(0, length).boxed().toList();
-			chart.put("xValues", xs);
-			chart.put("labels", xs.stream().map(String::valueOf).toList());
-			chart.put("series", series);
-			if ("p99".equals(spec.key()) && decidingCells.get(0).p99ObjectiveMs() > 0) {
-				chart.put("objective", decidingCells.get(0).p99ObjectiveMs());
-			}
-			chart.put("logScaleAllowed", spec.log());
-			chart.put("integer", !spec.log());
-			charts.add(chart);
+			charts.add(chart(id, length, series, spec, decidingCells.get(0).p99ObjectiveMs()));
 		}
 		html.append("</div>\n");
+	}
+
+	/**
+	 * A point's figure at every second of the axis, with its tooltip: null past the end
+	 * of its window, and where the spec has no figure for that second.
+	 */
+	private static List<Object> values(Point point, String name, SecondSpec spec, int length) {
+		List<Object> data = new ArrayList<>();
+		for (int second = 0; second < length; second++) {
+			Double value = (second < point.seconds().size()) ? spec.value().apply(point.seconds().get(second)) : null;
+			data.add((value == null) ? null : Map.of("value", value, "meta",
+					name + " · second " + second + ": " + Durations.ms(value) + " " + spec.unit()));
+		}
+		return data;
+	}
+
+	/** What Chartist gets for one panel: the seconds as its axis, a series per point. */
+	private static Map<String, Object> chart(String id, int length, List<Map<String, Object>> series, SecondSpec spec,
+			double p99ObjectiveMs) {
+		Map<String, Object> chart = new LinkedHashMap<>();
+		chart.put("id", id);
+		List<Integer> xs = IntStream.range(0, length).boxed().toList();
+		chart.put("xValues", xs);
+		chart.put("labels", xs.stream().map(String::valueOf).toList());
+		chart.put("series", series);
+		if ("p99".equals(spec.key()) && p99ObjectiveMs > 0) {
+			chart.put("objective", p99ObjectiveMs);
+		}
+		chart.put("logScaleAllowed", spec.log());
+		chart.put("integer", !spec.log());
+		return chart;
 	}
 
 }

@@ -122,28 +122,14 @@ final class SloReport {
 			.append(HtmlReport.escape(SloText.model(search)))
 			.append(".</p>\n");
 		if (search.model() != null) {
-			QueueModel queue = search.model().queue();
-			int largest = Math.max(2, search.highestPool());
-			html.append(SloChart.svg("model-curve", "pool size", "p99 ms", largest,
-					(pool) -> queue.predict((int) Math.max(1, Math.round(pool))).latencyP99Ms(),
-					search.path().stream().map((probe) -> new double[] { probe.poolSize(), probe.p99Ms() }).toList(),
-					search.asked().p99ObjectiveMs()));
+			html.append(modelCurve(search, search.model().queue()));
 			html.append("<p>").append(HtmlReport.escape(disagreement(answer))).append("</p>\n");
 		}
 		html.append("<h2>The database's scalability</h2>\n<p>")
 			.append(HtmlReport.escape(scaling(search)))
 			.append("</p>\n");
 		if (search.scaling() != null) {
-			Usl usl = search.scaling().usl();
-			html.append(SloChart.svg("usl", "connections", "transactions/s",
-					search.scaling().samples().stream().mapToInt(Usl.Sample::connections).max().orElse(1),
-					usl::throughput,
-					search.scaling()
-						.samples()
-						.stream()
-						.map((sample) -> new double[] { sample.connections(), sample.perSecond() })
-						.toList(),
-					Double.NaN));
+			html.append(uslCurve(search.scaling()));
 		}
 		answer.plan().ifPresent((plan) -> {
 			html.append("<h2>Fleet plan</h2>\n<p>")
@@ -158,6 +144,30 @@ final class SloReport {
 			.append(HtmlReport.escape(SloYaml.render(answer)))
 			.append("</pre>\n</main>\n</body>\n</html>\n");
 		return html.toString();
+	}
+
+	/**
+	 * The model's p99 at every pool size up to the largest measured, through the measured
+	 * p99s.
+	 */
+	private static String modelCurve(SloSearch search, QueueModel queue) {
+		int largest = Math.max(2, search.highestPool());
+		return SloChart.svg("model-curve", "pool size", "p99 ms", largest,
+				(pool) -> queue.predict((int) Math.max(1, Math.round(pool))).latencyP99Ms(),
+				search.path().stream().map((probe) -> new double[] { probe.poolSize(), probe.p99Ms() }).toList(),
+				search.asked().p99ObjectiveMs());
+	}
+
+	/** The Universal Scalability Law's fit through the database's measured throughput. */
+	private static String uslCurve(SloSearch.Scaling scaling) {
+		Usl usl = scaling.usl();
+		return SloChart.svg("usl", "connections", "transactions/s",
+				scaling.samples().stream().mapToInt(Usl.Sample::connections).max().orElse(1), usl::throughput,
+				scaling.samples()
+					.stream()
+					.map((sample) -> new double[] { sample.connections(), sample.perSecond() })
+					.toList(),
+				Double.NaN);
 	}
 
 	private static String interval(SloSearch.Probe probe) {

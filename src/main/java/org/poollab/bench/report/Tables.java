@@ -11,6 +11,8 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.deciding.CellText;
 import org.poollab.bench.deciding.Fate;
@@ -136,36 +138,12 @@ final class Tables {
 		header.add("outcome");
 		List<Row> rows = new ArrayList<>();
 		for (Cell cell : grid.cells()) {
-			List<Entry> entries = new ArrayList<>();
-			entries.add(Entry.of(cell.poolLabel()));
-			entries.add(Entry.of(String.valueOf(cell.rateRps())));
-			entries.add(Entry.of(Durations.ms(cell.p50Ms()) + cell.p50Interval().map(CellText::interval).orElse("")));
-			entries.add(Entry.of(Durations.ms(cell.p95Ms())));
-			entries.add(Entry.of(Durations.ms(cell.p999Ms())));
-			entries.add(Entry.of((cell.serverP99Ms() >= 0) ? Durations.ms(cell.serverP99Ms()) : "–"));
-			Entry sent = Entry.warned(String.format(Locale.ROOT, "%.0f", cell.achievedRps()),
-					cell.achievedTheRate() ? null : "below 95 % of the target rate");
-			entries.add(sent.withFootnote(CellText.catchUpCaveat(cell).orElse(null)));
-			entries.add(Entry.of(String.format(Locale.ROOT, "%.0f", cell.throughputRps())));
-			entries.add(Entry.warned(String.format(Locale.ROOT, "%.2f", cell.errorPercent()),
-					(cell.errorPercent() > Cell.MAX_ERROR_PERCENT) ? "above 0.1 %" : null));
-			entries.add(Entry.of(buckets.format(cell)));
-			entries.add(Entry.of(String.valueOf(cell.peakPending())));
-			entries.add(Entry.of(String.valueOf(cell.peakActive())));
-			entries.add(lateStarts(cell));
-			entries.add(Entry.of(String.format(Locale.ROOT, "%.2f", cell.loadGeneratorCpuCores())));
+			List<Entry> entries = new ArrayList<>(figures(cell, buckets));
 			if (pgbouncer) {
-				Cell.PgBouncerFigures figures = cell.pgbouncer();
-				entries.add(Entry.of((figures != null) ? String.valueOf(figures.peakServerActive()) : "–"));
-				entries.add(Entry.of((figures != null) ? String.valueOf(figures.peakClientsWaiting()) : "–"));
-				entries.add(Entry.of((figures != null) ? Durations.ms(figures.maxWaitMs()) : "–"));
+				entries.addAll(pgBouncerFigures(cell.pgbouncer()));
 			}
 			entries.add(Entry.of(failures(cell)));
-			entries.add(Entry.warned(cell.verified() ? "yes" : "no",
-					cell.verified() ? null
-							: (cell.pgbouncer() != null)
-									? "pgbouncer's pool_size or the instances' connections.max did not match"
-									: "HikariCP's connections.max gauge did not match the pool size"));
+			entries.add(verified(cell));
 			if (grid.hasRepeats()) {
 				entries.add(Entry.of(String.valueOf(cell.repeats().size())));
 			}
@@ -179,9 +157,14 @@ final class Tables {
 		String caption = "Per point, load balancer: " + loadBalancer + (grid.hasRepeats()
 				? " (medians across repeats; errors, timeouts and refusals summed; late starts: the worst repeat)"
 				: "");
-		Table all = new Table(caption, header, rows, 0, numericTo);
-		// Two tables, each narrow enough for a laptop's screen, both keyed by pool and
-		// rate.
+		return halves(new Table(caption, header, rows, 0, numericTo), grid, buckets);
+	}
+
+	/**
+	 * The detail table as two tables, each narrow enough for a laptop's screen, both
+	 * keyed by pool and rate: latency and load, then the pool.
+	 */
+	private static List<Table> halves(Table all, TopologyGrid grid, AcquireBuckets buckets) {
 		List<String> load = new ArrayList<>(List.of("pool", "rate (rps)", "p50 (ms)", "p95 (ms)", "p99.9 (ms)",
 				"server p99 (ms)", "sent (rps)", "throughput (ok/s)", "errors (%)", "late starts p99 (ms)",
 				"JMeter CPU (cores)", "repeats", "outcome"));
@@ -189,10 +172,48 @@ final class Tables {
 				"peak active", "pgbouncer peak busy", "pgbouncer peak waiting", "pgbouncer max wait (ms)",
 				"failures by cause", "pool verified", "dashboard"));
 		return List.of(
-				all.columns(caption + ": latency and load", load,
+				all.columns(all.caption() + ": latency and load", load,
 						List.of(RATES_NOTE, SERVER_P99_NOTE, LATE_STARTS_NOTE)),
 				all.columns("Per point, the pool" + (grid.hasRepeats() ? " (medians across repeats)" : ""), pool,
 						List.of(buckets.note(), PEAKS_NOTE)));
+	}
+
+	/** A cell's figures, from its pool and rate to the load generator's CPU. */
+	private static List<Entry> figures(Cell cell, AcquireBuckets buckets) {
+		List<Entry> entries = new ArrayList<>();
+		entries.add(Entry.of(cell.poolLabel()));
+		entries.add(Entry.of(String.valueOf(cell.rateRps())));
+		entries.add(Entry.of(Durations.ms(cell.p50Ms()) + cell.p50Interval().map(CellText::interval).orElse("")));
+		entries.add(Entry.of(Durations.ms(cell.p95Ms())));
+		entries.add(Entry.of(Durations.ms(cell.p999Ms())));
+		entries.add(Entry.of((cell.serverP99Ms() >= 0) ? Durations.ms(cell.serverP99Ms()) : "–"));
+		Entry sent = Entry.warned(String.format(Locale.ROOT, "%.0f", cell.achievedRps()),
+				cell.achievedTheRate() ? null : "below 95 % of the target rate");
+		entries.add(sent.withFootnote(CellText.catchUpCaveat(cell).orElse(null)));
+		entries.add(Entry.of(String.format(Locale.ROOT, "%.0f", cell.throughputRps())));
+		entries.add(Entry.warned(String.format(Locale.ROOT, "%.2f", cell.errorPercent()),
+				(cell.errorPercent() > Cell.MAX_ERROR_PERCENT) ? "above 0.1 %" : null));
+		entries.add(Entry.of(buckets.format(cell)));
+		entries.add(Entry.of(String.valueOf(cell.peakPending())));
+		entries.add(Entry.of(String.valueOf(cell.peakActive())));
+		entries.add(lateStarts(cell));
+		entries.add(Entry.of(String.format(Locale.ROOT, "%.2f", cell.loadGeneratorCpuCores())));
+		return entries;
+	}
+
+	/** pgbouncer's own figures; dashes for a cell measured without it. */
+	private static List<Entry> pgBouncerFigures(Cell.@Nullable PgBouncerFigures figures) {
+		return List.of(Entry.of((figures != null) ? String.valueOf(figures.peakServerActive()) : "–"),
+				Entry.of((figures != null) ? String.valueOf(figures.peakClientsWaiting()) : "–"),
+				Entry.of((figures != null) ? Durations.ms(figures.maxWaitMs()) : "–"));
+	}
+
+	private static Entry verified(Cell cell) {
+		return Entry.warned(cell.verified() ? "yes" : "no",
+				cell.verified() ? null
+						: (cell.pgbouncer() != null)
+								? "pgbouncer's pool_size or the instances' connections.max did not match"
+								: "HikariCP's connections.max gauge did not match the pool size");
 	}
 
 	private static Entry outcome(Cell cell) {
