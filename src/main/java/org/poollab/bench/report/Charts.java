@@ -162,7 +162,7 @@ final class Charts {
 						? " (instance " + CellText.deathSummary(cell)
 								+ "; the figure covers the window up to the death)"
 						: cell.sustained() ? "" : " (not sustained: " + CellText.shortfall(cell) + ")");
-		Map<String, Object> point = new LinkedHashMap<>(Map.of("value", value, "meta", meta));
+		Map<String, Object> point = datum(value, meta);
 		spec.interval().apply(cell).ifPresent((interval) -> {
 			// drawn as an error bar through the point
 			point.put("low", interval.lowMs());
@@ -203,10 +203,11 @@ final class Charts {
 					.flatMap(Cell::model)
 					.filter(QueuePrediction::stable);
 				any |= model.isPresent();
-				data.add(model.map((m) -> (Object) Map.of("value", m.stableP99Ms(), "meta",
-						"pool " + SweepResults.poolLabel(poolSize) + " · " + rateRps + " rps: the model predicts "
-								+ Durations.ms(m.stableP99Ms()) + " ms (utilisation "
-								+ String.format(Locale.ROOT, "%.2f", m.utilisation()) + ")"))
+				data.add(model
+					.map((m) -> (Object) datum(m.stableP99Ms(),
+							"pool " + SweepResults.poolLabel(poolSize) + " · " + rateRps + " rps: the model predicts "
+									+ Durations.ms(m.stableP99Ms()) + " ms (utilisation "
+									+ String.format(Locale.ROOT, "%.2f", m.utilisation()) + ")"))
 					.orElse(null));
 				failed.add(false);
 			}
@@ -258,6 +259,17 @@ final class Charts {
 			Function<Cell, String> label, boolean logScaleAllowed, String howToRead,
 			Function<Cell, Optional<Interval>> interval) {
 
+	}
+
+	/**
+	 * A chart point: its value, then its tooltip, in that order every time (Map.of's
+	 * order changes from one JVM to the next, and with it the report's bytes).
+	 */
+	static Map<String, Object> datum(double value, String meta) {
+		Map<String, Object> datum = new LinkedHashMap<>();
+		datum.put("value", value);
+		datum.put("meta", meta);
+		return datum;
 	}
 
 }

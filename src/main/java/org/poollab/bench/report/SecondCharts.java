@@ -99,7 +99,7 @@ final class SecondCharts {
 		List<Object> data = new ArrayList<>();
 		for (int second = 0; second < length; second++) {
 			Double value = (second < point.seconds().size()) ? spec.value().apply(point.seconds().get(second)) : null;
-			data.add((value == null) ? null : Map.of("value", value, "meta",
+			data.add((value == null) ? null : Charts.datum(value,
 					name + " · second " + second + ": " + Durations.ms(value) + " " + spec.unit()));
 		}
 		return data;

@@ -54,6 +54,12 @@ class ReportTests {
 	}
 
 	@Test
+	void chartPointsWriteTheirValueBeforeTheirTooltipSoTheReportIsTheSameBytesEveryRun() throws IOException {
+		String html = Files.readString(this.runDir.resolve("report.html"));
+		assertThat(html).contains("{\"value\":").doesNotContain("{\"meta\":");
+	}
+
+	@Test
 	void chartsDrawOneSeriesPerRateWithOnePointPerPoolSizeInABrowser() throws Exception {
 		String dom = Chromium.require().dumpDom(this.runDir.resolve("report.html"), this.runDir);
 		Document page = Jsoup.parse(dom);
