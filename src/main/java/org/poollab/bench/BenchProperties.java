@@ -518,7 +518,7 @@ record BenchProperties(
 		int fleet = Objects.requireNonNullElse(this.replicas,
 				Objects.requireNonNullElse(this.instances, Preset.INSTANCES));
 		return Optional.of(Question.of(this.targetRps, fleet, this.maxReplicas, this.surge, this.otherConnections,
-				this.connectionsPerRequest, this.p99Objective, null));
+				this.connectionsPerRequest, this.p99Objective));
 	}
 
 	/**
