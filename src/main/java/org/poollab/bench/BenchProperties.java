@@ -5,7 +5,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -37,11 +36,7 @@ import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.load.RemoteEngines;
-import org.poollab.bench.results.EmulatedHold;
-import org.poollab.bench.results.Limits;
-import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
-import org.poollab.bench.results.SweepResults;
 import org.poollab.service.database.DatabaseVendor;
 import org.poollab.service.hold.CpuHold;
 import org.poollab.service.hold.HoldPlace;
@@ -212,313 +207,28 @@ record BenchProperties(
 
 	/**
 	 * The external deployment {@code bench.target=external} asks for, checked; empty for
-	 * the lab's own.
+	 * the lab's own ({@link TargetSettings}).
 	 * @param environment where the resize token is read
 	 * ({@link ResizeCredential#ENVIRONMENT_VARIABLE})
-	 * @throws BenchSettingException for a setting of target mode without it, a setting
-	 * that shapes deployments the lab starts beside it, or a bad target
 	 */
 	Optional<ExternalTarget> external(UnaryOperator<String> environment) {
-		if (this.target == Target.LAB) {
-			refuseWithoutExternal("targets", this.targets);
-			refuseWithoutExternal("actuators", this.actuators);
-			refuseWithoutExternal("resizeCommand", this.resizeCommand);
-			return Optional.empty();
-		}
-		refuseBesideExternal("serve", this.serve);
-		refuseBesideExternal("targetRps", this.targetRps);
-		refuseBesideExternal("topologies", this.topologies);
-		refuseBesideExternal("instances", this.instances);
-		refuseBesideExternal("stack", this.stack);
-		refuseBesideExternal("threads", this.threads);
-		refuseBesideExternal("tomcatThreads", this.tomcatThreads);
-		refuseBesideExternal("instanceCpus", this.instanceCpus);
-		refuseBesideExternal("instanceHeap", this.instanceHeap);
-		refuseBesideExternal("serviceJavaHome", this.serviceJavaHome);
-		refuseBesideExternal("acquireCost", Boolean.TRUE.equals(this.acquireCost) ? true : null);
-		refuseBesideExternal("holdTime", (this.holdTime != null)
-				? String.join(",", this.holdTime.stream().map(BenchProperties::millis).toList()) : null);
-		refuseBesideExternal("holdTimeFrom", this.holdTimeFrom);
-		refuseBesideExternal("holdPlace", (this.holdPlace != null) ? this.holdPlace.value() : null);
-		refuseBesideExternal("holdCpu", (this.holdCpu != null) ? millis(this.holdCpu) : null);
-		if (this.database.vendor != null && this.database.vendor.size() > 1) {
-			refuseBesideExternal("database.vendor", this.database.vendor);
-		}
-		if (this.poolSizes != null
-				&& this.poolSizes.stream().anyMatch((size) -> poolSize(size) == SweepResults.NO_POOL)) {
-			throw new BenchSettingException(
-					"bench.poolSizes=%s is not allowed with bench.target=external: the lab resizes the running pools and cannot take them away (none). Use whole numbers from 1 to 1000. Nothing was started."
-						.formatted(String.join(",", this.poolSizes)));
-		}
-		if (Objects.requireNonNullElse(this.workload, Preset.named(this.preset).workload()) == Workload.WRITE
-				&& !this.database.configured()) {
-			throw new BenchSettingException(
-					"bench.workload=write with bench.target=external needs bench.database.url: every point starts on an empty role_audit table, which the lab empties through the database. Nothing was started.");
-		}
-		return Optional.of(ExternalTarget.of(this.targets, this.actuators, this.resizeCommand, this.resizeTimeout,
-				this.allowRemoteTargets, ResizeCredential.from(environment)));
-	}
-
-	private static void refuseWithoutExternal(String setting, @Nullable Object value) {
-		if (value != null) {
-			throw new BenchSettingException(
-					"bench.%s is a setting of target mode: add -Dbench.target=external to sweep a deployment the lab did not start, or leave bench.%s unset. Nothing was started."
-						.formatted(setting, setting));
-		}
+		return TargetSettings.external(this, environment);
 	}
 
 	/**
-	 * A setting that shapes the deployments the lab starts, refused beside
-	 * {@code bench.target=external}, which starts none.
-	 */
-	private static void refuseBesideExternal(String setting, @Nullable Object value) {
-		if (value != null) {
-			throw new BenchSettingException(
-					"bench.%s=%s is not allowed with bench.target=external: the lab starts no service and no database there, so it cannot shape them; leave bench.%s unset (the deployment is as you deployed it). Nothing was started."
-						.formatted(setting, value, setting));
-		}
-	}
-
-	/**
-	 * The grid these settings ask for: every value that is not set comes from the preset.
+	 * The grid these settings ask for: every value that is not set comes from the preset
+	 * ({@link GridSettings}).
 	 */
 	Grid grid() {
-		if (vendors().size() > 1 && this.serve != null) {
-			throw new BenchSettingException(
-					"%s is not allowed with bench.serve=%s: it asks for %s, and serving starts one deployment on one database. Use one vendor, bench.database.vendor=postgresql or mariadb. Nothing was started."
-						.formatted(describeVendor(), this.serve.label(), products()));
-		}
-		Grid grid = presetOrSearchGrid();
-		requireVendorSupports(grid.topologies());
-		if (grid.hold() != null && grid.hold().cpuMs() != null && grid.stacks().contains(Stack.R2DBC)) {
-			throw new BenchSettingException(
-					"bench.holdCpu=%s is not allowed with bench.stack=%s: only the JDBC service runs the database CPU statement; use bench.stack=jdbc or leave bench.holdCpu unset. Nothing was started."
-						.formatted(
-								HoldTime.of(Duration.ofNanos(Math.round(grid.hold().cpuMs() * 1e6)), null).describe(),
-								String.join(",", grid.stacks().stream().map(Stack::value).toList())));
-		}
-		return grid;
-	}
-
-	private Grid presetOrSearchGrid() {
-		Preset preset = Preset.named(this.preset);
-		List<Integer> sizes = (this.poolSizes != null) ? this.poolSizes.stream().map(BenchProperties::poolSize).toList()
-				: null;
-		if (this.target == Target.EXTERNAL) {
-			// What target mode refuses beside it is refused by external(), before
-			// anything starts.
-			return externalGrid(preset, sizes);
-		}
-		Optional<Question> question = question();
-		if (question.isPresent()) {
-			return searchGrid(preset, question.get());
-		}
-		return new Grid(preset, distinct(orDefault(this.topologies, preset.topologies())),
-				Objects.requireNonNullElse(this.instances, Preset.INSTANCES),
-				distinct(orDefault(sizes, preset.poolSizes())), distinct(orDefault(this.rates, preset.rates())),
-				Objects.requireNonNullElse(this.duration, preset.duration()),
-				Objects.requireNonNullElse(this.warmup, preset.warmup()),
-				Objects.requireNonNullElse(this.topologyWarmup, preset.topologyWarmup()),
-				Objects.requireNonNullElse(this.repeats, 1),
-				Objects.requireNonNullElse(this.arrivals, preset.arrivals()),
-				Objects.requireNonNullElse(this.instanceCpus, preset.instanceCpus()),
-				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()), stacks(preset),
-				requestThreads(preset), Objects.requireNonNullElse(this.workload, preset.workload()),
-				Objects.requireNonNullElse(this.acquireCost, preset.acquireCost()), vendors(), hold(preset));
+		return GridSettings.grid(this);
 	}
 
 	/**
-	 * The hold every instance emulates: {@code bench.holdTimeFrom}'s,
-	 * {@code bench.holdTime} or the preset's; {@code null} for none.
-	 * @throws BenchSettingException for both sources at once, a hold the lab cannot
-	 * emulate, an exposition that does not answer or has no usage series, or a place
-	 * without a hold
-	 */
-	@Nullable EmulatedHold hold(Preset preset) {
-		EmulatedHold waiting = waitingHold(preset);
-		Double cpuMs = (this.holdCpu != null) ? Double.valueOf(this.holdCpu.toNanos() / 1e6) : preset.cpuHoldMs();
-		if (cpuMs == null) {
-			return waiting;
-		}
-		String source = (this.holdCpu != null) ? "bench.holdCpu" : "bench.preset=" + preset.label();
-		return (waiting != null) ? waiting.withCpu(cpuMs, source) : EmulatedHold.cpu(cpuMs, source);
-	}
-
-	private @Nullable EmulatedHold waitingHold(Preset preset) {
-		HoldPlace place = Objects.requireNonNullElse(this.holdPlace, HoldPlace.DATABASE);
-		if (this.holdTime != null && this.holdTimeFrom != null) {
-			throw new BenchSettingException(
-					"bench.holdTime and bench.holdTimeFrom=%s are both set: use one, the hold you give or the one read from your metrics. Nothing was started."
-						.formatted(this.holdTimeFrom));
-		}
-		if (this.holdTimeFrom != null) {
-			HoldTimeFrom.Read read = HoldTimeFrom.read(this.holdTimeFrom);
-			return EmulatedHold.of(read.hold(), place, "bench.holdTimeFrom: " + read.description());
-		}
-		if (this.holdTime != null) {
-			return EmulatedHold.of(requireHoldTime(this.holdTime), place, "bench.holdTime");
-		}
-		if (preset.hold() != null) {
-			return EmulatedHold.of(preset.hold(), place, "bench.preset=" + preset.label());
-		}
-		if (this.holdPlace != null) {
-			throw new BenchSettingException(
-					"bench.holdPlace=%s needs a hold to place, and bench.preset=%s has none: add bench.holdTime (e.g. 10ms) or bench.holdTimeFrom, or leave bench.holdPlace unset. Nothing was started."
-						.formatted(place.value(), preset.label()));
-		}
-		return null;
-	}
-
-	/**
-	 * {@code bench.holdTime} as a hold.
-	 * @throws BenchSettingException naming the value and what is allowed
-	 */
-	static HoldTime requireHoldTime(List<Duration> holdTime) {
-		String written = String.join(",", holdTime.stream().map(BenchProperties::millis).toList());
-		if (holdTime.isEmpty() || holdTime.size() > 2) {
-			throw new BenchSettingException(BenchSetting.HOLD_TIME.refusal(written, null) + " Nothing was started.");
-		}
-		try {
-			return HoldTime.of(holdTime.get(0), (holdTime.size() == 2) ? holdTime.get(1) : null);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new BenchSettingException("%s=%s is not allowed: %s; use %s. Nothing was started.".formatted(
-					BenchSetting.HOLD_TIME.property(), written, ex.getMessage(), BenchSetting.HOLD_TIME.allowed()));
-		}
-	}
-
-	private static String millis(Duration duration) {
-		double ms = duration.toNanos() / 1e6;
-		return ((ms == Math.rint(ms)) ? String.valueOf((long) ms) : String.valueOf(ms)) + "ms";
-	}
-
-	/**
-	 * The grid of an external deployment: one topology (single for one actuator, else
-	 * multi with one instance per actuator), the JDBC service as deployed, pooled sizes
-	 * only (the preset's {@code none} is left out: the lab cannot take a running pool
-	 * away).
-	 */
-	private Grid externalGrid(Preset preset, @Nullable List<Integer> sizes) {
-		int instances = (this.actuators != null) ? Math.max(1, this.actuators.size()) : 1;
-		List<Integer> pooled = distinct(orDefault(sizes, preset.poolSizes())).stream()
-			.filter((size) -> size != SweepResults.NO_POOL)
-			.toList();
-		return new Grid(preset, List.of((instances == 1) ? Topology.SINGLE : Topology.MULTI), instances, pooled,
-				distinct(orDefault(this.rates, preset.rates())),
-				Objects.requireNonNullElse(this.duration, preset.duration()),
-				Objects.requireNonNullElse(this.warmup, preset.warmup()),
-				Objects.requireNonNullElse(this.topologyWarmup, preset.topologyWarmup()),
-				Objects.requireNonNullElse(this.repeats, 1),
-				Objects.requireNonNullElse(this.arrivals, preset.arrivals()), 0, Limits.AS_DEPLOYED,
-				List.of(Stack.JDBC), List.of(RequestThreads.TOMCAT_DEFAULT),
-				Objects.requireNonNullElse(this.workload, preset.workload()), false, vendors());
-	}
-
-	/**
-	 * {@code bench.stack}, from the preset when unset.
-	 * @throws BenchSettingException when the reactive twin is asked for where it cannot
-	 * run: behind pgbouncer (it connects to PostgreSQL only), on a MariaDB among the
-	 * sweep's databases (set, the preset's or read off the URL: it has no driver for it),
-	 * or alone with thread settings that size the JDBC service's threads only
-	 */
-	private List<Stack> stacks(Preset preset) {
-		List<Stack> stacks = distinct(orDefault(this.stack, preset.stacks()));
-		if (!stacks.contains(Stack.R2DBC)) {
-			return stacks;
-		}
-		String value = stacks.stream().map(Stack::value).collect(Collectors.joining(","));
-		if (orDefault(this.topologies, preset.topologies()).contains(Topology.PGBOUNCER)) {
-			throw new BenchSettingException(
-					"bench.stack=%s asks for the reactive twin, which the pgbouncer topology does not run: it connects to PostgreSQL directly. Allowed with r2dbc: bench.topologies=single,multi. Nothing was started."
-						.formatted(value));
-		}
-		Optional<DatabaseVendor> other = vendors().stream()
-			.filter((vendor) -> vendor != DatabaseVendor.POSTGRESQL)
-			.findFirst();
-		if (other.isPresent()) {
-			throw new BenchSettingException(
-					"bench.stack=%s asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but %s is %s (%s). Nothing was started."
-						.formatted(value, theDatabase(), other.get().product(), describeVendor()));
-		}
-		if (!stacks.contains(Stack.JDBC) && (this.threads != null && !this.threads.isEmpty()
-				|| this.tomcatThreads != null && !this.tomcatThreads.isEmpty())) {
-			throw new BenchSettingException(
-					"bench.stack=%s runs the reactive twin only, whose requests run on Reactor Netty's event loop: bench.threads and bench.tomcatThreads size the JDBC service's threads. Add jdbc to bench.stack or leave them unset. Nothing was started."
-						.formatted(value));
-		}
-		return stacks;
-	}
-
-	/**
-	 * Refuses, before anything starts, what a MariaDB among the sweep's databases cannot
-	 * run (with several, each deployment would run on each): pgbouncer (the topology, the
-	 * {@code pooling} preset's, and serving it) speaks PostgreSQL's protocol only.
-	 * Everything else the lab does runs on either: the service's SQL and migrations exist
-	 * for both, the lab's own statements ({@code TRUNCATE role_audit}, the
-	 * database-scaling probe of the SLO search, the acquire-cost benchmark) are the same
-	 * on both, and the connection budget is read the way each vendor answers.
-	 * @throws BenchSettingException naming the setting that asks for pgbouncer
-	 */
-	private void requireVendorSupports(List<Topology> topologies) {
-		Optional<DatabaseVendor> other = vendors().stream()
-			.filter((vendor) -> vendor != DatabaseVendor.POSTGRESQL)
-			.findFirst();
-		if (other.isEmpty()) {
-			return;
-		}
-		String why = "pgbouncer pools PostgreSQL connections only, and %s is %s (%s)".formatted(theDatabase(),
-				other.get().product(), describeVendor());
-		if (this.serve == Topology.PGBOUNCER) {
-			throw new BenchSettingException(
-					"bench.serve=pgbouncer is not allowed: %s. Use single or multi. Nothing was started."
-						.formatted(why));
-		}
-		if (!topologies.contains(Topology.PGBOUNCER)) {
-			return;
-		}
-		if (this.topologies == null || this.topologies.isEmpty()) {
-			throw new BenchSettingException(
-					"bench.preset=%s sweeps the pgbouncer topology, which is not allowed: %s. Set bench.topologies=single (or single,multi) beside it. Nothing was started."
-						.formatted(this.preset, why));
-		}
-		throw new BenchSettingException(
-				"bench.topologies=%s is not allowed: %s. Use single and/or multi. Nothing was started."
-					.formatted(this.topologies.stream().map(Topology::label).collect(Collectors.joining(",")), why));
-	}
-
-	/**
-	 * The team's question, when {@code bench.targetRps} asks one.
-	 * @throws BenchSettingException when {@code bench.preset=slo} asks none, or a setting
-	 * that only shapes a grid is set beside it
+	 * The team's question, when {@code bench.targetRps} asks one
+	 * ({@link QuestionSettings}).
 	 */
 	Optional<Question> question() {
-		if (this.targetRps == null) {
-			if (Preset.named(this.preset) == Preset.SLO) {
-				throw new BenchSettingException(
-						"bench.preset=slo needs bench.targetRps: the fleet's peak rate in requests per second, e.g. -Dbench.targetRps=1500 -Dbench.replicas=3 -Dbench.p99Objective=50ms. Nothing was started.");
-			}
-			return Optional.empty();
-		}
-		refuseBesideTargetRps("topologies", this.topologies);
-		refuseBesideTargetRps("poolSizes", this.poolSizes);
-		refuseBesideTargetRps("rates", this.rates);
-		refuseBesideTargetRps("serve", this.serve);
-		refuseBesideTargetRps("remoteEngines", this.remoteEngines);
-		refuseBesideTargetRps("stack",
-				(this.stack != null) ? this.stack.stream().map(Stack::value).collect(Collectors.joining(",")) : null);
-		refuseBesideTargetRps("threads",
-				(this.threads != null) ? this.threads.stream()
-					.map((model) -> model.name().toLowerCase(Locale.ROOT))
-					.collect(Collectors.joining(",")) : null);
-		if (vendors().size() > 1) {
-			throw new BenchSettingException(
-					"%s is not allowed with bench.targetRps: it asks for %s, and the SLO search answers for one database (its fleet table is that database's connection budget). Use one vendor, bench.database.vendor=postgresql or mariadb. Nothing was started."
-						.formatted(describeVendor(), products()));
-		}
-		int fleet = Objects.requireNonNullElse(this.replicas,
-				Objects.requireNonNullElse(this.instances, Preset.INSTANCES));
-		return Optional.of(Question.of(this.targetRps, fleet, this.maxReplicas, this.surge, this.otherConnections,
-				this.connectionsPerRequest, this.p99Objective, null));
+		return QuestionSettings.question(this);
 	}
 
 	/**
@@ -535,83 +245,19 @@ record BenchProperties(
 	}
 
 	/** {@code the database}, or with several {@code one of the databases}. */
-	private String theDatabase() {
+	String theDatabase() {
 		return (vendors().size() > 1) ? "one of the databases" : "the database";
 	}
 
 	/** Where the vendors came from, for a message. */
-	private String describeVendor() {
+	String describeVendor() {
 		return (this.database.vendor == null || this.database.vendor.isEmpty()) && !this.database.configured()
 				? "bench.preset=" + this.preset : this.database.describeVendor();
 	}
 
 	/** {@link #vendors()} as messages name them, e.g. {@code PostgreSQL and MariaDB}. */
-	private String products() {
+	String products() {
 		return vendors().stream().map(DatabaseVendor::product).collect(Collectors.joining(" and "));
-	}
-
-	/**
-	 * A setting that only shapes a grid, refused when it is set beside the SLO search's.
-	 */
-	private static void refuseBesideTargetRps(String setting, @Nullable Object value) {
-		if (value != null) {
-			throw new BenchSettingException(
-					"bench.%s=%s is not allowed with bench.targetRps: the SLO search chooses the pool sizes and measures one instance at the rate a replica carries with one replica down; leave bench.%s unset. Nothing was started."
-						.formatted(setting, value, setting));
-		}
-	}
-
-	/**
-	 * What the SLO search measures: one instance at the rate a replica carries, Poisson
-	 * arrivals, two repeats per pool size (a size must sustain the rate in every one).
-	 * Its pool sizes are chosen as it goes, capped by the database's budget once it is
-	 * read; 1 stands in for them, so the pre-flight's budget check refuses only a
-	 * database that cannot hold even one connection for the instance (the search says why
-	 * when its budget share falls below the deadlock floor).
-	 */
-	private Grid searchGrid(Preset preset, Question question) {
-		return new Grid(preset, List.of(Topology.SINGLE), 1, List.of(1), List.of(question.ratePerReplicaRps()),
-				Objects.requireNonNullElse(this.duration, preset.duration()),
-				Objects.requireNonNullElse(this.warmup, preset.warmup()),
-				Objects.requireNonNullElse(this.topologyWarmup, preset.topologyWarmup()),
-				Objects.requireNonNullElse(this.repeats, 2), Objects.requireNonNullElse(this.arrivals, Arrivals.RANDOM),
-				Objects.requireNonNullElse(this.instanceCpus, preset.instanceCpus()),
-				Objects.requireNonNullElse(this.instanceHeap, preset.instanceHeap()), List.of(Stack.JDBC),
-				List.of(RequestThreads
-					.platform(distinct(orDefault(this.tomcatThreads, preset.tomcatThreads())).get(0))),
-				Objects.requireNonNullElse(this.workload, preset.workload()), false, vendors(), hold(preset));
-	}
-
-	/**
-	 * {@code bench.threads} by {@code bench.tomcatThreads}, each from the preset when
-	 * unset.
-	 * @throws BenchSettingException when {@code bench.tomcatThreads} is set but no
-	 * platform threads are swept
-	 */
-	private List<RequestThreads> requestThreads(Preset preset) {
-		List<ThreadModel> models = distinct(orDefault(this.threads, preset.threads()));
-		if (this.tomcatThreads != null && !this.tomcatThreads.isEmpty() && !models.contains(ThreadModel.PLATFORM)) {
-			throw new BenchSettingException(
-					"bench.tomcatThreads=%s sizes Tomcat's platform threads, but bench.threads=%s sweeps none: with virtual threads Tomcat has no thread maximum. Add platform to bench.threads (allowed: platform, virtual) or leave bench.tomcatThreads unset. Nothing was started."
-						.formatted(this.tomcatThreads.stream().map(String::valueOf).collect(Collectors.joining(",")),
-								models.stream()
-									.map((m) -> m.name().toLowerCase(Locale.ROOT))
-									.collect(Collectors.joining(","))));
-		}
-		return ThreadModel.requestThreads(models, distinct(orDefault(this.tomcatThreads, preset.tomcatThreads())));
-	}
-
-	/** {@code none} or a whole number, already validated by {@link #POOL_SIZE}. */
-	private static int poolSize(String value) {
-		return value.trim().equalsIgnoreCase("none") ? SweepResults.NO_POOL : Integer.parseInt(value.trim());
-	}
-
-	private static <T> List<T> orDefault(@Nullable List<T> values, List<T> defaults) {
-		return (values == null || values.isEmpty()) ? defaults : values;
-	}
-
-	private static <T> List<T> distinct(List<T> values) {
-		return values.stream().distinct().toList();
 	}
 
 	/**
@@ -668,7 +314,7 @@ record BenchProperties(
 			if (this.vendor == null || this.vendor.isEmpty()) {
 				return List.of(Objects.requireNonNullElse(ofUrl, DatabaseVendor.POSTGRESQL));
 			}
-			List<DatabaseVendor> vendors = distinct(this.vendor);
+			List<DatabaseVendor> vendors = this.vendor.stream().distinct().toList();
 			if (configured() && vendors.size() > 1) {
 				throw new BenchSettingException(
 						"bench.database.vendor=%s is not allowed with bench.database.url=%s: one external database has one vendor. Use one vendor%s, or leave bench.database.url unset to run on the embedded servers, one at a time. Nothing was started."
@@ -692,7 +338,7 @@ record BenchProperties(
 		/** Where the vendor came from, for a message. */
 		String describeVendor() {
 			return (this.vendor != null && !this.vendor.isEmpty())
-					? "bench.database.vendor=" + value(distinct(this.vendor))
+					? "bench.database.vendor=" + value(this.vendor.stream().distinct().toList())
 					: "bench.database.url=" + Database.withoutQuery(this.url);
 		}
 

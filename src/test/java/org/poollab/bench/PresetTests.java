@@ -238,6 +238,40 @@ class PresetTests {
 			.hasSize(2 * 2 * 2 * 2);
 	}
 
+	@Test
+	void theSloSearchMeasuresOneInstanceAtTheRateAReplicaCarriesWithOneDown() {
+		Grid grid = grid(Map.of("bench.preset", "quick", "bench.targetRps", "1500", "bench.replicas", "3"));
+		assertThat(grid.topologies()).containsExactly(Topology.SINGLE);
+		assertThat(grid.instances()).isEqualTo(1);
+		assertThat(grid.poolSizes()).containsExactly(1);
+		assertThat(grid.rates()).containsExactly(750);
+		assertThat(grid.repeats()).isEqualTo(2);
+		assertThat(grid.arrivals()).isEqualTo(Arrivals.RANDOM);
+		assertThat(grid.stacks()).containsExactly(Stack.JDBC);
+		assertThat(grid.threads()).containsExactly(RequestThreads.TOMCAT_DEFAULT);
+		assertThat(grid.acquireCost()).isFalse();
+		assertThat(grid.duration()).isEqualTo(Preset.named("quick").duration());
+		assertThat(grid.vendors()).containsExactly(DatabaseVendor.POSTGRESQL);
+	}
+
+	@Test
+	void anExternalDeploymentIsSweptAsDeployedWithOneInstancePerActuator() {
+		Grid grid = grid(
+				Map.of("bench.preset", "quick", "bench.target", "external", "bench.targets", "http://127.0.0.1:8080",
+						"bench.actuators", "http://127.0.0.1:8081/actuator,http://127.0.0.1:8082/actuator",
+						"bench.poolSizes", "none,4,4", "bench.repeats", "3"));
+		assertThat(grid.topologies()).containsExactly(Topology.MULTI);
+		assertThat(grid.instances()).isEqualTo(2);
+		assertThat(grid.poolSizes()).containsExactly(4);
+		assertThat(grid.repeats()).isEqualTo(3);
+		assertThat(grid.limits(RequestThreads.TOMCAT_DEFAULT))
+			.isEqualTo(new Limits(0, Limits.AS_DEPLOYED, RequestThreads.TOMCAT_DEFAULT));
+		assertThat(grid.stacks()).containsExactly(Stack.JDBC);
+		assertThat(grid.acquireCost()).isFalse();
+		assertThat(grid.hold()).isNull();
+		assertThat(grid.rates()).isEqualTo(Preset.named("quick").rates());
+	}
+
 	static Grid grid(Map<String, String> settings) {
 		Binder binder = new Binder(new MapConfigurationPropertySource(settings));
 		BenchProperties properties = binder.bindOrCreate("bench", BenchProperties.class);

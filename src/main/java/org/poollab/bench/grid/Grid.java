@@ -39,22 +39,12 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 		Arrivals arrivals, int instanceCpus, String instanceHeap, List<Stack> stacks, List<RequestThreads> threads,
 		Workload workload, boolean acquireCost, List<DatabaseVendor> vendors, @Nullable EmulatedHold hold) {
 
-	/** A grid without an emulated hold. */
-	public Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes, List<Integer> rates,
-			Duration duration, Duration warmup, Duration topologyWarmup, int repeats, Arrivals arrivals,
-			int instanceCpus, String instanceHeap, List<Stack> stacks, List<RequestThreads> threads, Workload workload,
-			boolean acquireCost, List<DatabaseVendor> vendors) {
-		this(preset, topologies, instances, poolSizes, rates, duration, warmup, topologyWarmup, repeats, arrivals,
-				instanceCpus, instanceHeap, stacks, threads, workload, acquireCost, vendors, null);
-	}
-
-	/** A grid on PostgreSQL alone. */
-	public Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes, List<Integer> rates,
-			Duration duration, Duration warmup, Duration topologyWarmup, int repeats, Arrivals arrivals,
-			int instanceCpus, String instanceHeap, List<Stack> stacks, List<RequestThreads> threads, Workload workload,
-			boolean acquireCost) {
-		this(preset, topologies, instances, poolSizes, rates, duration, warmup, topologyWarmup, repeats, arrivals,
-				instanceCpus, instanceHeap, stacks, threads, workload, acquireCost, List.of(DatabaseVendor.POSTGRESQL));
+	/**
+	 * @param preset the preset the values not given come from
+	 * @return a builder holding the preset's grid
+	 */
+	public static GridBuilder builder(Preset preset) {
+		return new GridBuilder(preset);
 	}
 
 	/**

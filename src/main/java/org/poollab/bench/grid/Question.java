@@ -1,7 +1,6 @@
 package org.poollab.bench.grid;
 
 import java.time.Duration;
-import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -63,11 +62,12 @@ public record Question(int targetRps, int replicas, int maxReplicas, Surge surge
 	}
 
 	/**
+	 * The question without a hold of their own: the SLO search measures the grid's hold
+	 * ({@code bench.holdTime} and the settings beside it shape the grid).
 	 * @param surge as written, {@code 25%} or {@code 2}
-	 * @param holdTime {@code bench.holdTime}: empty, a mean, or a mean and a p99
 	 */
 	public static Question of(int targetRps, int replicas, @Nullable Integer maxReplicas, String surge,
-			int otherConnections, int connectionsPerRequest, Duration p99Objective, @Nullable List<Duration> holdTime) {
+			int otherConnections, int connectionsPerRequest, Duration p99Objective) {
 		String written = surge.trim();
 		if (!written.matches(SURGE_PATTERN)) {
 			throw new BenchSettingException(
@@ -76,16 +76,8 @@ public record Question(int targetRps, int replicas, int maxReplicas, Surge surge
 		Surge parsed = written.endsWith("%")
 				? Surge.percent(Integer.parseInt(written.substring(0, written.length() - 1)))
 				: Surge.replicas(Integer.parseInt(written));
-		if (holdTime != null && (holdTime.isEmpty() || holdTime.size() > 2)) {
-			throw new BenchSettingException(
-					"bench.holdTime=%s is not allowed: use a mean hold, or a mean and a p99, e.g. 12ms or 12ms,80ms. Nothing was started."
-						.formatted(
-								String.join(",", holdTime.stream().map((hold) -> trim(millis(hold)) + "ms").toList())));
-		}
-		Double mean = (holdTime != null) ? millis(holdTime.get(0)) : null;
-		Double p99 = (holdTime != null && holdTime.size() == 2) ? millis(holdTime.get(1)) : null;
 		return new Question(targetRps, replicas, (maxReplicas != null) ? maxReplicas : replicas, parsed,
-				otherConnections, connectionsPerRequest, millis(p99Objective), mean, p99);
+				otherConnections, connectionsPerRequest, millis(p99Objective), null, null);
 	}
 
 	/**

@@ -47,31 +47,41 @@ public record FleetPlan(List<Row> rows, @Nullable Integer maxReplicasAtChosen, i
 	}
 
 	/**
+	 * What the fleet is planned for.
+	 *
+	 * @param targetRps the fleet's peak
+	 * @param maxReplicas the autoscaler's ceiling: the largest fleet size planned
+	 * @param p99ObjectiveMs the objective every size's pool must meet
+	 */
+	public record Demand(int targetRps, int maxReplicas, double p99ObjectiveMs) {
+
+	}
+
+	/**
 	 * @param fleet the database's limits and the surge
 	 * @param model one instance's queue (its rate is replaced per fleet size)
-	 * @param targetRps the fleet's peak
-	 * @param maxReplicas the autoscaler's ceiling
-	 * @param p99ObjectiveMs the objective
+	 * @param demand the peak, the ceiling and the objective
 	 * @param peakConnections N*, infinite when the database showed no peak
 	 * @param deadlockFloor Tn × (Cm − 1) + 1
 	 * @param chosenPool the searched pool, if any
 	 */
-	public static FleetPlan of(Fleet fleet, QueueModel model, int targetRps, int maxReplicas, double p99ObjectiveMs,
-			double peakConnections, int deadlockFloor, OptionalInt chosenPool) {
+	public static FleetPlan of(Fleet fleet, QueueModel model, Demand demand, double peakConnections, int deadlockFloor,
+			OptionalInt chosenPool) {
 		List<Row> rows = new ArrayList<>();
-		for (int replicas = 1; replicas <= maxReplicas; replicas++) {
-			double rate = Fleet.ratePerReplica(targetRps, replicas);
+		for (int replicas = 1; replicas <= demand.maxReplicas(); replicas++) {
+			double rate = Fleet.ratePerReplica(demand.targetRps(), replicas);
 			int share = fleet.budgetShare(replicas);
 			Integer peakShare = Double.isInfinite(peakConnections) ? null
 					: (int) Math.floor(peakConnections / replicas);
 			int highest = (peakShare != null) ? Math.min(share, peakShare) : share;
-			OptionalInt minimum = model.withArrivals(rate).smallestPoolMeeting(p99ObjectiveMs, Math.max(1, share));
+			OptionalInt minimum = model.withArrivals(rate)
+				.smallestPoolMeeting(demand.p99ObjectiveMs(), Math.max(1, share));
 			Integer modelMinimum = minimum.isPresent() ? Math.max(deadlockFloor, minimum.getAsInt()) : null;
 			rows.add(new Row(replicas, rate, modelMinimum, share, peakShare, highest));
 		}
 		Row largest = rows.get(rows.size() - 1);
 		boolean pooler = !Double.isInfinite(peakConnections) && largest.modelMinimum() != null
-				&& (long) maxReplicas * largest.modelMinimum() > peakConnections;
+				&& (long) demand.maxReplicas() * largest.modelMinimum() > peakConnections;
 		return new FleetPlan(List.copyOf(rows),
 				chosenPool.isPresent() ? fleet.maxReplicas(chosenPool.getAsInt()) : null, deadlockFloor, pooler);
 	}

@@ -49,8 +49,9 @@ record SloAnswer(SweepResults results, SloSearch search, Fleet fleet, Optional<F
 				: toy.map((model) -> theirModel(model, theirMeanMs, asked.holdP99Ms()));
 		// With their hold time, their workload is what the plan is for.
 		Optional<FleetPlan> plan = theirs.or(() -> toy)
-			.map((model) -> FleetPlan.of(fleet, model, asked.targetRps(), asked.maxReplicas(), asked.p99ObjectiveMs(),
-					peak, search.lowestPool(), theirs.isPresent() ? OptionalInt.empty() : chosen));
+			.map((model) -> FleetPlan.of(fleet, model,
+					new FleetPlan.Demand(asked.targetRps(), asked.maxReplicas(), asked.p99ObjectiveMs()), peak,
+					search.lowestPool(), theirs.isPresent() ? OptionalInt.empty() : chosen));
 		return new SloAnswer(results, search, fleet, plan, theirs);
 	}
 

@@ -36,26 +36,14 @@ public record Pool(List<Integer> observedMax, int peakActive, int peakPending, d
 		long timeouts, int telemetrySamples, @Nullable Double meanActive, @Nullable Long pinnedEvents,
 		@Nullable Double holdMeanMs, @Nullable Double holdP99Ms) {
 
-	/** Figures without the measured hold (results written before it). */
-	public Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,
-			long timeouts, int telemetrySamples, @Nullable Double meanActive, @Nullable Long pinnedEvents) {
-		this(observedMax, peakActive, peakPending, acquireP99Ms, usageMeanMs, timeouts, telemetrySamples, meanActive,
-				pinnedEvents, null, null);
-	}
-
 	/**
-	 * Figures without pinned virtual threads (no virtual threads, or earlier results).
+	 * Figures without the mean active connections, pinned virtual threads or the measured
+	 * hold (results written before them).
 	 */
 	public Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,
-			long timeouts, int telemetrySamples, @Nullable Double meanActive) {
-		this(observedMax, peakActive, peakPending, acquireP99Ms, usageMeanMs, timeouts, telemetrySamples, meanActive,
-				null);
-	}
-
-	/** Figures without the mean active connections (results written before it). */
-	public Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,
 			long timeouts, int telemetrySamples) {
-		this(observedMax, peakActive, peakPending, acquireP99Ms, usageMeanMs, timeouts, telemetrySamples, null);
+		this(observedMax, peakActive, peakPending, acquireP99Ms, usageMeanMs, timeouts, telemetrySamples, null, null,
+				null, null);
 	}
 
 	/**

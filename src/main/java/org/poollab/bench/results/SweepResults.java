@@ -45,24 +45,14 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		databases = (databases != null && !databases.isEmpty()) ? List.copyOf(databases) : List.of(database);
 	}
 
-	/** Results on one database. */
-	public SweepResults(Instant startedAt, String preset, Host host, DatabaseFacts database, double p99ObjectiveMs,
-			String workload, List<Point> points, @Nullable Timing timing, List<Confirmation> confirmations,
-			@Nullable SloSearch slo) {
-		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, timing, confirmations, slo,
-				List.of(database));
-	}
-
-	/** Results without confirmation runs. */
-	public SweepResults(Instant startedAt, String preset, Host host, DatabaseFacts database, double p99ObjectiveMs,
-			String workload, List<Point> points, @Nullable Timing timing) {
-		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, timing, List.of(), null);
-	}
-
-	/** A sweep still running, or results written before timing was recorded. */
+	/**
+	 * A sweep still running on its first database, or results written before timing,
+	 * confirmations and SLO searches were recorded; the {@code with...} methods add them.
+	 */
 	public SweepResults(Instant startedAt, String preset, Host host, DatabaseFacts database, double p99ObjectiveMs,
 			String workload, List<Point> points) {
-		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, null);
+		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, null, List.of(), null,
+				List.of(database));
 	}
 
 	/**
@@ -106,11 +96,6 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 				this.workload, this.points, spent, this.confirmations, this.slo, this.databases);
 	}
 
-	/**
-	 * The swept pool size as the report shows it: {@code none} for {@link #NO_POOL}.
-	 * @param poolSize a point's pool size
-	 * @return the label
-	 */
 	/**
 	 * The same results with an SLO search's path and answer.
 	 * @param search the search
@@ -164,6 +149,11 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		return windows;
 	}
 
+	/**
+	 * The swept pool size as the report shows it: {@code none} for {@link #NO_POOL}.
+	 * @param poolSize a point's pool size
+	 * @return the label
+	 */
 	public static String poolLabel(int poolSize) {
 		return (poolSize == NO_POOL) ? "none" : String.valueOf(poolSize);
 	}

@@ -125,10 +125,9 @@ class ReportTests {
 			return point.withLatency(new Latency(l.meanMs(), l.p50Ms(), l.p95Ms(), l.p99Ms(), l.p999Ms(), l.maxMs(),
 					new Interval(0.8 * l.p50Ms(), 1.2 * l.p50Ms()), new Interval(0.5 * l.p99Ms(), 2 * l.p99Ms())));
 		}).toList();
-		Report.write(
-				new SweepResults(fixture.startedAt(), fixture.preset(), fixture.host(), fixture.database(),
-						fixture.p99ObjectiveMs(), fixture.workload(), new ArrayList<>(points), fixture.timing()),
-				withIntervals);
+		Report.write(new SweepResults(fixture.startedAt(), fixture.preset(), fixture.host(), fixture.database(),
+				fixture.p99ObjectiveMs(), fixture.workload(), new ArrayList<>(points))
+			.withTiming(fixture.timing()), withIntervals);
 		Document page = Jsoup.parse(Chromium.require().dumpDom(withIntervals.resolve("report.html"), withIntervals));
 
 		Elements bars = page.select("#chart-single-p99 line.ct-error-bar");
@@ -160,10 +159,9 @@ class ReportTests {
 			}
 			return point.withSeconds(seconds);
 		}).toList();
-		Report.write(
-				new SweepResults(fixture.startedAt(), fixture.preset(), fixture.host(), fixture.database(),
-						fixture.p99ObjectiveMs(), fixture.workload(), new ArrayList<>(points), fixture.timing()),
-				withSeconds);
+		Report.write(new SweepResults(fixture.startedAt(), fixture.preset(), fixture.host(), fixture.database(),
+				fixture.p99ObjectiveMs(), fixture.workload(), new ArrayList<>(points))
+			.withTiming(fixture.timing()), withSeconds);
 		Document page = Jsoup.parse(Chromium.require().dumpDom(withSeconds.resolve("report.html"), withSeconds));
 
 		for (String metric : List.of("p99", "throughput", "pending")) {

@@ -182,7 +182,8 @@ class SloReportTests {
 
 	private static SweepResults results(SloSearch search) {
 		return new SweepResults(Instant.parse("2026-11-24T10:00:00Z"), "slo", RecommenderTests.HOST, DATABASE, 50,
-				"read (GET /roles)", List.of(), null, List.of(), search);
+				"read (GET /roles)", List.of())
+			.withSlo(search);
 	}
 
 	/** One window of one instance at 750 rps for 10 s. */

@@ -54,7 +54,7 @@ class PredictionsTests {
 	@Test
 	void noModelWithoutAMeasuredHoldOrABaseAtThatRate() {
 		Point unmeasured = point(5, 300, 10, 11, 12).toBuilder()
-			.pool(new Pool(List.of(5), 1, 0, 0.1, 10, 0, 10, 1.0, null))
+			.pool(new Pool(List.of(5), 1, 0, 0.1, 10, 0, 10, 1.0, null, null, null))
 			.build();
 		Point otherRate = point(50, 600, 10, 11, 12);
 		Point failedBase = point(50, 300, 10, 11, 12).toBuilder().errors(500).build();

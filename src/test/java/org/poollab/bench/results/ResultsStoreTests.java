@@ -30,7 +30,8 @@ class ResultsStoreTests {
 		Point first = quick.points().get(0);
 		Point refused = first.toBuilder().startLagP99Ms(12.0).refusals(Map.of("too-many-clients", 120L)).build();
 		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
-				quick.p99ObjectiveMs(), quick.workload(), List.of(refused), quick.timing());
+				quick.p99ObjectiveMs(), quick.workload(), List.of(refused))
+			.withTiming(quick.timing());
 
 		CSVRecord row = writeAndReadCsv(results).get(0);
 
@@ -52,7 +53,8 @@ class ResultsStoreTests {
 					new ServerLatency(8082, 290, 1.048576, 5.592405, 11.184809), ServerLatency.absent(8083)))
 			.build();
 		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
-				quick.p99ObjectiveMs(), quick.workload(), List.of(measured), quick.timing());
+				quick.p99ObjectiveMs(), quick.workload(), List.of(measured))
+			.withTiming(quick.timing());
 
 		CSVRecord row = writeAndReadCsv(results).get(0);
 
@@ -76,7 +78,8 @@ class ResultsStoreTests {
 			.engines(List.of(new EngineLoad("127.0.0.4:1099", 100.0, 3.0), new EngineLoad("127.0.0.5:1099", 99.7, 1.0)))
 			.build();
 		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
-				quick.p99ObjectiveMs(), quick.workload(), List.of(distributed), quick.timing());
+				quick.p99ObjectiveMs(), quick.workload(), List.of(distributed))
+			.withTiming(quick.timing());
 
 		writeAndReadCsv(results);
 
@@ -167,7 +170,8 @@ class ResultsStoreTests {
 			.limits(new Limits(0, "512m", DatabaseVendor.MARIADB, Stack.JDBC, RequestThreads.TOMCAT_DEFAULT))
 			.build());
 		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
-				quick.p99ObjectiveMs(), quick.workload(), points, quick.timing())
+				quick.p99ObjectiveMs(), quick.workload(), points)
+			.withTiming(quick.timing())
 			.withDatabase(mariaDb);
 
 		List<CSVRecord> rows = writeAndReadCsv(results);
@@ -187,7 +191,8 @@ class ResultsStoreTests {
 		DatabaseFacts mariaDb = new DatabaseFacts("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
 				"10.11.5-MariaDB", 300, 0);
 		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), mariaDb,
-				quick.p99ObjectiveMs(), quick.workload(), quick.points(), quick.timing());
+				quick.p99ObjectiveMs(), quick.workload(), quick.points())
+			.withTiming(quick.timing());
 
 		ResultsStore.create(this.output, results.startedAt()).write(results);
 

@@ -1,0 +1,261 @@
+package org.poollab.bench;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+
+import org.poollab.bench.BenchProperties.Target;
+import org.poollab.bench.grid.Arrivals;
+import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.GridBuilder;
+import org.poollab.bench.grid.Preset;
+import org.poollab.bench.grid.Question;
+import org.poollab.bench.grid.ThreadModel;
+import org.poollab.bench.grid.Topology;
+import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.RequestThreads;
+import org.poollab.bench.results.Stack;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.service.database.DatabaseVendor;
+import org.poollab.service.hold.HoldTime;
+
+/**
+ * The grid the settings ask for: every value that is not set comes from the preset;
+ * combinations the lab cannot run are refused before anything starts, each refusal naming
+ * the settings and what is allowed.
+ */
+final class GridSettings {
+
+	private GridSettings() {
+	}
+
+	static Grid grid(BenchProperties settings) {
+		if (settings.vendors().size() > 1 && settings.serve() != null) {
+			throw new BenchSettingException(
+					"%s is not allowed with bench.serve=%s: it asks for %s, and serving starts one deployment on one database. Use one vendor, bench.database.vendor=postgresql or mariadb. Nothing was started."
+						.formatted(settings.describeVendor(), settings.serve().label(), settings.products()));
+		}
+		Grid grid = presetOrSearchGrid(settings);
+		requireVendorSupports(settings, grid.topologies());
+		if (grid.hold() != null && grid.hold().cpuMs() != null && grid.stacks().contains(Stack.R2DBC)) {
+			throw new BenchSettingException(
+					"bench.holdCpu=%s is not allowed with bench.stack=%s: only the JDBC service runs the database CPU statement; use bench.stack=jdbc or leave bench.holdCpu unset. Nothing was started."
+						.formatted(
+								HoldTime.of(Duration.ofNanos(Math.round(grid.hold().cpuMs() * 1e6)), null).describe(),
+								String.join(",", grid.stacks().stream().map(Stack::value).toList())));
+		}
+		return grid;
+	}
+
+	private static Grid presetOrSearchGrid(BenchProperties settings) {
+		Preset preset = Preset.named(settings.preset());
+		List<Integer> sizes = (settings.poolSizes() != null)
+				? settings.poolSizes().stream().map(GridSettings::poolSize).toList() : null;
+		if (settings.target() == Target.EXTERNAL) {
+			// What target mode refuses beside it is refused by external(), before
+			// anything starts.
+			return externalGrid(settings, preset, sizes);
+		}
+		Optional<Question> question = settings.question();
+		if (question.isPresent()) {
+			return searchGrid(settings, preset, question.get());
+		}
+		return measured(settings, preset).topologies(distinct(orDefault(settings.topologies(), preset.topologies())))
+			.instances(Objects.requireNonNullElse(settings.instances(), Preset.INSTANCES))
+			.poolSizes(distinct(orDefault(sizes, preset.poolSizes())))
+			.rates(distinct(orDefault(settings.rates(), preset.rates())))
+			.repeats(Objects.requireNonNullElse(settings.repeats(), 1))
+			.arrivals(Objects.requireNonNullElse(settings.arrivals(), preset.arrivals()))
+			.instanceCpus(Objects.requireNonNullElse(settings.instanceCpus(), preset.instanceCpus()))
+			.instanceHeap(Objects.requireNonNullElse(settings.instanceHeap(), preset.instanceHeap()))
+			.stacks(stacks(settings, preset))
+			.threads(requestThreads(settings, preset))
+			.acquireCost(Objects.requireNonNullElse(settings.acquireCost(), preset.acquireCost()))
+			.vendors(settings.vendors())
+			.hold(HoldSettings.hold(settings, preset))
+			.build();
+	}
+
+	/**
+	 * What every grid takes from the settings, else the preset: the measured window, the
+	 * warm-ups and the workload.
+	 */
+	private static GridBuilder measured(BenchProperties settings, Preset preset) {
+		return Grid.builder(preset)
+			.duration(Objects.requireNonNullElse(settings.duration(), preset.duration()))
+			.warmup(Objects.requireNonNullElse(settings.warmup(), preset.warmup()))
+			.topologyWarmup(Objects.requireNonNullElse(settings.topologyWarmup(), preset.topologyWarmup()))
+			.workload(Objects.requireNonNullElse(settings.workload(), preset.workload()));
+	}
+
+	/**
+	 * What the SLO search measures: one instance at the rate a replica carries, Poisson
+	 * arrivals, two repeats per pool size (a size must sustain the rate in every one).
+	 * Its pool sizes are chosen as it goes, capped by the database's budget once it is
+	 * read; 1 stands in for them, so the pre-flight's budget check refuses only a
+	 * database that cannot hold even one connection for the instance (the search says why
+	 * when its budget share falls below the deadlock floor).
+	 */
+	private static Grid searchGrid(BenchProperties settings, Preset preset, Question question) {
+		return measured(settings, preset).topologies(List.of(Topology.SINGLE))
+			.instances(1)
+			.poolSizes(List.of(1))
+			.rates(List.of(question.ratePerReplicaRps()))
+			.repeats(Objects.requireNonNullElse(settings.repeats(), 2))
+			.arrivals(Objects.requireNonNullElse(settings.arrivals(), Arrivals.RANDOM))
+			.instanceCpus(Objects.requireNonNullElse(settings.instanceCpus(), preset.instanceCpus()))
+			.instanceHeap(Objects.requireNonNullElse(settings.instanceHeap(), preset.instanceHeap()))
+			.stacks(List.of(Stack.JDBC))
+			.threads(List.of(RequestThreads
+				.platform(distinct(orDefault(settings.tomcatThreads(), preset.tomcatThreads())).get(0))))
+			.acquireCost(false)
+			.vendors(settings.vendors())
+			.hold(HoldSettings.hold(settings, preset))
+			.build();
+	}
+
+	/**
+	 * The grid of an external deployment: one topology (single for one actuator, else
+	 * multi with one instance per actuator), the JDBC service as deployed, pooled sizes
+	 * only (the preset's {@code none} is left out: the lab cannot take a running pool
+	 * away).
+	 */
+	private static Grid externalGrid(BenchProperties settings, Preset preset, @Nullable List<Integer> sizes) {
+		int instances = (settings.actuators() != null) ? Math.max(1, settings.actuators().size()) : 1;
+		List<Integer> pooled = distinct(orDefault(sizes, preset.poolSizes())).stream()
+			.filter((size) -> size != SweepResults.NO_POOL)
+			.toList();
+		return measured(settings, preset).topologies(List.of((instances == 1) ? Topology.SINGLE : Topology.MULTI))
+			.instances(instances)
+			.poolSizes(pooled)
+			.rates(distinct(orDefault(settings.rates(), preset.rates())))
+			.repeats(Objects.requireNonNullElse(settings.repeats(), 1))
+			.arrivals(Objects.requireNonNullElse(settings.arrivals(), preset.arrivals()))
+			.instanceCpus(0)
+			.instanceHeap(Limits.AS_DEPLOYED)
+			.stacks(List.of(Stack.JDBC))
+			.threads(List.of(RequestThreads.TOMCAT_DEFAULT))
+			.acquireCost(false)
+			.vendors(settings.vendors())
+			.hold(null)
+			.build();
+	}
+
+	/**
+	 * {@code bench.stack}, from the preset when unset.
+	 * @throws BenchSettingException when the reactive twin is asked for where it cannot
+	 * run: behind pgbouncer (it connects to PostgreSQL only), on a MariaDB among the
+	 * sweep's databases (set, the preset's or read off the URL: it has no driver for it),
+	 * or alone with thread settings that size the JDBC service's threads only
+	 */
+	private static List<Stack> stacks(BenchProperties settings, Preset preset) {
+		List<Stack> stacks = distinct(orDefault(settings.stack(), preset.stacks()));
+		if (!stacks.contains(Stack.R2DBC)) {
+			return stacks;
+		}
+		String value = stacks.stream().map(Stack::value).collect(Collectors.joining(","));
+		if (orDefault(settings.topologies(), preset.topologies()).contains(Topology.PGBOUNCER)) {
+			throw new BenchSettingException(
+					"bench.stack=%s asks for the reactive twin, which the pgbouncer topology does not run: it connects to PostgreSQL directly. Allowed with r2dbc: bench.topologies=single,multi. Nothing was started."
+						.formatted(value));
+		}
+		Optional<DatabaseVendor> other = otherThanPostgresql(settings);
+		if (other.isPresent()) {
+			throw new BenchSettingException(
+					"bench.stack=%s asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but %s is %s (%s). Nothing was started."
+						.formatted(value, settings.theDatabase(), other.get().product(), settings.describeVendor()));
+		}
+		if (!stacks.contains(Stack.JDBC) && (settings.threads() != null && !settings.threads().isEmpty()
+				|| settings.tomcatThreads() != null && !settings.tomcatThreads().isEmpty())) {
+			throw new BenchSettingException(
+					"bench.stack=%s runs the reactive twin only, whose requests run on Reactor Netty's event loop: bench.threads and bench.tomcatThreads size the JDBC service's threads. Add jdbc to bench.stack or leave them unset. Nothing was started."
+						.formatted(value));
+		}
+		return stacks;
+	}
+
+	/**
+	 * Refuses, before anything starts, what a MariaDB among the sweep's databases cannot
+	 * run (with several, each deployment would run on each): pgbouncer (the topology, the
+	 * {@code pooling} preset's, and serving it) speaks PostgreSQL's protocol only.
+	 * Everything else the lab does runs on either: the service's SQL and migrations exist
+	 * for both, the lab's own statements ({@code TRUNCATE role_audit}, the
+	 * database-scaling probe of the SLO search, the acquire-cost benchmark) are the same
+	 * on both, and the connection budget is read the way each vendor answers.
+	 * @throws BenchSettingException naming the setting that asks for pgbouncer
+	 */
+	private static void requireVendorSupports(BenchProperties settings, List<Topology> topologies) {
+		Optional<DatabaseVendor> other = otherThanPostgresql(settings);
+		if (other.isEmpty()) {
+			return;
+		}
+		String why = "pgbouncer pools PostgreSQL connections only, and %s is %s (%s)".formatted(settings.theDatabase(),
+				other.get().product(), settings.describeVendor());
+		if (settings.serve() == Topology.PGBOUNCER) {
+			throw new BenchSettingException(
+					"bench.serve=pgbouncer is not allowed: %s. Use single or multi. Nothing was started."
+						.formatted(why));
+		}
+		if (!topologies.contains(Topology.PGBOUNCER)) {
+			return;
+		}
+		if (settings.topologies() == null || settings.topologies().isEmpty()) {
+			throw new BenchSettingException(
+					"bench.preset=%s sweeps the pgbouncer topology, which is not allowed: %s. Set bench.topologies=single (or single,multi) beside it. Nothing was started."
+						.formatted(settings.preset(), why));
+		}
+		throw new BenchSettingException(
+				"bench.topologies=%s is not allowed: %s. Use single and/or multi. Nothing was started.".formatted(
+						settings.topologies().stream().map(Topology::label).collect(Collectors.joining(",")), why));
+	}
+
+	/** The first of the sweep's databases that is not PostgreSQL, if any. */
+	private static Optional<DatabaseVendor> otherThanPostgresql(BenchProperties settings) {
+		return settings.vendors().stream().filter((vendor) -> vendor != DatabaseVendor.POSTGRESQL).findFirst();
+	}
+
+	/**
+	 * {@code bench.threads} by {@code bench.tomcatThreads}, each from the preset when
+	 * unset.
+	 * @throws BenchSettingException when {@code bench.tomcatThreads} is set but no
+	 * platform threads are swept
+	 */
+	private static List<RequestThreads> requestThreads(BenchProperties settings, Preset preset) {
+		List<ThreadModel> models = distinct(orDefault(settings.threads(), preset.threads()));
+		if (settings.tomcatThreads() != null && !settings.tomcatThreads().isEmpty()
+				&& !models.contains(ThreadModel.PLATFORM)) {
+			throw new BenchSettingException(
+					"bench.tomcatThreads=%s sizes Tomcat's platform threads, but bench.threads=%s sweeps none: with virtual threads Tomcat has no thread maximum. Add platform to bench.threads (allowed: platform, virtual) or leave bench.tomcatThreads unset. Nothing was started."
+						.formatted(
+								settings.tomcatThreads().stream().map(String::valueOf).collect(Collectors.joining(",")),
+								models.stream()
+									.map((m) -> m.name().toLowerCase(Locale.ROOT))
+									.collect(Collectors.joining(","))));
+		}
+		return ThreadModel.requestThreads(models,
+				distinct(orDefault(settings.tomcatThreads(), preset.tomcatThreads())));
+	}
+
+	/**
+	 * {@code none} or a whole number, already validated by
+	 * {@link BenchProperties#POOL_SIZE}.
+	 */
+	static int poolSize(String value) {
+		return value.trim().equalsIgnoreCase("none") ? SweepResults.NO_POOL : Integer.parseInt(value.trim());
+	}
+
+	private static <T> List<T> orDefault(@Nullable List<T> values, List<T> defaults) {
+		return (values == null || values.isEmpty()) ? defaults : values;
+	}
+
+	private static <T> List<T> distinct(List<T> values) {
+		return values.stream().distinct().toList();
+	}
+
+}

@@ -1,0 +1,95 @@
+package org.poollab.bench;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+import org.poollab.bench.grid.HoldTimeFrom;
+import org.poollab.bench.grid.Preset;
+import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.results.EmulatedHold;
+import org.poollab.service.hold.HoldPlace;
+import org.poollab.service.hold.HoldTime;
+
+/**
+ * The hold every instance emulates, from {@code bench.holdTime},
+ * {@code bench.holdTimeFrom}, {@code bench.holdPlace}, {@code bench.holdCpu} or the
+ * preset, checked before anything starts.
+ */
+final class HoldSettings {
+
+	private HoldSettings() {
+	}
+
+	/**
+	 * The hold every instance emulates: {@code bench.holdTimeFrom}'s,
+	 * {@code bench.holdTime} or the preset's; {@code null} for none.
+	 * @throws BenchSettingException for both sources at once, a hold the lab cannot
+	 * emulate, an exposition that does not answer or has no usage series, or a place
+	 * without a hold
+	 */
+	static @Nullable EmulatedHold hold(BenchProperties settings, Preset preset) {
+		EmulatedHold waiting = waitingHold(settings, preset);
+		Double cpuMs = (settings.holdCpu() != null) ? Double.valueOf(settings.holdCpu().toNanos() / 1e6)
+				: preset.cpuHoldMs();
+		if (cpuMs == null) {
+			return waiting;
+		}
+		String source = (settings.holdCpu() != null) ? "bench.holdCpu" : "bench.preset=" + preset.label();
+		return (waiting != null) ? waiting.withCpu(cpuMs, source) : EmulatedHold.cpu(cpuMs, source);
+	}
+
+	private static @Nullable EmulatedHold waitingHold(BenchProperties settings, Preset preset) {
+		HoldPlace place = Objects.requireNonNullElse(settings.holdPlace(), HoldPlace.DATABASE);
+		if (settings.holdTime() != null && settings.holdTimeFrom() != null) {
+			throw new BenchSettingException(
+					"bench.holdTime and bench.holdTimeFrom=%s are both set: use one, the hold you give or the one read from your metrics. Nothing was started."
+						.formatted(settings.holdTimeFrom()));
+		}
+		if (settings.holdTimeFrom() != null) {
+			HoldTimeFrom.Read read = HoldTimeFrom.read(settings.holdTimeFrom());
+			return EmulatedHold.of(read.hold(), place, "bench.holdTimeFrom: " + read.description());
+		}
+		if (settings.holdTime() != null) {
+			return EmulatedHold.of(requireHoldTime(settings.holdTime()), place, "bench.holdTime");
+		}
+		if (preset.hold() != null) {
+			return EmulatedHold.of(preset.hold(), place, "bench.preset=" + preset.label());
+		}
+		if (settings.holdPlace() != null) {
+			throw new BenchSettingException(
+					"bench.holdPlace=%s needs a hold to place, and bench.preset=%s has none: add bench.holdTime (e.g. 10ms) or bench.holdTimeFrom, or leave bench.holdPlace unset. Nothing was started."
+						.formatted(place.value(), preset.label()));
+		}
+		return null;
+	}
+
+	/**
+	 * {@code bench.holdTime} as a hold.
+	 * @throws BenchSettingException naming the value and what is allowed
+	 */
+	private static HoldTime requireHoldTime(List<Duration> holdTime) {
+		String written = String.join(",", holdTime.stream().map(HoldSettings::millis).toList());
+		if (holdTime.isEmpty() || holdTime.size() > 2) {
+			throw new BenchSettingException(BenchSetting.HOLD_TIME.refusal(written, null) + " Nothing was started.");
+		}
+		try {
+			return HoldTime.of(holdTime.get(0), (holdTime.size() == 2) ? holdTime.get(1) : null);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new BenchSettingException("%s=%s is not allowed: %s; use %s. Nothing was started.".formatted(
+					BenchSetting.HOLD_TIME.property(), written, ex.getMessage(), BenchSetting.HOLD_TIME.allowed()));
+		}
+	}
+
+	/**
+	 * A duration as a setting is written, in milliseconds: {@code 10ms}, {@code 0.5ms}.
+	 */
+	static String millis(Duration duration) {
+		double ms = duration.toNanos() / 1e6;
+		return ((ms == Math.rint(ms)) ? String.valueOf((long) ms) : String.valueOf(ms)) + "ms";
+	}
+
+}
