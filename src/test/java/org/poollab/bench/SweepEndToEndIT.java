@@ -57,7 +57,14 @@ class SweepEndToEndIT {
 				.hasSize(point.instances())
 				.containsOnly(point.poolSize());
 			assertThat(point.samples()).isGreaterThan(100);
-			assertThat(point.achievedRps()).isBetween(90.0, 110.0);
+			if (point.ok()) {
+				assertThat(point.achievedRps()).isBetween(90.0, 110.0);
+			}
+			else {
+				// A generator that fell behind sends late and then catches up (above 105
+				// %).
+				assertThat(point.achievedRps()).isPositive();
+			}
 			assertThat(point.latency().p99Ms()).isPositive();
 			assertThat(point.pool().telemetrySamples()).isGreaterThan(1);
 			assertThat(point.crossCheck()).as("the independent generator measured the same point").isNotNull();
