@@ -120,8 +120,7 @@ final class Deployer {
 					target.instances(), largestPoolSize,
 					target.resizeCommand().isPresent() ? "by bench.resizeCommand" : "through their resize endpoint");
 		Deployment deployment = Deployment.external(target, foundSizes, largestPoolSize,
-				this.sweep.grid().limits(point.vendor(), point.stack(), point.threads()), this.sweep.database(),
-				this.sweep.store().directory(), this.sweep.processes(), this.sweep.out());
+				this.sweep.grid().limits(point.vendor(), point.stack(), point.threads()), context());
 		if (!this.sweep.grid().topologyWarmup().isZero()) {
 			warmUp(deployment, "external", rates);
 		}
@@ -129,8 +128,12 @@ final class Deployer {
 	}
 
 	private Deployment start(Deployment.Plan plan) throws IOException, InterruptedException {
-		return Deployment.start(plan, this.sweep.paths(), this.sweep.database(), this.sweep.store().directory(),
-				this.sweep.processes(), this.sweep.out());
+		return Deployment.start(plan, this.sweep.paths(), context());
+	}
+
+	private Deployment.Context context() {
+		return new Deployment.Context(this.sweep.database(), this.sweep.store().directory(), this.sweep.processes(),
+				this.sweep.out());
 	}
 
 	private void warmUp(Deployment deployment, String label, List<Integer> rates)

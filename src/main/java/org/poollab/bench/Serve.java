@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.deploy.Database;
@@ -60,8 +61,9 @@ record Serve(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 		Deployment deployment = Deployment.start(
 				new Deployment.Plan(topology, topology.label(), instances, poolSize,
 						this.grid.pgbouncerClientPoolSize(), limits, preFlight.serviceJvm(), preFlight.pinning(),
-						new Ports(this.properties.basePort(), instances), preFlight.nginx(), preFlight.pgbouncer()),
-				this.paths, database, directory, processes, this.out);
+						new Ports(this.properties.basePort(), instances), preFlight.nginx(), preFlight.pgbouncer(),
+						Optional.empty()),
+				this.paths, new Deployment.Context(database, directory, processes, this.out));
 		this.out.printf(Locale.ROOT,
 				"%n%s deployment running: %d instance(s), pool %s, %s, %s.%nTargets for JMeter's plans (their targets property): %s%n",
 				topology.label(), instances, SweepResults.poolLabel(poolSize), limits.describe(),

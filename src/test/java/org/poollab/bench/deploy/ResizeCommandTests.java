@@ -129,8 +129,8 @@ class ResizeCommandTests {
 				command, timeout, false, Optional.empty());
 		return Deployment.external(target, List.of(7, 7), 4,
 				new Limits(0, Limits.AS_DEPLOYED, RequestThreads.TOMCAT_DEFAULT),
-				Database.unchecked(DatabaseVendor.POSTGRESQL), this.directory.resolve("run"), this.processes,
-				new PrintStream(this.console, true, StandardCharsets.UTF_8));
+				new Deployment.Context(Database.unchecked(DatabaseVendor.POSTGRESQL), this.directory.resolve("run"),
+						this.processes, new PrintStream(this.console, true, StandardCharsets.UTF_8)));
 	}
 
 }

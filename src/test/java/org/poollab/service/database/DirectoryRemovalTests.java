@@ -12,10 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The removal of the server's directory; starting and stopping the server itself is
- * {@code ConnectionBudgetIT}'s and the sweeps' (it unpacks some 330 MB).
+ * The removal of the embedded MariaDB server's directory; starting and stopping the
+ * server itself is {@code ConnectionBudgetIT}'s and the sweeps' (it unpacks some 330 MB).
  */
-class EmbeddedMariaDbServerTests {
+class DirectoryRemovalTests {
 
 	@TempDir
 	Path temp;
@@ -23,13 +23,13 @@ class EmbeddedMariaDbServerTests {
 	@Test
 	void removesTheDirectoryAndEverythingInIt() throws IOException {
 		Path directory = tree(this.temp.resolve("poollab-mariadb-1"));
-		EmbeddedMariaDbServer.deleteDirectory(directory);
+		DirectoryRemoval.deleteDirectory(directory);
 		assertThat(directory).doesNotExist();
 	}
 
 	@Test
 	void aDirectoryAlreadyGoneIsNoFailure() throws IOException {
-		EmbeddedMariaDbServer.deleteDirectory(this.temp.resolve("never-made"));
+		DirectoryRemoval.deleteDirectory(this.temp.resolve("never-made"));
 		assertThat(this.temp.resolve("never-made")).doesNotExist();
 	}
 
@@ -47,14 +47,14 @@ class EmbeddedMariaDbServerTests {
 			CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
 				try {
 					start.await();
-					EmbeddedMariaDbServer.deleteDirectory(directory);
+					DirectoryRemoval.deleteDirectory(directory);
 				}
 				catch (Exception ex) {
 					throw new IllegalStateException(ex);
 				}
 			});
 			start.await();
-			EmbeddedMariaDbServer.deleteDirectory(directory);
+			DirectoryRemoval.deleteDirectory(directory);
 			other.get();
 			assertThat(directory).doesNotExist();
 		}

@@ -1,0 +1,201 @@
+package org.poollab.bench.deploy;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.poollab.bench.lab.ChildProcesses;
+import org.poollab.bench.lab.LabPaths;
+import org.poollab.bench.results.EmulatedHold;
+import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.Stack;
+import org.poollab.bench.results.SweepResults;
+import org.poollab.service.database.DatabaseVendor;
+import org.poollab.service.hold.ConnectionHold;
+
+/**
+ * What an instance is started with, and the command line and environment its JVM gets
+ * from it.
+ *
+ * @param deployment what every instance of its deployment is started with
+ * @param port where it serves requests
+ * @param managementPort where it serves the actuator (telemetry, resizing)
+ * @param cpus the host CPUs it is pinned to (empty when not pinned)
+ * @param log where its output goes
+ */
+record InstanceStart(Shared deployment, int port, int managementPort, List<Integer> cpus, Path log) {
+
+	private static final String JDBC_MAIN = "org.poollab.service.ServiceApplication";
+
+	private static final String REACTIVE_MAIN = "org.poollab.reactive.ReactiveServiceApplication";
+
+	/**
+	 * What every instance of a deployment is started with.
+	 *
+	 * @param paths the build, whose runtime classpath the instances run
+	 * @param jvm the JDK they run on
+	 * @param database the shared database
+	 * @param pgbouncer what they connect through, or {@code null} to connect to the
+	 * database directly
+	 * @param poolSize their HikariCP {@code maximum-pool-size}, or
+	 * {@link SweepResults#NO_POOL} for no pool at all: Spring's
+	 * {@code SimpleDriverDataSource} opens a new connection whenever one is asked for and
+	 * closes it when it is given back
+	 * @param hikariBlock a YAML file to read every {@code spring.datasource.hikari.*}
+	 * setting from instead ({@code spring.config.additional-location}, which overrides
+	 * the service's {@code application.yml}), or {@code null}; {@code poolSize} must then
+	 * be the file's {@code maximum-pool-size}
+	 * @param limits their CPUs, heap and Tomcat threads
+	 * @param pinning how to pin them to their CPUs, or {@code null} when they are not
+	 * pinned
+	 * @param processes where their JVMs are tracked, to be stopped with everything else
+	 */
+	record Shared(LabPaths paths, ServiceJvm jvm, Database database, @Nullable PgBouncer pgbouncer, int poolSize,
+			@Nullable Path hikariBlock, Limits limits, @Nullable CpuPinning pinning, ChildProcesses processes) {
+
+	}
+
+	/** The instance's JVM, to be started: its command line, output and environment. */
+	ProcessBuilder processBuilder() {
+		ProcessBuilder builder = new ProcessBuilder(command()).redirectErrorStream(true)
+			.redirectOutput(this.log.toFile())
+			.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+		// The password goes through the environment: any user can read a command line.
+		// The lab's own instances listen on loopback and take no token: one in the lab's
+		// environment (target mode's credential) would make them ask for it.
+		Database database = this.deployment.database();
+		builder.environment().remove(ResizeCredential.ENVIRONMENT_VARIABLE);
+		builder.environment().put("SPRING_DATASOURCE_PASSWORD", database.password());
+		builder.environment().put("SPRING_R2DBC_PASSWORD", database.password());
+		builder.environment().put("SPRING_FLYWAY_PASSWORD", database.password());
+		return builder;
+	}
+
+	private List<String> command() {
+		Limits limits = this.deployment.limits();
+		CpuPinning pinning = this.deployment.pinning();
+		// taskset execs the JVM: the process (and its id) is the JVM's.
+		List<String> command = new ArrayList<>((pinning != null) ? pinning.command(this.cpus) : List.of());
+		// The port comes first: process listings cut long command lines in the classpath.
+		command.addAll(List.of(this.deployment.jvm().java(), "-Dpoollab.instance=" + this.port, "-Xmx" + limits.heap(),
+				"-XX:+ExitOnOutOfMemoryError"));
+		if (limits.cpus() > 0) {
+			command.add("-XX:ActiveProcessorCount=" + limits.cpus());
+		}
+		boolean reactive = limits.stack() == Stack.R2DBC;
+		command.addAll(List.of("-cp", this.deployment.paths().serviceClasspath(), reactive ? REACTIVE_MAIN : JDBC_MAIN,
+				"--server.address=127.0.0.1", "--server.port=" + this.port, "--management.server.address=127.0.0.1",
+				"--management.server.port=" + this.managementPort, "--spring.main.banner-mode=off"));
+		command.addAll(connectionArguments(reactive));
+		command.addAll(poolArguments(reactive));
+		Database database = this.deployment.database();
+		if (this.deployment.pgbouncer() != null) {
+			// Flyway takes a session-level lock, which transaction pooling cannot keep:
+			// migrations go to PostgreSQL directly.
+			command.addAll(
+					List.of("--spring.flyway.url=" + database.url(), "--spring.flyway.user=" + database.username()));
+		}
+		command.addAll(limitArguments(limits));
+		return command;
+	}
+
+	/** Where the service connects to, and as whom. */
+	private List<String> connectionArguments(boolean reactive) {
+		Database database = this.deployment.database();
+		PgBouncer pgbouncer = this.deployment.pgbouncer();
+		String url = (pgbouncer != null) ? pgbouncer.jdbcUrl() : database.url();
+		if (reactive) {
+			// Flyway migrates over JDBC, the twin's only JDBC connection.
+			return List.of("--spring.r2dbc.url=" + r2dbcUrl(url), "--spring.r2dbc.username=" + database.username(),
+					"--spring.flyway.url=" + url, "--spring.flyway.user=" + database.username());
+		}
+		// The vendor on the command line, where application.yml's import of the vendor's
+		// settings (driver properties, migrations) reads it; the twin runs on PostgreSQL
+		// only.
+		return List.of("--spring.datasource.url=" + url, "--spring.datasource.username=" + database.username(),
+				"--" + DatabaseVendor.PROPERTY + "=" + database.vendor().propertyValue());
+	}
+
+	/** Its pool: none, the pasted block's, or the swept size. */
+	private List<String> poolArguments(boolean reactive) {
+		int poolSize = this.deployment.poolSize();
+		Path hikariBlock = this.deployment.hikariBlock();
+		if (poolSize == SweepResults.NO_POOL) {
+			return List.of(reactive ? "--spring.r2dbc.pool.enabled=false"
+					: "--spring.datasource.type=org.springframework.jdbc.datasource.SimpleDriverDataSource");
+		}
+		if (hikariBlock != null) {
+			// Nothing of the pool's settings on the command line, which would override
+			// the file: the block runs as pasted. The resize endpoint is the lab's only
+			// way to read the pool's settings back; it changes none of them.
+			return List.of("--spring.config.additional-location=file:" + hikariBlock.toAbsolutePath(),
+					"--lab.pool-resize.enabled=true");
+		}
+		String sizeSetting = reactive ? "--spring.r2dbc.pool.max-size="
+				: "--spring.datasource.hikari.maximum-pool-size=";
+		return List.of(sizeSetting + poolSize, "--lab.pool-resize.enabled=true");
+	}
+
+	/** Its emulated hold, virtual threads and Tomcat's thread maximum. */
+	private List<String> limitArguments(Limits limits) {
+		List<String> arguments = new ArrayList<>();
+		EmulatedHold hold = limits.hold();
+		if (hold != null) {
+			arguments.addAll(holdArguments(hold, this.port));
+		}
+		if (limits.virtualThreads()) {
+			// ThreadTelemetry's gauge is the proof that Boot took it (Java 21+ only).
+			arguments.add("--spring.threads.virtual.enabled=true");
+		}
+		if (limits.tomcatThreads() > 0) {
+			// The MBean registry exposes tomcat.threads.config.max:
+			// the proof that the setting took.
+			arguments.addAll(List.of("--server.tomcat.threads.max=" + limits.tomcatThreads(),
+					"--server.tomcat.mbeanregistry.enabled=true"));
+		}
+		return arguments;
+	}
+
+	/**
+	 * The service's {@code lab.hold.*} for an emulated hold: durations in whole
+	 * microseconds (Spring Boot's simple duration format takes whole numbers), the seed
+	 * the instance's port, so two runs of one grid draw the same holds.
+	 */
+	static List<String> holdArguments(EmulatedHold hold, int port) {
+		String prefix = "--" + ConnectionHold.PROPERTIES_PREFIX + ".";
+		List<String> arguments = new ArrayList<>();
+		if (hold.waits()) {
+			arguments.addAll(List.of(prefix + "mean=" + micros(hold.meanMs()), prefix + "place=" + hold.place(),
+					prefix + "seed=" + port));
+			if (hold.p99Ms() != null) {
+				arguments.add(prefix + "p99=" + micros(hold.p99Ms()));
+			}
+		}
+		if (hold.cpuMs() != null) {
+			arguments.add(prefix + "cpu=" + micros(hold.cpuMs()));
+		}
+		return arguments;
+	}
+
+	private static String micros(double ms) {
+		return Math.round(ms * 1000) + "us";
+	}
+
+	/**
+	 * The R2DBC URL of the PostgreSQL a JDBC URL names, without the JDBC URL's
+	 * parameters, which are pgjdbc's (r2dbc-postgresql names its options differently):
+	 * {@code jdbc:postgresql://127.0.0.1:5432/postgres?ssl=false} becomes
+	 * {@code r2dbc:postgresql://127.0.0.1:5432/postgres}.
+	 */
+	static String r2dbcUrl(String jdbcUrl) {
+		String prefix = "jdbc:postgresql:";
+		if (!jdbcUrl.startsWith(prefix)) {
+			throw new IllegalArgumentException("Not a PostgreSQL JDBC URL: " + Database.withoutQuery(jdbcUrl));
+		}
+		return "r2dbc:postgresql:" + Database.withoutQuery(jdbcUrl).substring(prefix.length());
+	}
+
+}
