@@ -51,58 +51,88 @@ final class AdaptiveEffort {
 		}
 		Decisions.Unsettled start = unsettled.get();
 		long started = System.nanoTime();
-		long deadline = started + cap.toNanos();
-		int rounds = 0;
-		String end = "settled";
-		while (unsettled.isPresent()) {
-			Decisions.Unsettled now = unsettled.get();
-			if (rounds == MAX_ROUNDS) {
-				end = "rounds";
-				break;
-			}
-			if (System.nanoTime() >= deadline) {
-				end = "cap";
-				break;
-			}
-			if (!deployment.deadInstances().isEmpty()) {
-				end = "died";
-				break;
-			}
-			int repeat = results.points()
-				.stream()
-				.filter((point) -> point.deployment().equals(label))
-				.mapToInt(Point::repeat)
-				.max()
-				.orElse(0) + 1;
-			List<Planned> todo = now.pools()
-				.stream()
-				.map((pool) -> new Planned(first.topology(), first.instances(), first.vendor(), first.stack(),
-						first.threads(), pool, now.rateRps(), repeat))
-				.toList();
-			this.sweep.out()
-				.printf(Locale.ROOT,
-						"  The decision is not settled (pool %d in %.0f %% of redone decisions): measuring pools %s at %d rps once more (repeat %d).%n",
-						now.chosen(), 100 * now.probability(), now.pools(), now.rateRps(), repeat);
-			this.sweep.emptyWrittenTable();
-			LoadRun.Result result = this.run.announceAndMeasure(todo, deployment, loadDirectory,
-					first.deploymentLabel() + "-settle" + (++rounds),
-					(measured, nanos) -> this.sweep.progress().again(measured, nanos, deployment.loadBalancer()));
-			results.points().addAll(result.measured());
-			this.sweep.store().write(results);
-			unsettled = Decisions.unsettled(results, label);
-		}
+		Spent spent = measureUntilSettled(first, unsettled, deployment, loadDirectory, started + cap.toNanos());
 		double after = Decisions.probability(results, label).orElse(Double.NaN);
 		double seconds = (System.nanoTime() - started) / 1e9;
-		this.sweep.time()
-			.settled(new Settling(label, start.rateRps(), start.pools(), rounds, seconds, start.probability(), after,
-					end));
+		Settling settling = new Settling(label, start.rateRps(), start.pools(), spent.rounds(), seconds,
+				start.probability(), after, spent.end());
+		this.sweep.time().settled(settling);
+		print(settling, cap);
+	}
+
+	/**
+	 * What the rounds spent.
+	 *
+	 * @param rounds extra rounds run
+	 * @param end why they stopped ({@link Settling#end()})
+	 */
+	private record Spent(int rounds, String end) {
+	}
+
+	/**
+	 * Measures the deciding cells once more, a round at a time, until the decision is
+	 * settled, the deadline passed, {@link #MAX_ROUNDS} ran or an instance died.
+	 */
+	private Spent measureUntilSettled(Planned first, Optional<Decisions.Unsettled> initially, Deployment deployment,
+			Path loadDirectory, long deadlineNanos) throws IOException, InterruptedException {
+		Optional<Decisions.Unsettled> unsettled = initially;
+		int rounds = 0;
+		while (unsettled.isPresent()) {
+			if (rounds == MAX_ROUNDS) {
+				return new Spent(rounds, "rounds");
+			}
+			if (System.nanoTime() >= deadlineNanos) {
+				return new Spent(rounds, "cap");
+			}
+			if (!deployment.deadInstances().isEmpty()) {
+				return new Spent(rounds, "died");
+			}
+			rounds++;
+			measureOnceMore(first, unsettled.get(), deployment, loadDirectory, rounds);
+			unsettled = Decisions.unsettled(this.sweep.results(), first.deploymentLabel());
+		}
+		return new Spent(rounds, "settled");
+	}
+
+	/**
+	 * One round: the cells that decide, as a new repeat in one JMeter run of their own.
+	 */
+	private void measureOnceMore(Planned first, Decisions.Unsettled now, Deployment deployment, Path loadDirectory,
+			int round) throws IOException, InterruptedException {
+		SweepResults results = this.sweep.results();
+		String label = first.deploymentLabel();
+		int repeat = results.points()
+			.stream()
+			.filter((point) -> point.deployment().equals(label))
+			.mapToInt(Point::repeat)
+			.max()
+			.orElse(0) + 1;
+		List<Planned> todo = now.pools()
+			.stream()
+			.map((pool) -> new Planned(first.topology(), first.instances(), first.vendor(), first.stack(),
+					first.threads(), pool, now.rateRps(), repeat))
+			.toList();
 		this.sweep.out()
 			.printf(Locale.ROOT,
-					"  Adaptive effort: %d extra round(s) of pools %s at %d rps, %s; %s (was %.0f %%)%s.%n", rounds,
-					start.pools(), start.rateRps(), Durations.human(seconds),
+					"  The decision is not settled (pool %d in %.0f %% of redone decisions): measuring pools %s at %d rps once more (repeat %d).%n",
+					now.chosen(), 100 * now.probability(), now.pools(), now.rateRps(), repeat);
+		this.sweep.emptyWrittenTable();
+		LoadRun.Result result = this.run.announceAndMeasure(todo, deployment, loadDirectory,
+				first.deploymentLabel() + "-settle" + round,
+				(measured, nanos) -> this.sweep.progress().again(measured, nanos, deployment.loadBalancer()));
+		results.points().addAll(result.measured());
+		this.sweep.store().write(results);
+	}
+
+	private void print(Settling settling, Duration cap) {
+		double after = settling.probabilityAfter();
+		this.sweep.out()
+			.printf(Locale.ROOT,
+					"  Adaptive effort: %d extra round(s) of pools %s at %d rps, %s; %s (was %.0f %%)%s.%n",
+					settling.rounds(), settling.pools(), settling.rateRps(), Durations.human(settling.seconds()),
 					Double.isNaN(after) ? Settling.NOT_REDRAWN : String.format(Locale.ROOT,
 							"the choice is now picked in %.0f %% of redone decisions", 100 * after),
-					100 * start.probability(), switch (end) {
+					100 * settling.probabilityBefore(), switch (settling.end()) {
 						case "settled" -> "";
 						case "cap" -> ", stopped by bench.adaptiveCap=" + Durations.human(cap);
 						case "rounds" -> ", stopped after " + MAX_ROUNDS + " rounds";

@@ -54,15 +54,9 @@ final class Deployer {
 		String label = (hikariBlock.isPresent() ? "confirm-" : "") + point.deploymentLabel()
 				+ (point.pooled() ? "" : "-nopool");
 		Limits limits = grid.limits(point.vendor(), point.stack(), point.threads());
-		String pool = (topology == Topology.PGBOUNCER)
-				? "pgbouncer pool %d, HikariCP pools of %d".formatted(largestPoolSize, grid.pgbouncerClientPoolSize())
-				: hikariBlock.isPresent()
-						? "pool " + largestPoolSize + " and every pool setting from " + hikariBlock.get()
-						: (point.pooled() ? "pool " + largestPoolSize + ", the largest this deployment measures"
-								: "no pool: a new connection per request");
 		this.sweep.out()
-			.printf("Starting %s topology (%d instance(s), %s, %s)...%n", topology.label(), point.instances(), pool,
-					limits.describe());
+			.printf("Starting %s topology (%d instance(s), %s, %s)...%n", topology.label(), point.instances(),
+					describePool(point, largestPoolSize, hikariBlock), limits.describe());
 		// The confirmation runs the pasted block on HikariCP alone.
 		Deployment.Plan plan = new Deployment.Plan(topology, label, point.instances(), largestPoolSize,
 				grid.pgbouncerClientPoolSize(), limits, found.serviceJvm(), found.pinning(),
@@ -76,9 +70,29 @@ final class Deployer {
 		if (deployment.deadInstances().isEmpty()) {
 			return deployment;
 		}
-		// An instance the warm-up killed is no point's failure: a warm-up is not
-		// measured. Fresh instances take its place; when the load killed it (not a
-		// signal from outside), their warm-up stops below the rate that did.
+		return replaceKilledInWarmUp(deployment, plan, label, rates);
+	}
+
+	/** The pools the deployment starts with, for the console. */
+	private String describePool(Planned point, int largestPoolSize, Optional<Path> hikariBlock) {
+		if (point.topology() == Topology.PGBOUNCER) {
+			return "pgbouncer pool %d, HikariCP pools of %d".formatted(largestPoolSize,
+					this.sweep.grid().pgbouncerClientPoolSize());
+		}
+		if (hikariBlock.isPresent()) {
+			return "pool " + largestPoolSize + " and every pool setting from " + hikariBlock.get();
+		}
+		return point.pooled() ? "pool " + largestPoolSize + ", the largest this deployment measures"
+				: "no pool: a new connection per request";
+	}
+
+	/**
+	 * An instance the warm-up killed is no point's failure: a warm-up is not measured.
+	 * Fresh instances take its place; when the load killed it (not a signal from
+	 * outside), their warm-up stops below the rate that did.
+	 */
+	private Deployment replaceKilledInWarmUp(Deployment deployment, Deployment.Plan plan, String label,
+			List<Integer> rates) throws IOException, InterruptedException {
 		boolean fromOutside = deployment.deadInstances().stream().allMatch(Instance::killedFromOutside);
 		for (Instance dead : deployment.deadInstances()) {
 			this.sweep.out()
@@ -102,11 +116,11 @@ final class Deployer {
 				.printf("  Starting %s again, warming up to %d rps only: the points at %d rps will show what that rate does to warm instances.%n",
 						label, lower.stream().mapToInt(Integer::intValue).max().getAsInt(), top);
 		}
-		deployment = start(plan);
+		Deployment fresh = start(plan);
 		if (!lower.isEmpty()) {
-			warmUp(deployment, label, lower);
+			warmUp(fresh, label, lower);
 		}
-		return deployment;
+		return fresh;
 	}
 
 	/**
@@ -138,10 +152,12 @@ final class Deployer {
 
 	private void warmUp(Deployment deployment, String label, List<Integer> rates)
 			throws IOException, InterruptedException {
+		WarmUp.Plan plan = new WarmUp.Plan(rates, this.sweep.grid().topologyWarmup(),
+				this.sweep.properties().p99Objective(), this.sweep.grid().arrivals());
 		this.sweep.time()
-			.warmedUp(WarmUp.run(deployment, label, rates, this.sweep.grid().topologyWarmup(),
-					this.sweep.properties().p99Objective(), this.sweep.grid().arrivals(), this.sweep.jmeter(),
-					this.sweep.loadDirectory(), this.sweep.processes(), this.sweep.out()));
+			.warmedUp(new WarmUp(this.sweep.jmeter(), this.sweep.loadDirectory(), this.sweep.processes(),
+					this.sweep.out())
+				.run(deployment, label, plan));
 	}
 
 }

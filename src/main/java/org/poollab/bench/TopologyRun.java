@@ -251,10 +251,10 @@ final class TopologyRun {
 			}
 			String name = "%s-check-pool%s-%drps".formatted(runId, SweepResults.poolLabel(point.poolSize()),
 					point.rateRps());
-			CrossCheckResult check = CrossCheck.run(this.sweep.paths(), urls, point.rateRps(),
-					this.sweep.grid().arrivals(), this.sweep.grid().warmup().plus(LoadRun.SETTLE),
-					this.sweep.grid().duration(), loadDirectory.resolve(name + ".log"), this.sweep.processes(),
-					point.latency());
+			CrossCheck.Load load = new CrossCheck.Load(urls, point.rateRps(), this.sweep.grid().arrivals(),
+					this.sweep.grid().warmup().plus(LoadRun.SETTLE), this.sweep.grid().duration());
+			CrossCheckResult check = CrossCheck.run(this.sweep.paths(), load, loadDirectory.resolve(name + ".log"),
+					this.sweep.processes(), point.latency());
 			int index = results.points().indexOf(point);
 			results.points().set(index, point.withCrossCheck(check));
 			this.sweep.store().write(results);

@@ -52,31 +52,38 @@ public final class CrossCheck {
 	}
 
 	/**
-	 * Runs the check once and waits for it.
-	 * @param paths the build (java, classpath)
+	 * What the check sends: a point's load again.
+	 *
 	 * @param urls the deployment's entry URLs, taken in turn
 	 * @param rateRps the point's rate
 	 * @param arrivals even or random
 	 * @param warmup sent first, not counted
 	 * @param window measured
+	 */
+	public record Load(List<String> urls, int rateRps, Arrivals arrivals, Duration warmup, Duration window) {
+	}
+
+	/**
+	 * Runs the check once and waits for it.
+	 * @param paths the build (java, classpath)
+	 * @param load what it sends
 	 * @param log the check's output
 	 * @param processes stops it on Ctrl-C
 	 * @param jmeter JMeter's latency of the point, to compare with
 	 * @return the check's figures
 	 */
-	public static CrossCheckResult run(LabPaths paths, List<String> urls, int rateRps, Arrivals arrivals,
-			Duration warmup, Duration window, Path log, ChildProcesses processes, Latency jmeter)
+	public static CrossCheckResult run(LabPaths paths, Load load, Path log, ChildProcesses processes, Latency jmeter)
 			throws IOException, InterruptedException {
 		List<String> command = new ArrayList<>();
 		command.add(paths.java());
 		command.addAll(JVM_OPTIONS);
 		command.addAll(List.of("-cp", paths.serviceClasspath(), "org.poollab.crosscheck.OpenLoopCheck",
-				"--url=" + String.join(",", urls), "--rate=" + rateRps, "--duration=" + millis(window),
-				"--warmup=" + millis(warmup), "--arrivals=" + arrivals.name().toLowerCase(Locale.ROOT),
-				"--timeout=" + millis(TIMEOUT)));
+				"--url=" + String.join(",", load.urls()), "--rate=" + load.rateRps(),
+				"--duration=" + millis(load.window()), "--warmup=" + millis(load.warmup()),
+				"--arrivals=" + load.arrivals().name().toLowerCase(Locale.ROOT), "--timeout=" + millis(TIMEOUT)));
 		Process process = processes.start("cross-check",
 				new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()));
-		Duration limit = warmup.plus(window).plus(TIMEOUT).plus(Duration.ofSeconds(30));
+		Duration limit = load.warmup().plus(load.window()).plus(TIMEOUT).plus(Duration.ofSeconds(30));
 		try {
 			if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
 				throw new LabFailureException(

@@ -170,6 +170,28 @@ final class EngineCheck {
 	 * engine's skew from its requests.
 	 */
 	private List<ClockProbe.Skew> probeClocks(InetAddress labAddress) throws IOException, InterruptedException {
+		Probed probed = runProbe(labAddress);
+		List<ClockProbe.Skew> skews = new ArrayList<>();
+		for (String engine : this.engines.addresses()) {
+			skews.add(skew(engine, probed, labAddress));
+		}
+		return skews;
+	}
+
+	/**
+	 * What the probe plan sent and the probe server saw.
+	 *
+	 * @param samples the probe's requests as JMeter recorded them
+	 * @param said what the lab's JMeter said
+	 * @param arrivals when each request arrived at the probe server, epoch milliseconds
+	 * by {@code engine#n}
+	 * @param probe the probe server's address as the engines reach it
+	 */
+	private record Probed(List<LoadWindow.Sample> samples, String said, Map<String, Double> arrivals, String probe) {
+	}
+
+	/** Runs the probe plan on every engine, against a probe server that lives for it. */
+	private Probed runProbe(InetAddress labAddress) throws IOException, InterruptedException {
 		Map<String, Double> arrivals = new ConcurrentHashMap<>();
 		HttpServer probe = HttpServer.create(new InetSocketAddress(labAddress, 0), 0);
 		probe.createContext(PROBE_PATH, (exchange) -> {
@@ -179,8 +201,6 @@ final class EngineCheck {
 			answer(exchange);
 		});
 		Path directory = Files.createTempDirectory("poollab-clock-probe");
-		List<LoadWindow.Sample> samples;
-		String said;
 		probe.start();
 		try (ChildProcesses processes = new ChildProcesses()) {
 			String target = JMeter.authority(labAddress.getHostAddress(), probe.getAddress().getPort());
@@ -196,48 +216,53 @@ final class EngineCheck {
 							.formatted(this.engines.setting(), ex.getMessage(), run.said()),
 						ex);
 			}
-			said = run.said();
-			samples = Files.exists(directory.resolve("probe.jtl"))
+			String said = run.said();
+			List<LoadWindow.Sample> samples = Files.exists(directory.resolve("probe.jtl"))
 					? LoadWindow.readSamples(directory.resolve("probe.jtl")) : List.of();
+			return new Probed(samples, said, arrivals, target);
 		}
 		finally {
 			probe.stop(0);
 			FileSystemUtils.deleteRecursively(directory);
 		}
-		List<ClockProbe.Skew> skews = new ArrayList<>();
-		for (String engine : this.engines.addresses()) {
-			List<LoadWindow.Sample> sent = samples.stream()
-				.filter((sample) -> sample.thread().startsWith(engine + "-"))
-				.toList();
-			if (sent.isEmpty()) {
-				throw refused(engine,
-						"answers over RMI but ran none of the clock probe's requests (the lab's JMeter said: %s)"
-							.formatted(said));
-			}
-			List<ClockProbe.Reading> readings = new ArrayList<>();
-			for (LoadWindow.Sample sample : sent) {
-				Double arrivedMs = arrivals.get(engine + "#" + threadNumber(sample.thread()));
-				if (sample.success() && arrivedMs != null) {
-					readings.add(new ClockProbe.Reading(sample.startMs(), sample.elapsedMs(), arrivedMs));
-				}
-			}
-			Optional<ClockProbe.Skew> skew = ClockProbe.skew(engine, readings);
-			if (skew.isEmpty()) {
-				throw refused(engine,
-						"ran the clock probe but none of its %d requests reached the lab's probe at http://%s%s (JMeter's response code: %s): the engines must reach this machine at %s on any port"
-							.formatted(sent.size(),
-									JMeter.authority(labAddress.getHostAddress(), probe.getAddress().getPort()),
-									PROBE_PATH, sent.get(0).code(), labAddress.getHostAddress()));
-			}
-			if (skew.get().beyond(this.engines.maxClockSkew())) {
-				throw new BenchSettingException(
-						"%s is not allowed: the clock of %s is %s, beyond bench.maxClockSkew=%dms. The lab cuts every window out of the engines' timestamps by its own clock: synchronize the clocks (NTP), or raise bench.maxClockSkew (at most %d ms). Nothing was started."
-							.formatted(this.engines.setting(), engine, skew.get().describe(),
-									this.engines.maxClockSkew().toMillis(), RemoteEngines.MOST_CLOCK_SKEW.toMillis()));
-			}
-			skews.add(skew.get());
+	}
+
+	/**
+	 * One engine's skew from its probe requests.
+	 * @throws BenchSettingException when it sent none, none arrived, or its clock is
+	 * beyond {@code bench.maxClockSkew}
+	 */
+	private ClockProbe.Skew skew(String engine, Probed probed, InetAddress labAddress) {
+		List<LoadWindow.Sample> sent = probed.samples()
+			.stream()
+			.filter((sample) -> sample.thread().startsWith(engine + "-"))
+			.toList();
+		if (sent.isEmpty()) {
+			throw refused(engine,
+					"answers over RMI but ran none of the clock probe's requests (the lab's JMeter said: %s)"
+						.formatted(probed.said()));
 		}
-		return skews;
+		List<ClockProbe.Reading> readings = new ArrayList<>();
+		for (LoadWindow.Sample sample : sent) {
+			Double arrivedMs = probed.arrivals().get(engine + "#" + threadNumber(sample.thread()));
+			if (sample.success() && arrivedMs != null) {
+				readings.add(new ClockProbe.Reading(sample.startMs(), sample.elapsedMs(), arrivedMs));
+			}
+		}
+		Optional<ClockProbe.Skew> skew = ClockProbe.skew(engine, readings);
+		if (skew.isEmpty()) {
+			throw refused(engine,
+					"ran the clock probe but none of its %d requests reached the lab's probe at http://%s%s (JMeter's response code: %s): the engines must reach this machine at %s on any port"
+						.formatted(sent.size(), probed.probe(), PROBE_PATH, sent.get(0).code(),
+								labAddress.getHostAddress()));
+		}
+		if (skew.get().beyond(this.engines.maxClockSkew())) {
+			throw new BenchSettingException(
+					"%s is not allowed: the clock of %s is %s, beyond bench.maxClockSkew=%dms. The lab cuts every window out of the engines' timestamps by its own clock: synchronize the clocks (NTP), or raise bench.maxClockSkew (at most %d ms). Nothing was started."
+						.formatted(this.engines.setting(), engine, skew.get().describe(),
+								this.engines.maxClockSkew().toMillis(), RemoteEngines.MOST_CLOCK_SKEW.toMillis()));
+		}
+		return skew.get();
 	}
 
 	/**

@@ -16,17 +16,12 @@ import java.util.stream.Collectors;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.deploy.PgBouncer;
-import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.results.Point;
-import org.poollab.bench.results.Pool;
-import org.poollab.bench.results.SweepResults;
 import org.poollab.bench.telemetry.LoadWindow;
-import org.poollab.bench.telemetry.PoolWindow;
-import org.poollab.bench.telemetry.ServerLatencyWindow;
 import org.poollab.bench.telemetry.Telemetry;
 
 /**
@@ -35,8 +30,8 @@ import org.poollab.bench.telemetry.Telemetry;
  * window. The lab resizes the pools at each phase's start, while the load runs, and cuts
  * every window out of the run's samples by timestamp. One warm generator for many points
  * instead of a fresh JVM per point: a fresh JMeter sends late for its first seconds at
- * 2000 rps (measured here), which then fell into every point. Kept whole: the schedule,
- * the resizes during the run and the windows cut from its samples are one run's timeline.
+ * 2000 rps (measured here), which then fell into every point. The windows are cut out of
+ * what the run recorded by {@link RunWindows}.
  *
  * @param grid what every point shares (warm-up, window, arrivals)
  * @param jmeter the generator
@@ -147,55 +142,12 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			// the first segment, and that point is its death.
 			resizeUnlessDead(deployment, points.get(0).poolSize());
 		}
-		JMeter.Schedule schedule = new JMeter.Schedule(Duration.ZERO, segments.stream()
-			.map((segment) -> new JMeter.Phase(segment.point().rateRps(), segment.settle().plus(segment.window())))
-			.toList(), this.grid.arrivals());
 		Path jtl = directory.resolve(runId + ".jtl");
-		JMeterRun run = this.jmeter.start(deployment.targets(), schedule, false, jtl, directory.resolve(runId + ".log"),
-				processes);
-		int diedIn = -1; // the segment during which an instance was seen dead
-		List<Telemetry.Scrape> scrapes;
-		List<Telemetry.CpuSample> cpu;
-		List<Telemetry.CpuSample> databaseCpu;
-		List<PgBouncer.Sample> pgbouncerSamples;
-		long originMs;
-		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle(),
-				deployment::databaseCpuNanos)) {
-			originMs = run.origin();
-			for (int i = 0; i < segments.size(); i++) {
-				Segment segment = segments.get(i);
-				if (!sleepUntil(originMs + segment.start().toMillis(), deployment)) {
-					diedIn = Math.max(0, i - 1);
-					break;
-				}
-				if (i > 0) {
-					telemetry.scrapeNow(); // the previous window's end
-				}
-				if (segment.point().poolSize() != deployment.poolSize()
-						&& !resizeUnlessDead(deployment, segment.point().poolSize())) {
-					diedIn = i;
-					break;
-				}
-				if (sleepUntil(originMs + segment.windowStart().toMillis() - EDGE_SCRAPE_LEAD.toMillis(), deployment)) {
-					telemetry.scrapeNow(); // this window's start
-				}
-			}
-			if (diedIn < 0 && !sleepUntil(originMs + segments.get(segments.size() - 1).end().toMillis(), deployment)) {
-				diedIn = segments.size() - 1;
-			}
-			telemetry.scrapeNow(); // the last window's end
-			if (diedIn >= 0) {
-				run.stop();
-			}
-			else {
-				run.await(telemetry::idle);
-			}
-			scrapes = telemetry.scrapes();
-			cpu = telemetry.cpu();
-			databaseCpu = telemetry.databaseCpu();
-			pgbouncerSamples = telemetry.pgbouncer();
-		}
-		Telemetry.write(scrapes, directory.resolve(runId + "-pool.csv"));
+		JMeterRun run = this.jmeter.start(deployment.targets(), schedule(segments), false, jtl,
+				directory.resolve(runId + ".log"), processes);
+		Recording recording = follow(segments, deployment, run);
+		Telemetry.write(recording.scrapes(), directory.resolve(runId + "-pool.csv"));
+		int diedIn = recording.diedIn();
 		// Stopped at once for an instance that died before the first request, JMeter may
 		// not even have opened its results file.
 		List<LoadWindow.Sample> samples = (diedIn >= 0 && !Files.exists(jtl)) ? List.of() : LoadWindow.readSamples(jtl);
@@ -203,28 +155,85 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			throw new LabFailureException("JMeter recorded no samples in " + jtl);
 		}
 		int last = (diedIn >= 0) ? diedIn : segments.size() - 1;
+		RunWindows windows = new RunWindows(this.grid, this.jmeter);
 		List<Point> measured = new ArrayList<>();
 		for (int i = 0; i <= last; i++) {
-			measured.add(point(segments.get(i), originMs, samples, scrapes, cpu, databaseCpu, pgbouncerSamples,
-					deployment, i == diedIn));
+			measured.add(windows.point(segments.get(i), recording, samples, deployment, i == diedIn));
 		}
-		// Every window in JMeter's own CSV shape, for the dashboards of the points that
-		// decide (Dashboards).
-		for (int i = 0; i <= last; i++) {
-			Segment segment = segments.get(i);
-			Planned planned = segment.point();
-			Dashboards.writeSlice(samples, originMs + segment.windowStart().toMillis(),
-					originMs + segment.end().toMillis(), this.grid.workload().label(),
-					directory.resolve(Dashboards.WINDOWS)
-						.resolve(runId)
-						.resolve(Dashboards.sliceName(planned.topology().label(),
-								SweepResults.poolLabel(planned.poolSize()), planned.rateRps(), planned.repeat())));
-		}
+		windows.writeSlices(segments.subList(0, last + 1), recording.originMs(), samples,
+				directory.resolve(Dashboards.WINDOWS).resolve(runId));
 		List<Planned> leftover = new ArrayList<>();
 		for (int i = last + 1; i < segments.size(); i++) {
 			leftover.add(segments.get(i).point());
 		}
 		return new Result(measured, leftover);
+	}
+
+	/** The run's schedule: one constant-rate phase per segment. */
+	private JMeter.Schedule schedule(List<Segment> segments) {
+		return new JMeter.Schedule(Duration.ZERO, segments.stream()
+			.map((segment) -> new JMeter.Phase(segment.point().rateRps(), segment.settle().plus(segment.window())))
+			.toList(), this.grid.arrivals());
+	}
+
+	/**
+	 * What the telemetry recorded while the run followed its schedule.
+	 *
+	 * @param originMs the schedule's origin, every segment's times are from it
+	 * @param diedIn the segment during which an instance was seen dead, -1 when none died
+	 */
+	record Recording(long originMs, int diedIn, List<Telemetry.Scrape> scrapes, List<Telemetry.CpuSample> cpu,
+			List<Telemetry.CpuSample> databaseCpu, List<PgBouncer.Sample> pgbouncer) {
+	}
+
+	/**
+	 * Follows the run's schedule with the telemetry on, and ends the run: at once when an
+	 * instance died, else once the generator went idle.
+	 */
+	private static Recording follow(List<Segment> segments, Deployment deployment, JMeterRun run)
+			throws IOException, InterruptedException {
+		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle(),
+				deployment::databaseCpuNanos)) {
+			long originMs = run.origin();
+			int diedIn = followSchedule(segments, originMs, deployment, telemetry);
+			telemetry.scrapeNow(); // the last window's end
+			if (diedIn >= 0) {
+				run.stop();
+			}
+			else {
+				run.await(telemetry::idle);
+			}
+			return new Recording(originMs, diedIn, telemetry.scrapes(), telemetry.cpu(), telemetry.databaseCpu(),
+					telemetry.pgbouncer());
+		}
+	}
+
+	/**
+	 * Scrapes at every window's edges and resizes the pools at each phase's start.
+	 * @return the segment during which an instance was seen dead, -1 when none died
+	 */
+	private static int followSchedule(List<Segment> segments, long originMs, Deployment deployment, Telemetry telemetry)
+			throws IOException, InterruptedException {
+		for (int i = 0; i < segments.size(); i++) {
+			Segment segment = segments.get(i);
+			if (!sleepUntil(originMs + segment.start().toMillis(), deployment)) {
+				return Math.max(0, i - 1);
+			}
+			if (i > 0) {
+				telemetry.scrapeNow(); // the previous window's end
+			}
+			if (segment.point().poolSize() != deployment.poolSize()
+					&& !resizeUnlessDead(deployment, segment.point().poolSize())) {
+				return i;
+			}
+			if (sleepUntil(originMs + segment.windowStart().toMillis() - EDGE_SCRAPE_LEAD.toMillis(), deployment)) {
+				telemetry.scrapeNow(); // this window's start
+			}
+		}
+		if (!sleepUntil(originMs + segments.get(segments.size() - 1).end().toMillis(), deployment)) {
+			return segments.size() - 1;
+		}
+		return -1;
 	}
 
 	/**
@@ -285,91 +294,11 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		return deployment.deadInstances().isEmpty();
 	}
 
-	private Point point(Segment segment, long originMs, List<LoadWindow.Sample> samples, List<Telemetry.Scrape> scrapes,
-			List<Telemetry.CpuSample> cpu, List<Telemetry.CpuSample> databaseCpu,
-			List<PgBouncer.Sample> pgbouncerSamples, Deployment deployment, boolean died) {
-		Planned planned = segment.point();
-		long phaseStartMs = originMs + segment.start().toMillis();
-		long startMs = originMs + segment.windowStart().toMillis();
-		long endMs = originMs + segment.end().toMillis();
-		boolean even = this.grid.arrivals() == Arrivals.EVEN;
-		boolean evenSchedule = even && !this.jmeter.distributed();
-		LoadWindow window = LoadWindow.of(samples, startMs, endMs, evenSchedule ? planned.rateRps() : 0, phaseStartMs);
-		// Remote engines each run the plan at their share of the rate: their requests are
-		// told apart and each is judged against its own schedule.
-		LoadWindow.Engines engines = this.jmeter.distributed()
-				? LoadWindow.engines(samples, this.jmeter.engines(), startMs, endMs,
-						even ? planned.rateRps() / this.jmeter.engines().size() : 0, phaseStartMs)
-				: new LoadWindow.Engines(List.of(), window.startLagP99Ms());
-		Pool pool = PoolWindow.summarize(scrapes, deployment.instances().size(), startMs, endMs);
-		Point measured = Point.builder()
-			.topology(planned.topology().label())
-			.instances(planned.instances())
-			.loadBalancer(deployment.loadBalancer())
-			.poolSize(planned.poolSize())
-			.rateRps(planned.rateRps())
-			.arrivals(this.grid.arrivals().label())
-			.repeat(planned.repeat())
-			.warmupSeconds(seconds(segment.settle()))
-			.durationSeconds(seconds(segment.window()))
-			.requests(window.requests())
-			.latency(window.latency())
-			.pool(pool)
-			.loadGeneratorCpuCores(PoolWindow.cpuCores(cpu, startMs, endMs))
-			.databaseCpuCores(databaseCpu.isEmpty() ? null : PoolWindow.cpuCores(databaseCpu, startMs, endMs))
-			.limits(this.grid.limits(planned.vendor(), planned.stack(), planned.threads()))
-			.pgbouncer((deployment.pgbouncer() != null)
-					? PgBouncer.summarize(pgbouncerSamples, this.grid.pgbouncerClientPoolSize(), startMs, endMs) : null)
-			.startLagP99Ms(engines.startLagP99Ms())
-			.engines(engines.loads())
-			.refusals(PoolWindow.refusals(scrapes, deployment.instances().size(), startMs, endMs))
-			.serverLatency(ServerLatencyWindow.summarize(scrapes,
-					deployment.instances().stream().map(Instance::port).toList(), startMs, endMs))
-			.seconds(LoadWindow.seconds(samples, startMs, endMs, scrapes))
-			.build();
-		if (window.samples() == 0 && !died) {
-			return measured.withOutcome("no request started in the measured window (see the run's JTL)");
-		}
-		return measured.withOutcome(outcome(measured, deployment, died));
-	}
-
 	/**
 	 * Outcome prefix of a point whose instance was ended from outside
 	 * ({@link Instance#killedFromOutside()}): not a result of the load, so the point is
 	 * measured again on fresh instances, and left out of every verdict if that fails too.
 	 */
 	public static final String KILLED_FROM_OUTSIDE = "killed from outside";
-
-	static String outcome(Point point, Deployment deployment, boolean died) {
-		List<Instance> dead = deployment.deadInstances();
-		if (died && !dead.isEmpty() && dead.stream().allMatch(Instance::killedFromOutside)) {
-			return "%s: instance(s) on port(s) %s ended by a signal (%s) with no cause in their log; not a result of the load"
-				.formatted(KILLED_FROM_OUTSIDE, dead.stream().map(Instance::port).toList(),
-						String.join("; ", dead.stream().map(Instance::deathCause).toList()));
-		}
-		if (died && !dead.isEmpty()) {
-			return "instance(s) on port(s) %s died during the point (%s)".formatted(
-					dead.stream().map(Instance::port).toList(),
-					String.join("; ", dead.stream().map(Instance::deathCause).toList()));
-		}
-		if (deployment.pgbouncer() != null && !deployment.pgbouncer().isAlive()) {
-			return "pgbouncer died during the point";
-		}
-		if (!point.verified()) {
-			if (point.pgbouncer() != null) {
-				return "pool not verified: pgbouncer reported pool_size %d and the instances maximum-pool-size %s, expected %d and %d"
-					.formatted(point.pgbouncer().observedPoolSize(), point.pool().observedMax(), point.poolSize(),
-							point.pgbouncer().clientPoolSize());
-			}
-			return "pool not verified: %d instance(s) reported maximum-pool-size %s, expected %s from each of %d (0: no HikariCP pool, -1: changed during the window)"
-				.formatted(point.pool().observedMax().size(), point.pool().observedMax(), point.poolSize(),
-						point.instances());
-		}
-		return GeneratorCheck.verdict(point).orElse("ok");
-	}
-
-	private static double seconds(Duration duration) {
-		return duration.toMillis() / 1000.0;
-	}
 
 }

@@ -60,7 +60,25 @@ public final class WarmUp {
 	/** The longest ramp from nothing to the warm-up's rate. */
 	static final Duration RAMP = Duration.ofSeconds(5);
 
-	private WarmUp() {
+	private final JMeter jmeter;
+
+	private final Path directory;
+
+	private final ChildProcesses processes;
+
+	private final PrintStream out;
+
+	/**
+	 * @param jmeter the generator
+	 * @param directory where the warm-up's JTL and log go
+	 * @param processes stops JMeter on Ctrl-C
+	 * @param out the console
+	 */
+	public WarmUp(JMeter jmeter, Path directory, ChildProcesses processes, PrintStream out) {
+		this.jmeter = jmeter;
+		this.directory = directory;
+		this.processes = processes;
+		this.out = out;
 	}
 
 	/**
@@ -108,6 +126,17 @@ public final class WarmUp {
 	}
 
 	/**
+	 * What a warm-up steps through and how long it may take.
+	 *
+	 * @param rates the grid's rates, stepped through up to the highest
+	 * @param most the longest warm-up ({@code bench.topologyWarmup})
+	 * @param objective the sweep's p99 objective: a slower slice is not settled
+	 * @param arrivals even or random
+	 */
+	public record Plan(List<Integer> rates, Duration most, Duration objective, Arrivals arrivals) {
+	}
+
+	/**
 	 * Runs the warm-up, stepping up through the grid's rates: each lower rate for
 	 * {@link #LOWER_STEP}, then the highest until the latency settles. One JMeter
 	 * schedule; it is stopped once the latency settled or the instances drown. Straight
@@ -115,79 +144,119 @@ public final class WarmUp {
 	 * {@code OutOfMemoryError} in every warm-up (measured twice); stepping up, its JIT is
 	 * warm before the top rate, and a top rate it cannot carry is left within a slice.
 	 * @param label the deployment's label, for files and the record
-	 * @param rates the grid's rates
-	 * @param most the longest warm-up ({@code bench.topologyWarmup})
-	 * @param objective the sweep's p99 objective: a slower slice is not settled
 	 * @return what it saw
 	 */
-	public static WarmUpRecord run(Deployment deployment, String label, List<Integer> rates, Duration most,
-			Duration objective, Arrivals arrivals, JMeter jmeter, Path directory, ChildProcesses processes,
-			PrintStream out) throws IOException, InterruptedException {
-		List<Integer> steps = rates.stream().distinct().sorted().toList();
-		int top = steps.get(steps.size() - 1);
-		Duration ramp = (most.compareTo(RAMP.multipliedBy(2)) < 0) ? most.dividedBy(2) : RAMP;
-		Duration lower = most.minus(ramp).dividedBy(steps.size());
-		lower = (lower.compareTo(LOWER_STEP) < 0) ? lower : LOWER_STEP;
-		List<JMeter.Phase> phases = new ArrayList<>();
-		for (int rate : steps.subList(0, steps.size() - 1)) {
-			phases.add(new JMeter.Phase(rate, lower));
-		}
-		Duration topLength = most.minus(ramp).minus(lower.multipliedBy(steps.size() - 1));
-		phases.add(new JMeter.Phase(top, topLength));
-		out.printf(
+	public WarmUpRecord run(Deployment deployment, String label, Plan plan) throws IOException, InterruptedException {
+		Steps steps = Steps.of(plan.rates(), plan.most());
+		this.out.printf(
 				"  warming up: rising to %d rps in %s, then %s, held until every instance's own p99 settles (at most %s; not measured)%n",
-				steps.get(0), Durations.human(ramp), (steps.size() > 1)
-						? "stepping up every %s to %d rps".formatted(Durations.human(lower), top) : "at that rate",
-				Durations.human(most));
-		Files.createDirectories(directory);
-		JMeterRun run = jmeter.start(deployment.targets(), new JMeter.Schedule(ramp, phases, arrivals), true,
-				directory.resolve(label + "-warmup.jtl"), directory.resolve(label + "-warmup.log"), processes);
+				steps.rates().get(0), Durations.human(steps.ramp()),
+				(steps.rates().size() > 1)
+						? "stepping up every %s to %d rps".formatted(Durations.human(steps.lower()), steps.top())
+						: "at that rate",
+				Durations.human(plan.most()));
+		Files.createDirectories(this.directory);
+		JMeterRun run = this.jmeter.start(deployment.targets(),
+				new JMeter.Schedule(steps.ramp(), steps.phases(), plan.arrivals()), true,
+				this.directory.resolve(label + "-warmup.jtl"), this.directory.resolve(label + "-warmup.log"),
+				this.processes);
 		List<Integer> ports = deployment.instances().stream().map(Instance::port).toList();
-		List<Double> slices = new ArrayList<>();
-		List<Double> atTop = new ArrayList<>();
-		WarmUpRecord.End end = WarmUpRecord.End.LIMIT;
-		long originMs;
-		long endMs;
+		Watched watched;
 		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle())) {
-			originMs = run.origin();
-			long topStartMs = originMs + most.minus(topLength).toMillis();
-			long mostEndMs = originMs + most.toMillis();
-			long sliceStartMs = originMs + ramp.toMillis();
-			telemetry.scrapeNow();
-			while (sliceStartMs + SLICE.toMillis() <= mostEndMs && run.handle().isAlive()) {
-				long sliceEndMs = sliceStartMs + SLICE.toMillis();
-				sleepUntil(sliceEndMs);
-				telemetry.scrapeNow();
-				double p99 = slowest(
-						ServerLatencyWindow.summarize(telemetry.scrapes(), ports, sliceStartMs, sliceEndMs));
-				slices.add(p99);
-				if (sliceStartMs >= topStartMs) {
-					atTop.add(p99);
-				}
-				sliceStartMs = sliceEndMs;
-				if (settled(atTop, objective.toMillis())) {
-					end = WarmUpRecord.End.SETTLED;
-					break;
-				}
-				if (overloaded(slices, objective.toMillis())) {
-					end = WarmUpRecord.End.OVERLOADED;
-					break;
-				}
-			}
-			if (end == WarmUpRecord.End.LIMIT) {
-				sleepUntil(mostEndMs); // the rest, shorter than a slice
-			}
-			endMs = System.currentTimeMillis();
+			watched = watch(run, telemetry, ports, steps, plan.objective());
 		}
 		finally {
 			if (run.handle().isAlive()) {
 				run.stop();
 			}
 		}
-		double seconds = Math.min(most.toMillis(), endMs - originMs) / 1000.0;
-		WarmUpRecord record = new WarmUpRecord(label, top, seconds, SLICE.toSeconds(), end, List.copyOf(slices));
-		out.println("  " + record.sentence());
+		double seconds = Math.min(plan.most().toMillis(), watched.endMs() - watched.originMs()) / 1000.0;
+		WarmUpRecord record = new WarmUpRecord(label, steps.top(), seconds, SLICE.toSeconds(), watched.end(),
+				List.copyOf(watched.slices()));
+		this.out.println("  " + record.sentence());
 		return record;
+	}
+
+	/**
+	 * The warm-up's schedule: a ramp, each lower rate for {@code lower}, the top rate for
+	 * the rest of {@code most}.
+	 *
+	 * @param rates the distinct rates, lowest first
+	 */
+	private record Steps(List<Integer> rates, Duration ramp, Duration lower, Duration most) {
+
+		static Steps of(List<Integer> gridRates, Duration most) {
+			List<Integer> rates = gridRates.stream().distinct().sorted().toList();
+			Duration ramp = (most.compareTo(RAMP.multipliedBy(2)) < 0) ? most.dividedBy(2) : RAMP;
+			Duration lower = most.minus(ramp).dividedBy(rates.size());
+			lower = (lower.compareTo(LOWER_STEP) < 0) ? lower : LOWER_STEP;
+			return new Steps(rates, ramp, lower, most);
+		}
+
+		int top() {
+			return this.rates.get(this.rates.size() - 1);
+		}
+
+		Duration topLength() {
+			return this.most.minus(this.ramp).minus(this.lower.multipliedBy(this.rates.size() - 1));
+		}
+
+		List<JMeter.Phase> phases() {
+			List<JMeter.Phase> phases = new ArrayList<>();
+			for (int rate : this.rates.subList(0, this.rates.size() - 1)) {
+				phases.add(new JMeter.Phase(rate, this.lower));
+			}
+			phases.add(new JMeter.Phase(top(), topLength()));
+			return phases;
+		}
+
+	}
+
+	/**
+	 * What watching the warm-up saw.
+	 *
+	 * @param slices the slowest instance's p99 of each slice
+	 */
+	private record Watched(WarmUpRecord.End end, List<Double> slices, long originMs, long endMs) {
+	}
+
+	/**
+	 * Scrapes every instance at the end of each slice until the latency settles, the
+	 * instances drown or the warm-up's time is up.
+	 */
+	private static Watched watch(JMeterRun run, Telemetry telemetry, List<Integer> ports, Steps steps,
+			Duration objective) throws IOException, InterruptedException {
+		long originMs = run.origin();
+		long topStartMs = originMs + steps.most().minus(steps.topLength()).toMillis();
+		long mostEndMs = originMs + steps.most().toMillis();
+		long sliceStartMs = originMs + steps.ramp().toMillis();
+		List<Double> slices = new ArrayList<>();
+		List<Double> atTop = new ArrayList<>();
+		WarmUpRecord.End end = WarmUpRecord.End.LIMIT;
+		telemetry.scrapeNow();
+		while (sliceStartMs + SLICE.toMillis() <= mostEndMs && run.handle().isAlive()) {
+			long sliceEndMs = sliceStartMs + SLICE.toMillis();
+			sleepUntil(sliceEndMs);
+			telemetry.scrapeNow();
+			double p99 = slowest(ServerLatencyWindow.summarize(telemetry.scrapes(), ports, sliceStartMs, sliceEndMs));
+			slices.add(p99);
+			if (sliceStartMs >= topStartMs) {
+				atTop.add(p99);
+			}
+			sliceStartMs = sliceEndMs;
+			if (settled(atTop, objective.toMillis())) {
+				end = WarmUpRecord.End.SETTLED;
+				break;
+			}
+			if (overloaded(slices, objective.toMillis())) {
+				end = WarmUpRecord.End.OVERLOADED;
+				break;
+			}
+		}
+		if (end == WarmUpRecord.End.LIMIT) {
+			sleepUntil(mostEndMs); // the rest, shorter than a slice
+		}
+		return new Watched(end, slices, originMs, System.currentTimeMillis());
 	}
 
 	private static double slowest(List<ServerLatency> latencies) {
