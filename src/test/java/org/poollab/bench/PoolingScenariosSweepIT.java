@@ -63,8 +63,13 @@ class PoolingScenariosSweepIT {
 				// a figure, possibly with marks: a footnote (late starts on a busy
 				// machine)
 				// or † (a busy machine can saturate the unpooled instance at 40 rps)
-				.containsPattern("\\| none \\| [0-9.]+( [†⁰¹²³⁴⁵⁶⁷⁸⁹]+)* \\|\\n")
-				.contains("Without a pool (a new connection per request) at 40 rps: ");
+				.containsPattern("\\| none \\| [0-9.]+( [†⁰¹²³⁴⁵⁶⁷⁸⁹]+)* \\|\\n");
+			if (points.stream().allMatch(Point::ok)) {
+				// The answer sets no pool beside the pools; with a generator-bound point
+				// (a busy machine) there is no answer to set it beside.
+				assertThat(run.resolve("report.md")).content()
+					.contains("Without a pool (a new connection per request) at 40 rps: ");
+			}
 			assertThat(run.resolve("acquire-cost.json")).isNotEmptyFile();
 		}
 	}
