@@ -2,6 +2,7 @@ package org.poollab.bench;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -12,6 +13,7 @@ import org.poollab.bench.deploy.Ports;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Topology;
+import org.poollab.bench.load.ConfirmationRun;
 import org.poollab.bench.load.WarmUp;
 import org.poollab.bench.results.Limits;
 
@@ -66,11 +68,12 @@ final class Deployer {
 		if (grid.topologyWarmup().isZero()) {
 			return deployment;
 		}
-		warmUp(deployment, label, rates);
+		Duration most = hikariBlock.isPresent() ? confirmationWarmup(grid) : grid.topologyWarmup();
+		warmUp(deployment, label, rates, most);
 		if (deployment.deadInstances().isEmpty()) {
 			return deployment;
 		}
-		return replaceKilledInWarmUp(deployment, plan, label, rates);
+		return replaceKilledInWarmUp(deployment, plan, label, rates, most);
 	}
 
 	/** The pools the deployment starts with, for the console. */
@@ -92,7 +95,7 @@ final class Deployer {
 	 * outside), their warm-up stops below the rate that did.
 	 */
 	private Deployment replaceKilledInWarmUp(Deployment deployment, Deployment.Plan plan, String label,
-			List<Integer> rates) throws IOException, InterruptedException {
+			List<Integer> rates, Duration most) throws IOException, InterruptedException {
 		boolean fromOutside = deployment.deadInstances().stream().allMatch(Instance::killedFromOutside);
 		for (Instance dead : deployment.deadInstances()) {
 			this.sweep.out()
@@ -118,7 +121,7 @@ final class Deployer {
 		}
 		Deployment fresh = start(plan);
 		if (!lower.isEmpty()) {
-			warmUp(fresh, label, lower);
+			warmUp(fresh, label, lower, most);
 		}
 		return fresh;
 	}
@@ -136,7 +139,7 @@ final class Deployer {
 		Deployment deployment = Deployment.external(target, foundSizes, largestPoolSize,
 				this.sweep.grid().limits(point.vendor(), point.stack(), point.threads()), context());
 		if (!this.sweep.grid().topologyWarmup().isZero()) {
-			warmUp(deployment, "external", rates);
+			warmUp(deployment, "external", rates, this.sweep.grid().topologyWarmup());
 		}
 		return deployment;
 	}
@@ -150,10 +153,23 @@ final class Deployer {
 				this.sweep.out());
 	}
 
-	private void warmUp(Deployment deployment, String label, List<Integer> rates)
+	/**
+	 * The longest warm-up of a confirmation's fresh instances: twice the grid's. They
+	 * start with the block's pool, possibly 1, not the largest the sweep measures, and
+	 * climb from a quarter of the rate ({@link ConfirmationRun#warmUpRates}): three fresh
+	 * instances with pool 1 at 400 rps (2 ms of database CPU a request, 2 cores) drowned
+	 * within 15 s of the grid's own warm-up, and with pool 2 had not settled after 45 s,
+	 * where the grid's warm instances held p99 41-46 ms at the same rate (contention
+	 * preset, 2026-11-27).
+	 */
+	static Duration confirmationWarmup(Grid grid) {
+		return grid.topologyWarmup().multipliedBy(2);
+	}
+
+	private void warmUp(Deployment deployment, String label, List<Integer> rates, Duration most)
 			throws IOException, InterruptedException {
-		WarmUp.Plan plan = new WarmUp.Plan(rates, this.sweep.grid().topologyWarmup(),
-				this.sweep.properties().p99Objective(), this.sweep.grid().arrivals());
+		WarmUp.Plan plan = new WarmUp.Plan(rates, most, this.sweep.properties().p99Objective(),
+				this.sweep.grid().arrivals());
 		this.sweep.time()
 			.warmedUp(new WarmUp(this.sweep.jmeter(), this.sweep.loadDirectory(), this.sweep.processes(),
 					this.sweep.out())

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeSet;
 
 import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
 import org.springframework.core.io.FileSystemResource;
@@ -73,15 +74,17 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 		Map<String, String> settings = settings(file);
 		this.out.printf("Confirming %s: pool %d as pasted from %s, Poisson arrivals at %d rps for %s...%n",
 				block.deployment(), block.poolSize(), file, block.rateRps(), Durations.human(this.duration));
-		// Warmed as the grid's deployments were: up through the grid's rates to the rate
-		// under test, held there until the instances' own p99 settles, so that the window
-		// compares the block with the grid's cell and not with a JIT still at work.
-		// Warming for at most 30 s below the rate (the first design) refuted every pool
-		// tried at 2000 rps on a 2-core box, pool 10 as much as pool 1: the window
-		// measured the climb, not the pool (src/site/markdown/measurements.md).
-		List<Integer> warmUpRates = this.grid.rates().stream().filter((rate) -> rate <= block.rateRps()).toList();
-		try (Deployment deployment = deployer.deploy(point, file,
-				warmUpRates.isEmpty() ? List.of(block.rateRps()) : warmUpRates)) {
+		// Warmed like the grid's deployments, up through the grid's rates to the rate
+		// under test and held there until the instances' own p99 settles, so that the
+		// window compares the block with the grid's cell and not with a JIT still at
+		// work; but from a quarter of the rate, since these instances start cold with the
+		// block's pool, not the sweep's largest. Warming for at most 30 s below the rate
+		// (the first design) refuted every pool tried at 2000 rps on a 2-core box, pool
+		// 10
+		// as much as pool 1: the window measured the climb, not the pool
+		// (src/site/markdown/measurements.md).
+		List<Integer> warmUpRates = warmUpRates(this.grid.rates(), block.rateRps());
+		try (Deployment deployment = deployer.deploy(point, file, warmUpRates)) {
 			List<String> mismatches = new ArrayList<>();
 			for (Instance instance : deployment.instances()) {
 				mismatches.addAll(mismatches(settings, instance.poolSettings(), instance.port()));
@@ -92,6 +95,22 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 			Point measured = result.measured().get(0);
 			return new Confirmation(block.deployment(), block.yaml(), settings, mismatches, measured);
 		}
+	}
+
+	/**
+	 * The rates a confirmation's fresh instances are warmed through: a quarter and a half
+	 * of the rate under test, the grid's rates below it, then the rate itself.
+	 * @param gridRates the sweep's rates
+	 * @param rateRps the rate the block is confirmed at
+	 * @return distinct rates, lowest first
+	 */
+	static List<Integer> warmUpRates(List<Integer> gridRates, int rateRps) {
+		TreeSet<Integer> rates = new TreeSet<>();
+		gridRates.stream().filter((rate) -> rate < rateRps).forEach(rates::add);
+		rates.add(Math.max(1, rateRps / 4));
+		rates.add(Math.max(1, rateRps / 2));
+		rates.add(rateRps);
+		return List.copyOf(rates);
 	}
 
 	/**

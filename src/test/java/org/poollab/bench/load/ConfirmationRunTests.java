@@ -2,6 +2,7 @@ package org.poollab.bench.load;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,14 @@ class ConfirmationRunTests {
 				"instance 18081 runs connection-timeout=2000, the block says 500",
 				"instance 18081 does not report keepalive-time (block: 120000)");
 		assertThat(ConfirmationRun.mismatches(Map.of("maximum-pool-size", "5"), reported, 18081)).isEmpty();
+	}
+
+	@Test
+	void freshInstancesAreWarmedFromAQuarterOfTheRateThroughTheGridsLowerRates() {
+		assertThat(ConfirmationRun.warmUpRates(List.of(300, 400), 400)).containsExactly(100, 200, 300, 400);
+		assertThat(ConfirmationRun.warmUpRates(List.of(200, 400, 1000), 400)).containsExactly(100, 200, 400);
+		assertThat(ConfirmationRun.warmUpRates(List.of(50), 50)).containsExactly(12, 25, 50);
+		assertThat(ConfirmationRun.warmUpRates(List.of(2), 2)).containsExactly(1, 2);
 	}
 
 }
