@@ -147,11 +147,13 @@ public final class Recommender {
 		// The deciding rate: the highest at which some pool can be the choice (it
 		// sustained the rate in every repeat, no confirmation refuted it there, and its
 		// p99 is clear of the objective or every larger pool sustained the rate too; see
-		// Decision.eligible). One lucky cell at a rate the topology otherwise failed must
+		// Decision.eligible), at a rate where confirmations refuted fewer than two pools.
+		// One lucky cell at a rate the topology otherwise failed must
 		// not move the answer, while a larger pool failing past the knee of a U-shaped
 		// curve must not hide a smaller pool that held; without such a rate, the highest
 		// any cell sustained.
 		OptionalInt eligibleRate = sustained.stream()
+			.filter((cell) -> !rateRefuted(refutedByRate, cell.rateRps()))
 			.filter((cell) -> Decision.eligible(cell, atRate(considered, cell.rateRps()),
 					refutedByRate.getOrDefault(cell.rateRps(), Set.of())))
 			.mapToInt(Cell::rateRps)
@@ -218,6 +220,23 @@ public final class Recommender {
 
 	private static List<Cell> atRate(List<Cell> considered, int rateRps) {
 		return considered.stream().filter((cell) -> cell.rateRps() == rateRps).toList();
+	}
+
+	/**
+	 * Pools refuted at a rate before it no longer counts as a rate the topology holds as
+	 * pasted: the grid's warm instances held it, fresh ones with two different blocks did
+	 * not, so the grid's cells there do not say what a deployment will do, and a third
+	 * pool there would be whichever the confirmations happened to leave
+	 * (src/site/markdown/measurements.md, three instances under contention).
+	 */
+	static final int REFUTED_POOLS_PER_RATE = 2;
+
+	/**
+	 * Whether confirmation runs refuted {@link #REFUTED_POOLS_PER_RATE} pools at the
+	 * rate.
+	 */
+	static boolean rateRefuted(Map<Integer, Set<Integer>> refutedByRate, int rateRps) {
+		return refutedByRate.getOrDefault(rateRps, Set.of()).size() >= REFUTED_POOLS_PER_RATE;
 	}
 
 	/** Confirmation runs that refuted pools above the deciding rate, in a sentence. */

@@ -45,6 +45,35 @@ public class RecommenderTests {
 	}
 
 	@Test
+	void twoPoolsRefutedAtARateMoveTheDecisionToTheRateBelow() {
+		// No intervals: the margin decides. At 400 rps pool 1 is slower than the rest, at
+		// 300 rps pool 16 is.
+		List<Point> points = new ArrayList<>();
+		double[] at300 = { 20, 20, 20, 40 };
+		double[] at400 = { 30, 20, 20, 20 };
+		int[] pools = { 1, 2, 4, 16 };
+		for (int i = 0; i < pools.length; i++) {
+			points.add(point("multi", pools[i], 300, at300[i]));
+			points.add(point("multi", pools[i], 400, at400[i]));
+		}
+		TopologyGrid grid = TopologyGrid.of("multi", Limits.DEFAULTS, points, 100);
+		Recommendation unrefuted = Recommender.recommend(grid, HOST, DATABASE, Map.of());
+		assertThat(unrefuted.decidingRateRps()).hasValue(400);
+		assertThat(unrefuted.poolSize()).hasValue(2);
+
+		Recommendation oneRefuted = Recommender.recommend(grid, HOST, DATABASE, Map.of(400, Set.of(2)));
+		assertThat(oneRefuted.decidingRateRps()).hasValue(400);
+		assertThat(oneRefuted.poolSize()).hasValue(4);
+
+		Recommendation twoRefuted = Recommender.recommend(grid, HOST, DATABASE, Map.of(400, Set.of(2, 4)));
+		assertThat(twoRefuted.verdict()).isEqualTo(Verdict.CHOSEN);
+		assertThat(twoRefuted.decidingRateRps()).hasValue(300);
+		assertThat(twoRefuted.poolSize()).hasValue(1);
+		assertThat(twoRefuted.caveats()).anyMatch((caveat) -> caveat.contains("pool 2, pool 4 at 400 rps")
+				&& caveat.contains("so the answer is decided at 300 rps"));
+	}
+
+	@Test
 	void picksTheKneeAtPoolFive() {
 		List<Point> points = new ArrayList<>();
 		double[] p99AtTopRateMs = { 40, 20, 5, 5, 5 };
