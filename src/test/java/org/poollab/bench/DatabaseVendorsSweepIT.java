@@ -66,9 +66,7 @@ class DatabaseVendorsSweepIT {
 		// row with it.
 		for (int poolSize : List.of(2, 4)) {
 			String row = "\\| " + poolSize + " \\| 50 \\| [0-9]+ → [0-9]+ \\|";
-			boolean bothMeasured = points.stream()
-				.filter((point) -> point.poolSize() == poolSize)
-				.allMatch((point) -> "ok".equals(point.outcome()));
+			boolean bothMeasured = points.stream().filter((point) -> point.poolSize() == poolSize).allMatch(Point::ok);
 			if (bothMeasured) {
 				assertThat(run.resolve("report.md")).content().containsPattern(row);
 			}
