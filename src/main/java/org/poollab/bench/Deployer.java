@@ -34,9 +34,9 @@ final class Deployer {
 		this.sweep = sweep;
 	}
 
-	/** A deployment for the grid's points, warmed up through the grid's rates. */
+	/** A deployment for the grid's points, warmed up through its topology's rates. */
 	Deployment deploy(Planned point, int largestPoolSize) throws IOException, InterruptedException {
-		return deploy(point, largestPoolSize, Optional.empty(), this.sweep.grid().rates());
+		return deploy(point, largestPoolSize, Optional.empty(), this.sweep.grid().ratesOf(point.topology()));
 	}
 
 	/**

@@ -70,6 +70,8 @@ final class GridSettings {
 			.instances(Objects.requireNonNullElse(settings.instances(), Preset.INSTANCES))
 			.poolSizes(distinct(orDefault(sizes, preset.poolSizes())))
 			.rates(distinct(orDefault(settings.rates(), preset.rates())))
+			// An explicit bench.rates applies to every topology.
+			.multiRates((settings.rates() != null) ? List.of() : preset.multiRates())
 			.repeats(Objects.requireNonNullElse(settings.repeats(), 1))
 			.arrivals(Objects.requireNonNullElse(settings.arrivals(), preset.arrivals()))
 			.instanceCpus(Objects.requireNonNullElse(settings.instanceCpus(), preset.instanceCpus()))

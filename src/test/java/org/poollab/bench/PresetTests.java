@@ -193,6 +193,34 @@ class PresetTests {
 	}
 
 	/**
+	 * Three instances sweep their own rates under contention, below this box's ceiling
+	 * for three JVMs; the confirmation warms them through those, and an explicit
+	 * {@code bench.rates} applies to both topologies again.
+	 */
+	@Test
+	void contentionSweepsThreeInstancesAtTheirOwnRatesUnlessRatesAreGiven() {
+		Grid grid = grid(Map.of("bench.preset", "contention"));
+		assertThat(grid.ratesOf(Topology.SINGLE)).containsExactly(300, 400);
+		assertThat(grid.ratesOf(Topology.MULTI)).containsExactly(200, 300);
+		assertThat(grid.allRates()).containsExactly(200, 300, 400);
+		assertThat(grid.ratesLabel()).isEqualTo("single [300, 400], multi [200, 300]");
+		assertThat(grid.points()).filteredOn((point) -> point.topology() == Topology.MULTI)
+			.extracting(Grid.Planned::rateRps)
+			.containsOnly(200, 300)
+			.hasSize(5 * 2);
+		assertThat(grid.points()).filteredOn((point) -> point.topology() == Topology.SINGLE)
+			.extracting(Grid.Planned::rateRps)
+			.containsOnly(300, 400);
+		assertThat(grid.forConfirmation(Duration.ofSeconds(20)).ratesOf(Topology.MULTI)).containsExactly(200, 300);
+
+		Grid given = grid(Map.of("bench.preset", "contention", "bench.rates", "250"));
+		assertThat(given.ratesOf(Topology.MULTI)).containsExactly(250);
+		assertThat(given.ratesLabel()).isEqualTo("[250]");
+		assertThat(grid(Map.of("bench.preset", "contention", "bench.topologies", "multi")).ratesLabel())
+			.isEqualTo("[200, 300]");
+	}
+
+	/**
 	 * The default asks a question with an answer: at its highest rate the queueing model
 	 * (Erlang C, the preset's hold, Poisson arrivals dealt round robin) puts at least two
 	 * of its pool sizes on each side of the knee, for one instance and for three; the

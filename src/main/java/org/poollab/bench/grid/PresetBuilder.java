@@ -30,6 +30,8 @@ final class PresetBuilder {
 
 	private List<Integer> rates = List.of();
 
+	private List<Integer> multiRates = List.of();
+
 	private Duration duration = Duration.ZERO;
 
 	/**
@@ -145,6 +147,11 @@ final class PresetBuilder {
 		return this;
 	}
 
+	PresetBuilder multiRates(List<Integer> multiRates) {
+		this.multiRates = multiRates;
+		return this;
+	}
+
 	PresetBuilder cpuHoldMs(double cpuHoldMs) {
 		this.cpuHoldMs = cpuHoldMs;
 		return this;
@@ -153,7 +160,8 @@ final class PresetBuilder {
 	Preset build() {
 		return new Preset(this.name, this.topologies, this.poolSizes, this.rates, this.duration, this.warmup,
 				this.topologyWarmup, this.workload, this.instanceCpus, this.instanceHeap, this.tomcatThreads,
-				this.threads, this.stacks, this.acquireCost, this.arrivals, this.vendors, this.hold, this.cpuHoldMs);
+				this.threads, this.stacks, this.acquireCost, this.arrivals, this.vendors, this.hold, this.cpuHoldMs,
+				this.multiRates);
 	}
 
 }
