@@ -66,8 +66,8 @@ final class Confirmations {
 				Confirming block = Report.block(sofar, sweep.store().directory(), next.get());
 				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().vendor(),
 						like.get().stack(), like.get().threads(), block.poolSize(), block.rateRps(), 1);
-				Confirmation confirmed = confirmation.run(block, point, (deployed, file,
-						rates) -> deployer.deploy(deployed, block.poolSize(), Optional.of(file), rates),
+				Confirmation confirmed = confirmation.run(block, point, (deployed, file, rates,
+						most) -> deployer.deploy(deployed, block.poolSize(), Optional.of(file), rates, most),
 						sweep.store().directory(), sweep.processes());
 				sweep.emptyWrittenTable();
 				confirmations.add(confirmed);

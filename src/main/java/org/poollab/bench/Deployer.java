@@ -36,16 +36,18 @@ final class Deployer {
 
 	/** A deployment for the grid's points, warmed up through its topology's rates. */
 	Deployment deploy(Planned point, int largestPoolSize) throws IOException, InterruptedException {
-		return deploy(point, largestPoolSize, Optional.empty(), this.sweep.grid().ratesOf(point.topology()));
+		Grid grid = this.sweep.grid();
+		return deploy(point, largestPoolSize, Optional.empty(), grid.ratesOf(point.topology()), grid.topologyWarmup());
 	}
 
 	/**
 	 * @param hikariBlock the YAML file every instance reads its HikariCP settings from
 	 * (the confirmation run), empty for the sweep's own deployments
 	 * @param rates the rates the warm-up steps through, up to the highest
+	 * @param most the longest warm-up; none when the grid's {@code topologyWarmup} is 0
 	 */
-	Deployment deploy(Planned point, int largestPoolSize, Optional<Path> hikariBlock, List<Integer> rates)
-			throws IOException, InterruptedException {
+	Deployment deploy(Planned point, int largestPoolSize, Optional<Path> hikariBlock, List<Integer> rates,
+			Duration most) throws IOException, InterruptedException {
 		Grid grid = this.sweep.grid();
 		PreFlight found = this.sweep.preFlight();
 		if (found.external().isPresent()) {
@@ -68,7 +70,6 @@ final class Deployer {
 		if (grid.topologyWarmup().isZero()) {
 			return deployment;
 		}
-		Duration most = hikariBlock.isPresent() ? confirmationWarmup(grid) : grid.topologyWarmup();
 		warmUp(deployment, label, rates, most);
 		if (deployment.deadInstances().isEmpty()) {
 			return deployment;
@@ -151,19 +152,6 @@ final class Deployer {
 	private Deployment.Context context() {
 		return new Deployment.Context(this.sweep.database(), this.sweep.store().directory(), this.sweep.processes(),
 				this.sweep.out());
-	}
-
-	/**
-	 * The longest warm-up of a confirmation's fresh instances: twice the grid's. They
-	 * start with the block's pool, possibly 1, not the largest the sweep measures, and
-	 * climb from a quarter of the rate ({@link ConfirmationRun#warmUpRates}): three fresh
-	 * instances with pool 1 at 400 rps (2 ms of database CPU a request, 2 cores) drowned
-	 * within 15 s of the grid's own warm-up, and with pool 2 had not settled after 45 s,
-	 * where the grid's warm instances held p99 41-46 ms at the same rate (contention
-	 * preset, 2026-11-27).
-	 */
-	static Duration confirmationWarmup(Grid grid) {
-		return grid.topologyWarmup().multipliedBy(2);
 	}
 
 	private void warmUp(Deployment deployment, String label, List<Integer> rates, Duration most)

@@ -251,7 +251,7 @@ final class SloRun {
 				this.sweep.jmeter(), this.sweep.out());
 		Confirmation confirmed = confirmation.run(
 				new Confirming(Topology.SINGLE.label(), pool, search.rateRps(), block), planned(pool, 1),
-				(deployed, file, rates) -> deployer.deploy(deployed, pool, Optional.of(file), rates),
+				(deployed, file, rates, most) -> deployer.deploy(deployed, pool, Optional.of(file), rates, most),
 				this.sweep.store().directory(), this.sweep.processes());
 		return Optional.of(confirmed);
 	}

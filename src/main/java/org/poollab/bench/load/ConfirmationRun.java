@@ -47,11 +47,14 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 	 */
 	static final List<String> PREFIXES = List.of("spring.datasource.hikari.", "spring.r2dbc.pool.");
 
-	/** Starts a topology from a block file and warms it up to the given rates. */
+	/**
+	 * Starts a topology from a block file and warms it up through the given rates, for at
+	 * most that long.
+	 */
 	@FunctionalInterface
 	public interface Deployer {
 
-		Deployment deploy(Planned point, Path hikariBlock, List<Integer> warmUpRates)
+		Deployment deploy(Planned point, Path hikariBlock, List<Integer> warmUpRates, Duration warmUpAtMost)
 				throws IOException, InterruptedException;
 
 	}
@@ -84,7 +87,7 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 		// as much as pool 1: the window measured the climb, not the pool
 		// (src/site/markdown/measurements.md).
 		List<Integer> warmUpRates = warmUpRates(this.grid.ratesOf(point.topology()), block.rateRps());
-		try (Deployment deployment = deployer.deploy(point, file, warmUpRates)) {
+		try (Deployment deployment = deployer.deploy(point, file, warmUpRates, warmUpAtMost(this.grid))) {
 			List<String> mismatches = new ArrayList<>();
 			for (Instance instance : deployment.instances()) {
 				mismatches.addAll(mismatches(settings, instance.poolSettings(), instance.port()));
@@ -111,6 +114,19 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 		rates.add(Math.max(1, rateRps / 2));
 		rates.add(rateRps);
 		return List.copyOf(rates);
+	}
+
+	/**
+	 * The longest warm-up of a confirmation's fresh instances: twice the grid's. They
+	 * start with the block's pool, possibly 1, not the largest the sweep measures, and
+	 * climb from a quarter of the rate ({@link #warmUpRates}): three fresh instances with
+	 * pool 1 at 400 rps (2 ms of database CPU a request, 2 cores) drowned within 15 s of
+	 * the grid's own warm-up, and with pool 2 had not settled after 45 s, where the
+	 * grid's warm instances held p99 41-46 ms at the same rate (contention preset,
+	 * 2026-11-27, src/site/markdown/measurements.md).
+	 */
+	static Duration warmUpAtMost(Grid grid) {
+		return grid.topologyWarmup().multipliedBy(2);
 	}
 
 	/**

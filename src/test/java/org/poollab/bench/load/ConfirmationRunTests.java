@@ -2,11 +2,15 @@ package org.poollab.bench.load;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.Preset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,6 +59,14 @@ class ConfirmationRunTests {
 		assertThat(ConfirmationRun.warmUpRates(List.of(200, 400, 1000), 400)).containsExactly(100, 200, 400);
 		assertThat(ConfirmationRun.warmUpRates(List.of(50), 50)).containsExactly(12, 25, 50);
 		assertThat(ConfirmationRun.warmUpRates(List.of(2), 2)).containsExactly(1, 2);
+	}
+
+	@Test
+	void freshInstancesWarmUpForAtMostTwiceTheGridsWarmUpAndNotAtAllWithout() {
+		Grid contention = Grid.builder(Preset.named("contention")).build();
+		assertThat(ConfirmationRun.warmUpAtMost(contention)).isEqualTo(Duration.ofSeconds(90));
+		assertThat(ConfirmationRun
+			.warmUpAtMost(Grid.builder(Preset.named("contention")).topologyWarmup(Duration.ZERO).build())).isZero();
 	}
 
 }
