@@ -45,7 +45,7 @@ enum BenchSetting {
 			"Load before the first window of each round, not measured"),
 	TOPOLOGY_WARMUP("topologyWarmup", "preset", "a duration from 0 to 1h, e.g. 15s",
 			"The longest load after a topology starts, before its first point"),
-	REPEATS("repeats", "1", "a whole number from 1 to 100", "How often each point runs"),
+	REPEATS("repeats", "preset", "a whole number from 1 to 100", "How often each point runs"),
 	P99_OBJECTIVE("p99Objective", "100ms", "a duration above 0 and up to 10m, e.g. 100ms, 1s",
 			"The p99 a point must stay within to count as sustaining its rate"),
 	WORKLOAD("workload", "preset", "read or write", "What each request does"),

@@ -72,7 +72,7 @@ final class GridSettings {
 			.rates(distinct(orDefault(settings.rates(), preset.rates())))
 			// An explicit bench.rates applies to every topology.
 			.multiRates((settings.rates() != null) ? List.of() : preset.multiRates())
-			.repeats(Objects.requireNonNullElse(settings.repeats(), 1))
+			.repeats(Objects.requireNonNullElse(settings.repeats(), preset.repeats()))
 			.arrivals(Objects.requireNonNullElse(settings.arrivals(), preset.arrivals()))
 			.instanceCpus(Objects.requireNonNullElse(settings.instanceCpus(), preset.instanceCpus()))
 			.instanceHeap(Objects.requireNonNullElse(settings.instanceHeap(), preset.instanceHeap()))

@@ -53,7 +53,7 @@ class DocsTruthTests {
 
 						| option | default | allowed | what it does |
 						|---|---|---|---|
-						| `bench.repeats` | `2` | a whole number from 1 to 100 | How often each point runs. `-Dbench.repeats=3` |
+						| `bench.basePort` | `18081` | a port from 1024 to 65000 | The first port the lab listens on; the others follow. `-Dbench.basePort=19000` |
 						| `bench.rates` | preset | comma-separated whole numbers from 1 to 100000 | The request rates swept, of the whole fleet |
 						| `bench.instances` | `3` (multi) | a whole number from 1 to 16 | Instances |
 						| `bench.poolSize` | preset | anything | Pool sizes |
@@ -64,14 +64,14 @@ class DocsTruthTests {
 			.map(DocsTruth.Problem::toString)
 			.toList();
 		assertThat(problems)
-			.contains(page + ":5: bench.repeats's default is \"2\", BenchSetting.REPEATS's is \"1\"", page
+			.contains(page + ":5: bench.basePort's default is \"18081\", BenchSetting.BASE_PORT's is \"18080\"", page
 					+ ":6: bench.rates allows \"comma-separated whole numbers from 1 to 100000\", BenchSetting.RATES \""
 					+ BenchSetting.RATES.allowed() + "\"",
 					page + ":7: what bench.instances does does not start with BenchSetting.INSTANCES's \""
 							+ BenchSetting.INSTANCES.description() + "\"",
 					page + ":8: bench.poolSize has a row but is not a setting of the lab",
 					page + ":0: bench.preset has no row")
-			.noneMatch((problem) -> problem.contains("bench.repeats allows") || problem.contains("LAB_POOL")
+			.noneMatch((problem) -> problem.contains("bench.basePort allows") || problem.contains("LAB_POOL")
 					|| problem.contains("bench.instances's default") || problem.contains("bench.rates has no row"));
 	}
 

@@ -32,6 +32,8 @@ final class PresetBuilder {
 
 	private List<Integer> multiRates = List.of();
 
+	private int repeats = 1;
+
 	private Duration duration = Duration.ZERO;
 
 	/**
@@ -152,6 +154,11 @@ final class PresetBuilder {
 		return this;
 	}
 
+	PresetBuilder repeats(int repeats) {
+		this.repeats = repeats;
+		return this;
+	}
+
 	PresetBuilder cpuHoldMs(double cpuHoldMs) {
 		this.cpuHoldMs = cpuHoldMs;
 		return this;
@@ -161,7 +168,7 @@ final class PresetBuilder {
 		return new Preset(this.name, this.topologies, this.poolSizes, this.rates, this.duration, this.warmup,
 				this.topologyWarmup, this.workload, this.instanceCpus, this.instanceHeap, this.tomcatThreads,
 				this.threads, this.stacks, this.acquireCost, this.arrivals, this.vendors, this.hold, this.cpuHoldMs,
-				this.multiRates);
+				this.multiRates, this.repeats);
 	}
 
 }
