@@ -34,10 +34,10 @@ final class Deployer {
 		this.sweep = sweep;
 	}
 
-	/** A deployment for the grid's points, warmed up through its topology's rates. */
+	/** A deployment for the grid's points, warmed up through the grid's rates. */
 	Deployment deploy(Planned point, int largestPoolSize) throws IOException, InterruptedException {
 		Grid grid = this.sweep.grid();
-		return deploy(point, largestPoolSize, Optional.empty(), grid.ratesOf(point.topology()), grid.topologyWarmup());
+		return deploy(point, largestPoolSize, Optional.empty(), grid.rates(), grid.topologyWarmup());
 	}
 
 	/**

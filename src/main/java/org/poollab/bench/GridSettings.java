@@ -70,8 +70,6 @@ final class GridSettings {
 			.instances(Objects.requireNonNullElse(settings.instances(), Preset.INSTANCES))
 			.poolSizes(distinct(orDefault(sizes, preset.poolSizes())))
 			.rates(distinct(orDefault(settings.rates(), preset.rates())))
-			// An explicit bench.rates applies to every topology.
-			.multiRates((settings.rates() != null) ? List.of() : preset.multiRates())
 			.repeats(Objects.requireNonNullElse(settings.repeats(), preset.repeats()))
 			.arrivals(Objects.requireNonNullElse(settings.arrivals(), preset.arrivals()))
 			.instanceCpus(Objects.requireNonNullElse(settings.instanceCpus(), preset.instanceCpus()))

@@ -28,14 +28,14 @@ final class HostCeiling {
 			return;
 		}
 		this.measured = true;
-		int highest = sweep.grid().allRates().stream().mapToInt(Integer::intValue).max().orElseThrow();
+		int highest = sweep.grid().rates().stream().mapToInt(Integer::intValue).max().orElseThrow();
 		if (!GeneratorCeiling.worthMeasuring(highest)) {
 			sweep.out().println(GeneratorCeiling.notMeasured(highest));
 			return;
 		}
 		this.rps = GeneratorCeiling.measure(jmeter, deployment.instances().get(0), highest, directory,
 				sweep.processes(), sweep.out());
-		sweep.out().println(GeneratorCeiling.describe(this.rps, sweep.grid().allRates()));
+		sweep.out().println(GeneratorCeiling.describe(this.rps, sweep.grid().rates()));
 	}
 
 	/** The ceiling, empty when it was not measured or not even the first step held. */

@@ -67,7 +67,7 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 			throws SQLException, IOException, InterruptedException {
 		// Settings first, then what asks the network.
 		RemoteEngines engines = properties.remoteEngineSettings();
-		JMeter.requireEvenSplit(grid.allRates(), engines.addresses());
+		JMeter.requireEvenSplit(grid.rates(), engines.addresses());
 		JMeter.requireReachable(engines.addresses(), false);
 		external.requireReachableFrom(engines.addresses().stream().map(RemoteEngines::host).toList());
 		if (properties.database().configured()) {
@@ -107,7 +107,7 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 				requireBudget(grid, Database.embeddedSettings(vendor), topologies, largestPoolSize);
 			}
 		}
-		JMeter.requireEvenSplit(grid.allRates(), engines.addresses());
+		JMeter.requireEvenSplit(grid.rates(), engines.addresses());
 		JMeter.requireReachable(engines.addresses(), true);
 		CpuPinning pinning = pinning(grid.instanceCpus(), programs);
 		// Last: it runs the lab's JMeter against the engines for a few seconds.

@@ -121,7 +121,7 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 					"Sweep '%s': %d points (%s x %spools %s x rates %s rps x %d repeat(s)), workload %s, %s arrivals, %s load each + %s warm-up.%nInstances: %s.%nResults: %s%n",
 					this.grid.preset().label(), planned.size(),
 					planned.stream().map((point) -> point.topology().label()).distinct().toList(), threadsDimension(),
-					this.grid.poolSizes().stream().map(SweepResults::poolLabel).toList(), this.grid.ratesLabel(),
+					this.grid.poolSizes().stream().map(SweepResults::poolLabel).toList(), this.grid.rates(),
 					this.grid.repeats(), this.grid.workload().label(), this.grid.arrivals().label(),
 					Durations.human(this.grid.duration()), Durations.human(this.grid.warmup()),
 					this.grid.limits(RequestThreads.TOMCAT_DEFAULT).describe(), store.directory());

@@ -189,38 +189,10 @@ class PresetTests {
 		assertThat(grid.repeats()).isEqualTo(2);
 		assertThat(grid(Map.of("bench.preset", "contention", "bench.repeats", "1")).repeats()).isEqualTo(1);
 		assertThat(grid(Map.of("bench.preset", "quick")).repeats()).isEqualTo(1);
-		assertThat(grid.hold()).isEqualTo(EmulatedHold.cpu(2, "bench.preset=contention"));
-		assertThat(grid.hold().describe()).isEqualTo("2ms of database CPU");
+		assertThat(grid.hold()).isEqualTo(EmulatedHold.cpu(5, "bench.preset=contention"));
+		assertThat(grid.hold().describe()).isEqualTo("5ms of database CPU");
 		assertThat(grid(Map.of("bench.holdCpu", "3ms", "bench.holdTime", "10ms")).hold())
 			.isEqualTo(new EmulatedHold(10, null, "database", "bench.holdTime, bench.holdCpu", 3.0));
-	}
-
-	/**
-	 * Three instances sweep their own rates under contention, below this box's ceiling
-	 * for three JVMs; the confirmation warms them through those, and an explicit
-	 * {@code bench.rates} applies to both topologies again.
-	 */
-	@Test
-	void contentionSweepsThreeInstancesAtTheirOwnRatesUnlessRatesAreGiven() {
-		Grid grid = grid(Map.of("bench.preset", "contention"));
-		assertThat(grid.ratesOf(Topology.SINGLE)).containsExactly(300, 400);
-		assertThat(grid.ratesOf(Topology.MULTI)).containsExactly(200, 300);
-		assertThat(grid.allRates()).containsExactly(200, 300, 400);
-		assertThat(grid.ratesLabel()).isEqualTo("single [300, 400], multi [200, 300]");
-		assertThat(grid.points()).filteredOn((point) -> point.topology() == Topology.MULTI)
-			.extracting(Grid.Planned::rateRps)
-			.containsOnly(200, 300)
-			.hasSize(4 * 2 * 2);
-		assertThat(grid.points()).filteredOn((point) -> point.topology() == Topology.SINGLE)
-			.extracting(Grid.Planned::rateRps)
-			.containsOnly(300, 400);
-		assertThat(grid.forConfirmation(Duration.ofSeconds(20)).ratesOf(Topology.MULTI)).containsExactly(200, 300);
-
-		Grid given = grid(Map.of("bench.preset", "contention", "bench.rates", "250"));
-		assertThat(given.ratesOf(Topology.MULTI)).containsExactly(250);
-		assertThat(given.ratesLabel()).isEqualTo("[250]");
-		assertThat(grid(Map.of("bench.preset", "contention", "bench.topologies", "multi")).ratesLabel())
-			.isEqualTo("[200, 300]");
 	}
 
 	/**

@@ -33,18 +33,11 @@ import org.poollab.service.database.DatabaseVendor;
  * @param vendors the databases the instances run on, in the order they are started
  * @param hold the connection hold every instance emulates on each request; {@code null}
  * for none
- * @param multiRates the rates of the topologies with several instances where they differ
- * from {@code rates} ({@link Preset#multiRates}); empty: {@code rates}
  */
 public record Grid(Preset preset, List<Topology> topologies, int instances, List<Integer> poolSizes,
 		List<Integer> rates, Duration duration, Duration warmup, Duration topologyWarmup, int repeats,
 		Arrivals arrivals, int instanceCpus, String instanceHeap, List<Stack> stacks, List<RequestThreads> threads,
-		Workload workload, boolean acquireCost, List<DatabaseVendor> vendors, @Nullable EmulatedHold hold,
-		List<Integer> multiRates) {
-
-	public Grid {
-		multiRates = List.copyOf(multiRates);
-	}
+		Workload workload, boolean acquireCost, List<DatabaseVendor> vendors, @Nullable EmulatedHold hold) {
 
 	/**
 	 * @param preset the preset the values not given come from
@@ -62,7 +55,7 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	public Grid forConfirmation(Duration window) {
 		return new Grid(this.preset, this.topologies, this.instances, this.poolSizes, this.rates, window, this.warmup,
 				this.topologyWarmup, 1, Arrivals.RANDOM, this.instanceCpus, this.instanceHeap, this.stacks,
-				this.threads, this.workload, false, this.vendors, this.hold, this.multiRates);
+				this.threads, this.workload, false, this.vendors, this.hold);
 	}
 
 	/**
@@ -119,31 +112,6 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 		return this.threads.stream().anyMatch(RequestThreads::virtual);
 	}
 
-	/**
-	 * The rates a topology sweeps: {@link #multiRates} for those with several instances
-	 * when there are any, else {@link #rates}.
-	 */
-	public List<Integer> ratesOf(Topology topology) {
-		return (topology != Topology.SINGLE && !this.multiRates.isEmpty()) ? this.multiRates : this.rates;
-	}
-
-	/**
-	 * The rates for the console: {@code [300, 400]} when every topology sweeps the same,
-	 * else each topology's, e.g. {@code single [300, 400], multi [200, 300]}.
-	 */
-	public String ratesLabel() {
-		if (this.topologies.stream().map(this::ratesOf).distinct().count() <= 1) {
-			return ratesOf(this.topologies.get(0)).toString();
-		}
-		return String.join(", ",
-				this.topologies.stream().map((topology) -> topology.label() + " " + ratesOf(topology)).toList());
-	}
-
-	/** Every rate some topology of the grid sweeps, lowest first. */
-	public List<Integer> allRates() {
-		return this.topologies.stream().flatMap((topology) -> ratesOf(topology).stream()).distinct().sorted().toList();
-	}
-
 	public int instancesOf(Topology topology) {
 		return (topology == Topology.SINGLE) ? 1 : this.instances;
 	}
@@ -159,7 +127,7 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 				for (Stack stack : this.stacks) {
 					for (RequestThreads threads : threadsOf(stack)) {
 						for (int poolSize : poolSizesOf(topology)) {
-							for (int rate : ratesOf(topology)) {
+							for (int rate : this.rates) {
 								for (int repeat = 1; repeat <= this.repeats; repeat++) {
 									points.add(new Planned(topology, instancesOf(topology), vendor, stack, threads,
 											poolSize, rate, repeat));

@@ -27,8 +27,6 @@ public final class GridBuilder {
 
 	private List<Integer> rates;
 
-	private List<Integer> multiRates = List.of();
-
 	private Duration duration;
 
 	private Duration warmup;
@@ -90,16 +88,6 @@ public final class GridBuilder {
 
 	public GridBuilder rates(List<Integer> rates) {
 		this.rates = rates;
-		return this;
-	}
-
-	/**
-	 * @param multiRates the rates of the topologies with several instances; empty: the
-	 * same as {@link #rates}
-	 * @return this builder
-	 */
-	public GridBuilder multiRates(List<Integer> multiRates) {
-		this.multiRates = multiRates;
 		return this;
 	}
 
@@ -171,7 +159,7 @@ public final class GridBuilder {
 	public Grid build() {
 		return new Grid(this.preset, this.topologies, this.instances, this.poolSizes, this.rates, this.duration,
 				this.warmup, this.topologyWarmup, this.repeats, this.arrivals, this.instanceCpus, this.instanceHeap,
-				this.stacks, this.threads, this.workload, this.acquireCost, this.vendors, this.hold, this.multiRates);
+				this.stacks, this.threads, this.workload, this.acquireCost, this.vendors, this.hold);
 	}
 
 }

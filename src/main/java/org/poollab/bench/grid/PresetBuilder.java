@@ -30,8 +30,6 @@ final class PresetBuilder {
 
 	private List<Integer> rates = List.of();
 
-	private List<Integer> multiRates = List.of();
-
 	private int repeats = 1;
 
 	private Duration duration = Duration.ZERO;
@@ -149,11 +147,6 @@ final class PresetBuilder {
 		return this;
 	}
 
-	PresetBuilder multiRates(List<Integer> multiRates) {
-		this.multiRates = multiRates;
-		return this;
-	}
-
 	PresetBuilder repeats(int repeats) {
 		this.repeats = repeats;
 		return this;
@@ -168,7 +161,7 @@ final class PresetBuilder {
 		return new Preset(this.name, this.topologies, this.poolSizes, this.rates, this.duration, this.warmup,
 				this.topologyWarmup, this.workload, this.instanceCpus, this.instanceHeap, this.tomcatThreads,
 				this.threads, this.stacks, this.acquireCost, this.arrivals, this.vendors, this.hold, this.cpuHoldMs,
-				this.multiRates, this.repeats);
+				this.repeats);
 	}
 
 }

@@ -86,7 +86,7 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 		// 10
 		// as much as pool 1: the window measured the climb, not the pool
 		// (src/site/markdown/measurements.md).
-		List<Integer> warmUpRates = warmUpRates(this.grid.ratesOf(point.topology()), block.rateRps());
+		List<Integer> warmUpRates = warmUpRates(this.grid.rates(), block.rateRps());
 		try (Deployment deployment = deployer.deploy(point, file, warmUpRates, warmUpAtMost(this.grid))) {
 			List<String> mismatches = new ArrayList<>();
 			for (Instance instance : deployment.instances()) {

@@ -64,7 +64,7 @@ class ConfirmationRunTests {
 	@Test
 	void freshInstancesWarmUpForAtMostTwiceTheGridsWarmUpAndNotAtAllWithout() {
 		Grid contention = Grid.builder(Preset.named("contention")).build();
-		assertThat(ConfirmationRun.warmUpAtMost(contention)).isEqualTo(Duration.ofSeconds(90));
+		assertThat(ConfirmationRun.warmUpAtMost(contention)).isEqualTo(Duration.ofSeconds(60));
 		assertThat(ConfirmationRun
 			.warmUpAtMost(Grid.builder(Preset.named("contention")).topologyWarmup(Duration.ZERO).build())).isZero();
 	}
