@@ -20,10 +20,11 @@ import org.poollab.service.hold.HoldScrape;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,6 +36,9 @@ import static org.awaitility.Awaitility.await;
  * {@code SLEEP}. The service on PostgreSQL it is compared with spends the same hold in
  * the application, which no other test's service does.
  */
+// The database closes in @AfterAll: close the context with it, or its pool retries a dead
+// port for the rest of the test JVM, its stack traces in later tests' output.
+@DirtiesContext
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "lab.database=mariadb",
 		"spring.datasource.hikari.maximum-pool-size=3", "lab.hold.mean=" + RolesOnMariaDbIT.HOLD_MS + "ms" })
 class RolesOnMariaDbIT {

@@ -20,9 +20,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.util.FileSystemUtils;
@@ -40,6 +41,9 @@ import static org.awaitility.Awaitility.await;
  * restart, within 5 s of the database being back, handing out no stale connection
  * afterwards.
  */
+// The database closes in @AfterAll: close the context with it, or its pool retries a dead
+// port for the rest of the test JVM, its stack traces in later tests' output.
+@DirtiesContext
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.hikari.maximum-pool-size=" + DatabaseRestartIT.POOL_SIZE,
 				"spring.datasource.hikari.connection-timeout=" + DatabaseRestartIT.TIMEOUT_MS })

@@ -18,9 +18,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -30,6 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A database at its connection limit is reported as such ("too many clients"), both to a
  * request and to the resize the sweep makes, not as a generic error.
  */
+// The database closes in @AfterAll: close the context with it, or its pool retries a dead
+// port for the rest of the test JVM, its stack traces in later tests' output.
+@DirtiesContext
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.datasource.hikari.maximum-pool-size=2",
 				"spring.datasource.hikari.connection-timeout=500", "lab.pool-resize.enabled=true" })
