@@ -44,7 +44,7 @@ final class Deployer {
 	 * @param hikariBlock the YAML file every instance reads its HikariCP settings from
 	 * (the confirmation run), empty for the sweep's own deployments
 	 * @param rates the rates the warm-up steps through, up to the highest
-	 * @param most the longest warm-up; none when the grid's {@code topologyWarmup} is 0
+	 * @param most the longest warm-up; none when zero
 	 */
 	Deployment deploy(Planned point, int largestPoolSize, Optional<Path> hikariBlock, List<Integer> rates,
 			Duration most) throws IOException, InterruptedException {
@@ -67,7 +67,7 @@ final class Deployer {
 				new Ports(this.sweep.properties().basePort(), point.instances()), found.nginx(),
 				hikariBlock.isPresent() ? Optional.empty() : found.pgbouncer(), hikariBlock);
 		Deployment deployment = start(plan);
-		if (grid.topologyWarmup().isZero()) {
+		if (most.isZero()) {
 			return deployment;
 		}
 		warmUp(deployment, label, rates, most);

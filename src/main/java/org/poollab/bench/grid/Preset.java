@@ -245,16 +245,10 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * preset asks.
 	 * <p>
 	 * Why 5 ms at under 200 rps, not 2 ms at 300-400 rps (the first design): the database
-	 * gets the same CPU to burn (0.7-0.9 of a core), but the service JVMs, nginx and
-	 * JMeter, whose cost is per request, take less than half as much of the same 2 cores.
-	 * At 2 ms and 400 rps the box ran near its edge, a statement of 2-3 ms of CPU held
-	 * its connection up to 66 ms at p99 while it waited for a core, the same cell's p99
-	 * varied 2-5x between runs, and fresh instances refuted pools that warm ones held: in
-	 * nine quiet fresh-clone runs no answer repeated for three instances and one instance
-	 * chose 2 or 4 as its confirmations fell (src/site/markdown/measurements.md,
-	 * 2026-11-27). At 5 ms one instance chose 2 in both runs of 3b0faed; three instances
-	 * still did not repeat (their database burned up to 7.3 ms per request), and neither
-	 * did the verdict on pool 64.
+	 * gets the same CPU to burn, but the service JVMs, nginx and JMeter, whose cost is
+	 * per request, take less than half as much of the same 2 cores. At 2 ms and 400 rps
+	 * the box ran at its edge and no answer repeated (src/site/markdown/measurements.md,
+	 * the contention runs of 2026-11-27, with what 5 ms showed).
 	 * <p>
 	 * Two repeats of 6 s windows and pools 1, 2, 4 and 64: two repeats give each cell an
 	 * interval across runs (Cell#p99Interval), not only within its window, and end the

@@ -103,10 +103,11 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 		try (Connection connection = dataSource.getConnection();
 				PreparedStatement burn = connection.prepareStatement(statement)) {
 			Optional<ProcessHandle> backend = backend(connection, vendor);
-			Meter meter = backend.<Meter>map((process) -> (units) -> leastCpuMs(burn, units, process))
-				.orElse((units) -> leastMs(burn, units));
+			Meter meter = backend
+				.<Meter>map((process) -> (units) -> least(CPU_MEASURES_PER_COUNT, () -> cpuMs(burn, units, process)))
+				.orElse((units) -> leastWallMs(burn, units));
 			long base = 1_000;
-			while (leastMs(burn, base) < 1 && base < Integer.MAX_VALUE / 16) {
+			while (leastWallMs(burn, base) < 1 && base < Integer.MAX_VALUE / 16) {
 				base *= 2;
 			}
 			SimpleRegression fit = new SimpleRegression();
@@ -173,13 +174,23 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 		}
 	}
 
-	/** The least of {@link #CPU_MEASURES_PER_COUNT} measures of {@link #cpuMs}. */
-	private static double leastCpuMs(PreparedStatement burn, long units, ProcessHandle backend) throws SQLException {
+	/**
+	 * The least of some measures: what else runs on the machine only ever adds to a
+	 * measure, CPU time or wall time.
+	 */
+	private static double least(int measures, Measure measure) throws SQLException {
 		double least = Double.MAX_VALUE;
-		for (int i = 0; i < CPU_MEASURES_PER_COUNT; i++) {
-			least = Math.min(least, cpuMs(burn, units, backend));
+		for (int i = 0; i < measures; i++) {
+			least = Math.min(least, measure.ms());
 		}
 		return least;
+	}
+
+	/** One measure of an execution's cost, milliseconds. */
+	private interface Measure {
+
+		double ms() throws SQLException;
+
 	}
 
 	/**
@@ -203,14 +214,15 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 		return backend.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
 	}
 
-	private static double leastMs(PreparedStatement burn, long units) throws SQLException {
-		long least = Long.MAX_VALUE;
-		for (int i = 0; i < RUNS_PER_COUNT; i++) {
-			long start = System.nanoTime();
-			run(burn, units);
-			least = Math.min(least, System.nanoTime() - start);
-		}
-		return least / 1e6;
+	private static double leastWallMs(PreparedStatement burn, long units) throws SQLException {
+		return least(RUNS_PER_COUNT, () -> wallMs(burn, units));
+	}
+
+	/** One execution's wall time, milliseconds. */
+	private static double wallMs(PreparedStatement burn, long units) throws SQLException {
+		long start = System.nanoTime();
+		run(burn, units);
+		return (System.nanoTime() - start) / 1e6;
 	}
 
 	private static void run(PreparedStatement burn, long units) throws SQLException {
