@@ -17,11 +17,25 @@ import org.poollab.bench.text.Durations;
  * statements run on the database at once and each runs longer), and the report then names
  * both sides with their figures. A sustained cell whose latency is understated is on
  * neither side: its p99 does not vote.
+ * <p>
+ * "Too large" is the claim against the folklore that a bigger pool never hurts, so the
+ * repeats must agree: a larger pool is too large when it failed the rate in every repeat,
+ * or when its p99 is measurably slower than the best's by the decision's own test, whose
+ * error counts the scatter between repeats. A larger pool that failed by its medians but
+ * held in some repeat, and is not measurably slower, is {@code notShown}: with two
+ * repeats the median is their mean, and one tail-heavy window of 6 s moved it past the
+ * objective in one quiet run and not in the next (the contention runs of 3b0faed,
+ * measurements page). With one repeat nothing changes: the repeat is the cell. The small
+ * side needs no such rule, since a pool that failed any repeat is never the choice:
+ * erring there costs a connection, not a wrong claim.
  *
  * @param tooSmall the pools smaller than every pool around the best, smallest first
- * @param tooLarge the pools larger than every pool around the best, smallest first
+ * @param tooLarge the pools larger than every pool around the best, shown worse than it
+ * ({@link #shownWorse}), smallest first
+ * @param notShown the pools larger than every pool around the best that failed by their
+ * medians but are not shown worse, smallest first
  */
-public record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
+public record Knee(List<Cell> tooSmall, List<Cell> tooLarge, List<Cell> notShown) {
 
 	/**
 	 * The sides of the knee around the given pools.
@@ -37,8 +51,40 @@ public record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
 			.filter((cell) -> !(cell.sustained() && cell.understated()))
 			.sorted(Comparator.comparingInt(Cell::poolSize))
 			.toList();
+		// What the large side is worse than: the fastest of the pools around the best
+		// that sustained the rate (with intervals, the best itself).
+		Optional<Cell> best = atRate.stream()
+			.filter((cell) -> around.contains(cell.poolSize()) && cell.pooled() && cell.sustained())
+			.min(Comparator.comparingDouble(Cell::p99Ms));
+		List<Cell> larger = sides.stream().filter((cell) -> cell.poolSize() > largest).toList();
 		return new Knee(sides.stream().filter((cell) -> cell.poolSize() < smallest).toList(),
-				sides.stream().filter((cell) -> cell.poolSize() > largest).toList());
+				larger.stream().filter((cell) -> !notShown(cell, best)).toList(),
+				larger.stream().filter((cell) -> notShown(cell, best)).toList());
+	}
+
+	/**
+	 * A larger pool that failed by its medians but is not shown worse than the best. A
+	 * larger pool that sustained the rate is on the large side only for being measurably
+	 * slower, which the decision has already found.
+	 */
+	private static boolean notShown(Cell cell, Optional<Cell> best) {
+		return !cell.sustained() && best.isPresent() && !shownWorse(cell, best.get());
+	}
+
+	/**
+	 * Whether the cell is shown worse than {@code than}: it failed the rate in every
+	 * repeat, or its p99 is measurably slower ({@link #measurablySlower}).
+	 */
+	public static boolean shownWorse(Cell cell, Cell than) {
+		return failedRepeats(cell) == cell.points().size() || measurablySlower(cell, than);
+	}
+
+	/** How many of the cell's repeats, each on its own, did not sustain the rate. */
+	static long failedRepeats(Cell cell) {
+		return cell.points()
+			.stream()
+			.filter((point) -> !Cell.of(List.of(point), cell.p99ObjectiveMs()).sustained())
+			.count();
 	}
 
 	/**
@@ -49,16 +95,39 @@ public record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
 	 */
 	public Optional<String> sentence() {
 		if (this.tooLarge.isEmpty()) {
-			return Optional.empty();
+			return notShownSentence();
 		}
 		String large = "too large: " + list(this.tooLarge);
-		return Optional.of(this.tooSmall.isEmpty() ? "Past the knee, " + large + "."
-				: "Either side of the knee, too small: " + list(this.tooSmall) + "; " + large + ".");
+		return Optional.of((this.tooSmall.isEmpty() ? "Past the knee, " + large + "."
+				: "Either side of the knee, too small: " + list(this.tooSmall) + "; " + large + ".")
+				+ notShownSentence().map((sentence) -> " " + sentence).orElse(""));
+	}
+
+	/**
+	 * E.g. "Not shown too large: 64 failed 1 of 2 repeats (p99 70 and 135 ms) and is not
+	 * measurably slower."; empty when every larger pool that failed is shown worse.
+	 */
+	private Optional<String> notShownSentence() {
+		if (this.notShown.isEmpty()) {
+			return Optional.empty();
+		}
+		return Optional
+			.of("Not shown too large: " + String.join(", ", this.notShown.stream().map(Knee::partly).toList()) + ".");
+	}
+
+	/**
+	 * E.g. "64 failed 1 of 2 repeats (p99 70 and 135 ms) and is not measurably slower".
+	 */
+	public static String partly(Cell cell) {
+		List<String> p99s = cell.points().stream().map((point) -> Durations.ms(point.latency().p99Ms())).toList();
+		return cell.poolLabel() + " failed " + failedRepeats(cell) + " of " + cell.points().size() + " repeats (p99 "
+				+ String.join(" and ", p99s) + " ms) and is not measurably slower";
 	}
 
 	/** Whether the sentence names the cell. */
 	public boolean names(Cell cell) {
-		return !this.tooLarge.isEmpty() && (this.tooSmall.contains(cell) || this.tooLarge.contains(cell));
+		return this.notShown.contains(cell)
+				|| (!this.tooLarge.isEmpty() && (this.tooSmall.contains(cell) || this.tooLarge.contains(cell)));
 	}
 
 	/** E.g. {@code 8 (failed: p99 104 ms above the 100 ms objective) and 32 (...)}. */
@@ -99,7 +168,7 @@ public record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
 				.stream()
 				.filter((cell) -> cell.rateRps() == rate && cell.pooled() && cell.considered()
 						&& cell.poolSize() > pool)
-				.filter((cell) -> !cell.sustained() || measurablySlower(cell, held))
+				.filter((cell) -> shownWorse(cell, held))
 				.sorted(Comparator.comparingInt(Cell::poolSize))
 				.toList();
 			if (!worse.isEmpty()) {
@@ -112,7 +181,10 @@ public record Knee(List<Cell> tooSmall, List<Cell> tooLarge) {
 	}
 
 	/**
-	 * Sustained, but slower than {@code than} by more than their 95 % intervals allow.
+	 * Slower than {@code than} by more than their 95 % intervals allow, with the
+	 * decision's test ({@link Decision#indistinguishable}), whether or not the cell
+	 * sustained its rate; never when its latency is understated or a cell has no
+	 * interval.
 	 */
 	private static boolean measurablySlower(Cell cell, Cell than) {
 		if (cell.understated() || cell.p99StandardErrorMs().isEmpty() || than.p99StandardErrorMs().isEmpty()) {

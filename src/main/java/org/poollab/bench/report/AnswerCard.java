@@ -183,8 +183,8 @@ record AnswerCard(String title, List<Line> lines) {
 		List<Cell> considered = atRate.stream().filter(Cell::pooled).filter(Cell::considered).toList();
 		List<Integer> around = new ArrayList<>(indistinguishable);
 		around.add(pool);
-		List<Cell> worse = Knee.of(considered, around)
-			.tooLarge()
+		Knee knee = Knee.of(considered, around);
+		List<Cell> worse = knee.tooLarge()
 			.stream()
 			.filter((cell) -> !indistinguishable.isEmpty() || !cell.sustained())
 			.toList();
@@ -193,13 +193,16 @@ record AnswerCard(String title, List<Line> lines) {
 		Optional<Cell> fastest = considered.stream()
 			.filter((cell) -> around.contains(cell.poolSize()) && cell.sustained())
 			.min(Comparator.comparingDouble(Cell::p99Ms));
-		if (worse.isEmpty() || fastest.isEmpty()) {
+		if (fastest.isEmpty() || (worse.isEmpty() && knee.notShown().isEmpty())) {
 			return Optional.empty();
 		}
 		Cell reference = fastest.get();
+		String than = "than pool " + reference.poolLabel() + " (p99 " + Durations.ms(reference.p99Ms())
+				+ reference.p99Interval().map(CellText::interval).orElse("") + " ms)";
+		String notShown = knee.notShown().isEmpty() ? "" : "not shown worse " + than + ": "
+				+ String.join(", ", knee.notShown().stream().map(Knee::partly).toList()) + "; ";
 		return Optional
-			.of("worse at this rate than pool " + reference.poolLabel() + " (p99 " + Durations.ms(reference.p99Ms())
-					+ reference.p99Interval().map(CellText::interval).orElse("") + " ms): " + Knee.list(worse) + "; ");
+			.of((worse.isEmpty() ? "" : "worse at this rate " + than + ": " + Knee.list(worse) + "; ") + notShown);
 	}
 
 	/** {@code 1–50} for a run of the grid's sizes, else the list. */
