@@ -14,6 +14,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import org.poollab.bench.deploy.CpuPinning;
+import org.poollab.bench.lab.Programs;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.RequestThreads;
@@ -28,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Connection Pooling with Spring R2DBC"), against a database the test owns so it can look
  * at the audit table afterwards: it must not grow across points or runs. One sweep for
  * the three: each is a setting of the same deployments, and a sweep costs its instances'
- * start-up.
+ * start-up. The same sweep asks for the pgbouncer topology on a machine without
+ * pgbouncer: it is skipped, saying so, and the others run.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class InstanceSettingsSweepIT {
@@ -37,11 +39,12 @@ class InstanceSettingsSweepIT {
 	Path output;
 
 	@Test
-	void pinnedInstancesWithTheirHeapAFreshDeploymentPerTomcatThreadCountAndTheWriteWorkload(CapturedOutput console)
-			throws Exception {
+	void pinnedInstancesWithTheirHeapAFreshDeploymentPerTomcatThreadCountTheWriteWorkloadAndNoPgBouncer(
+			CapturedOutput console) throws Exception {
 		try (EmbeddedPostgres database = EmbeddedPostgres.builder().start()) {
-			Sweep.Outcome outcome = BenchApplication.run(SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS,
-					"--bench.workload=write", "--bench.topologies=single", "--bench.poolSizes=2,4", "--bench.rates=20",
+			Sweep.Outcome outcome = BenchApplication.run(System.out, Programs.installed().without("pgbouncer"),
+					SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.workload=write",
+					"--bench.topologies=single,pgbouncer", "--bench.poolSizes=2,4", "--bench.rates=20",
 					"--bench.duration=2s", "--bench.warmup=1s", "--bench.topologyWarmup=0s", "--bench.confirmation=0s",
 					"--bench.adaptiveCap=0", "--bench.instanceCpus=1", "--bench.instanceHeap=192m",
 					"--bench.tomcatThreads=20,200",
@@ -49,6 +52,9 @@ class InstanceSettingsSweepIT {
 					"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 
 			List<Point> points = outcome.results().points();
+			assertThat(points).extracting(Point::topology).containsOnly("single");
+			assertThat(console)
+				.contains("pgbouncer is not installed (apt-get install pgbouncer): skipping the pgbouncer topology.");
 			Limits twenty = new Limits(1, "192m", RequestThreads.platform(20));
 			Limits twoHundred = new Limits(1, "192m", RequestThreads.platform(200));
 			assertThat(points).extracting(Point::limits).containsExactly(twenty, twenty, twoHundred, twoHundred);

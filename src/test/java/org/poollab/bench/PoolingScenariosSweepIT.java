@@ -9,11 +9,7 @@ import java.util.List;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.results.Point;
@@ -27,7 +23,6 @@ import static org.assertj.core.api.Assertions.fail;
  * Kamal's R2DBC article) at a tiny scale through real sweeps: no pool beside a pool,
  * pgbouncer's pool as the swept value, and the acquire-cost benchmark in the run.
  */
-@ExtendWith(OutputCaptureExtension.class)
 class PoolingScenariosSweepIT {
 
 	@TempDir
@@ -104,18 +99,6 @@ class PoolingScenariosSweepIT {
 		for (long pid : outcome.processIds()) {
 			assertThat(LabProcesses.alive(pid)).as("process %d alive", pid).isFalse();
 		}
-	}
-
-	@Test
-	void withoutPgBouncerItsTopologyIsSkippedAndTheOthersRun(CapturedOutput console) throws Exception {
-		Sweep.Outcome outcome = BenchApplication.run(System.out, Programs.installed().without("pgbouncer"),
-				SweepEndToEndIT.NO_HOLD, SweepEndToEndIT.EVEN_ARRIVALS, "--bench.topologies=single,pgbouncer",
-				"--bench.poolSizes=2", "--bench.rates=20", "--bench.duration=1s", "--bench.warmup=0s",
-				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.outputDirectory=" + this.output,
-				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
-		assertThat(outcome.results().points()).extracting(Point::topology).containsExactly("single");
-		assertThat(console)
-			.contains("pgbouncer is not installed (apt-get install pgbouncer): skipping the pgbouncer topology.");
 	}
 
 	/**

@@ -156,6 +156,9 @@ class SweepInterruptionIT {
 				assertThat(processes.commandLines()).as("the lab started and tracked a " + kind + " process")
 					.anyMatch((commandLine) -> commandLine.contains(kind));
 			}
+			assertThat(processes.commandLines()).as("instances started from the class-data archive")
+				.anyMatch((commandLine) -> commandLine.contains("-Dpoollab.instance=")
+						&& commandLine.contains("-XX:SharedArchiveFile="));
 			for (long pid : seen) {
 				assertThat(LabProcesses.alive(pid)).as("process %d still alive: %s", pid, processes.describe(pid))
 					.isFalse();

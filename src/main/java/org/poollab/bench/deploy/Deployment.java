@@ -162,8 +162,10 @@ public final class Deployment implements AutoCloseable {
 		}
 		List<Instance> instances = new ArrayList<>();
 		Limits limits = plan.limits();
-		InstanceStart.Shared shared = new InstanceStart.Shared(paths, plan.jvm(), context.database(), pgbouncer,
-				plan.instancePoolSize(), plan.hikariBlock().orElse(null), limits, plan.pinning(), processes);
+		InstanceStart.Shared withoutArchive = new InstanceStart.Shared(paths, plan.jvm(), context.database(), pgbouncer,
+				plan.instancePoolSize(), plan.hikariBlock().orElse(null), limits, plan.pinning(), processes, null);
+		InstanceStart.Shared shared = withoutArchive
+			.withArchive(ServiceArchive.prepare(withoutArchive, directory, out).orElse(null));
 		for (int i = 0; i < plan.instances(); i++) {
 			int port = ports.instance(i);
 			List<Integer> cpus = (plan.pinning() != null) ? plan.pinning().cpusOf(i, limits.cpus()) : List.of();

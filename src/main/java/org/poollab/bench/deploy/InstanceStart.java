@@ -52,15 +52,46 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 	 * @param pinning how to pin them to their CPUs, or {@code null} when they are not
 	 * pinned
 	 * @param processes where their JVMs are tracked, to be stopped with everything else
+	 * @param archive the class-data archive they start from, or {@code null} for none
 	 */
 	record Shared(LabPaths paths, ServiceJvm jvm, Database database, @Nullable PgBouncer pgbouncer, int poolSize,
-			@Nullable Path hikariBlock, Limits limits, @Nullable CpuPinning pinning, ChildProcesses processes) {
+			@Nullable Path hikariBlock, Limits limits, @Nullable CpuPinning pinning, ChildProcesses processes,
+			@Nullable ServiceArchive archive) {
 
+		Shared withArchive(@Nullable ServiceArchive archive) {
+			return new Shared(this.paths, this.jvm, this.database, this.pgbouncer, this.poolSize, this.hikariBlock,
+					this.limits, this.pinning, this.processes, archive);
+		}
+
+	}
+
+	/**
+	 * The training start that writes a class-data archive ({@link ServiceArchive}): the
+	 * service on the deployment's database, on ports the system picks, unpinned, without
+	 * an emulated hold (whose calibration would only cost time), exiting once its context
+	 * has refreshed.
+	 * @param classpath the classpath the instances will run with (the archive is valid
+	 * for it only)
+	 * @param archive where the JDK writes the archive at exit
+	 */
+	static ProcessBuilder training(Shared shared, String classpath, Path archive, Path log) {
+		Shared unpinned = new Shared(shared.paths(), shared.jvm(), shared.database(), shared.pgbouncer(),
+				shared.poolSize(), shared.hikariBlock(), shared.limits().withHold(null), null, shared.processes(),
+				null);
+		InstanceStart start = new InstanceStart(unpinned, 0, 0, List.of(), log);
+		return start.processBuilder(start
+			.command(List.of("-XX:ArchiveClassesAtExit=" + archive, "-Dspring.context.exit=onRefresh"), classpath));
 	}
 
 	/** The instance's JVM, to be started: its command line, output and environment. */
 	ProcessBuilder processBuilder() {
-		ProcessBuilder builder = new ProcessBuilder(command()).redirectErrorStream(true)
+		ServiceArchive archive = this.deployment.archive();
+		return processBuilder((archive != null) ? command(archive.jvmOptions(), archive.classpath())
+				: command(List.of(), this.deployment.paths().serviceClasspath()));
+	}
+
+	private ProcessBuilder processBuilder(List<String> command) {
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(this.log.toFile())
 			.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
 		// The password goes through the environment: any user can read a command line.
@@ -74,7 +105,12 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 		return builder;
 	}
 
-	private List<String> command() {
+	/**
+	 * The command line.
+	 * @param jvmOptions options of the JVM besides the lab's own
+	 * @param classpath the service's classpath
+	 */
+	private List<String> command(List<String> jvmOptions, String classpath) {
 		Limits limits = this.deployment.limits();
 		CpuPinning pinning = this.deployment.pinning();
 		// taskset execs the JVM: the process (and its id) is the JVM's.
@@ -85,9 +121,10 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 		if (limits.cpus() > 0) {
 			command.add("-XX:ActiveProcessorCount=" + limits.cpus());
 		}
+		command.addAll(jvmOptions);
 		boolean reactive = limits.stack() == Stack.R2DBC;
-		command.addAll(List.of("-cp", this.deployment.paths().serviceClasspath(), reactive ? REACTIVE_MAIN : JDBC_MAIN,
-				"--server.address=127.0.0.1", "--server.port=" + this.port, "--management.server.address=127.0.0.1",
+		command.addAll(List.of("-cp", classpath, reactive ? REACTIVE_MAIN : JDBC_MAIN, "--server.address=127.0.0.1",
+				"--server.port=" + this.port, "--management.server.address=127.0.0.1",
 				"--management.server.port=" + this.managementPort, "--spring.main.banner-mode=off"));
 		command.addAll(connectionArguments(reactive));
 		command.addAll(poolArguments(reactive));

@@ -49,6 +49,18 @@ public record LabPaths(Path projectDirectory, Path buildDirectory, String servic
 		}
 	}
 
+	/** The build's compiled classes, first on {@link #serviceClasspath()}. */
+	public Path classesDirectory() {
+		return this.buildDirectory.resolve("classes");
+	}
+
+	/** {@link #serviceClasspath()} without the build's classes: the dependencies. */
+	public String runtimeClasspath() {
+		String classes = classesDirectory() + File.pathSeparator;
+		return this.serviceClasspath.startsWith(classes) ? this.serviceClasspath.substring(classes.length())
+				: this.serviceClasspath;
+	}
+
 	/**
 	 * The jmeter-maven-plugin lays JMeter out anew (about 80 MB) under a random directory
 	 * name at every build and never removes the old copies; only the one
