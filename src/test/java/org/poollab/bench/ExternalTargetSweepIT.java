@@ -173,13 +173,16 @@ class ExternalTargetSweepIT {
 		assertThat(Files.readString(outcome.directory().resolve("report.md"))).doesNotContain(TOKEN)
 			.contains("not run: the lab did not start this deployment (bench.target=external)");
 		String yaml = Files.readString(outcome.directory().resolve("recommended-application.yml"));
-		// A busy machine can leave both points generator-bound: then no pool is chosen,
-		// and the block says why instead of how it was measured.
+		// A busy machine can leave both points generator-bound (a slow one did, twice, on
+		// 2026-11-28: the remote engine's late starts p99 12-976 ms, limit 10 ms): then
+		// no
+		// pool is chosen, and the block says so instead of how it was measured, writing
+		// HikariCP's starting formula or nothing (RecommendedYaml).
 		if (outcome.recommendations().get(0).poolSize().isPresent()) {
 			assertThat(yaml).contains("on a deployment the lab did not start", "maximum-pool-size:");
 		}
 		else {
-			assertThat(yaml).contains("maximum-pool-size not written");
+			assertThat(yaml).contains("NOT MEASURED (no conclusion: ");
 		}
 		assertThat(Files.readString(outcome.directory().resolve(ResultsStore.RESULTS_JSON))).doesNotContain(TOKEN);
 		// The lab stopped nothing of the test's and left each pool as it found it.
