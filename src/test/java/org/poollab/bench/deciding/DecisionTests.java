@@ -185,15 +185,9 @@ public class DecisionTests {
 				measured(4, 600, 596, 0, 1120, 960, 1290, 5.2, 620),
 				measured(8, 600, 593, 0, 1630, 1390, 1880, 11.8, 9),
 				measured(32, 600, 597, 0, 1050, 890, 1230, 9.9, 0.5)));
-		SweepResults results = new SweepResults(Instant.parse("2026-11-27T10:00:00Z"), "test", RecommenderTests.HOST,
-				RecommenderTests.DATABASE, OBJECTIVE_MS, null, points);
-		ResultsStore store = ResultsStore.create(outputs, results.startedAt());
-		store.write(results);
-		ByteArrayOutputStream console = new ByteArrayOutputStream();
 
-		ReportMain.run(store.directory(), new PrintStream(console, true, StandardCharsets.UTF_8));
-
-		String printed = console.toString(StandardCharsets.UTF_8);
+		String printed = report(outputs, points);
+		Path run = outputs.resolve("latest");
 		assertThat(printed).contains("single: maximum-pool-size 2 (picked in ",
 				"At 400 rps, the highest rate at which a pool size sustained every repeat with its p99 clear of the "
 						+ "objective or with every larger pool sustaining it too, pool 2 has the best p99 (21 [18–24] ms), "
@@ -202,9 +196,8 @@ public class DecisionTests {
 						+ "too large: 4 (slower: p99 42 [37–48] ms), 8 (failed: p99 104 ms above the 100 ms objective) "
 						+ "and 32 (slower: p99 60 [53–68] ms).")
 			.doesNotContain("The choice is pool 32", "Did not sustain it");
-		assertThat(Files.readString(store.directory().resolve(Report.RECOMMENDED_YAML)))
-			.contains("maximum-pool-size: 2\n");
-		String card = Files.readString(store.directory().resolve(Report.MARKDOWN));
+		assertThat(Files.readString(run.resolve(Report.RECOMMENDED_YAML))).contains("maximum-pool-size: 2\n");
+		String card = Files.readString(run.resolve(Report.MARKDOWN));
 		assertThat(card).contains(
 				"- **too small**: requests queue for a connection (acquire time), then get 503 "
 						+ "after connection-timeout; here pool 1 at 400 rps: p99 2029 ms above the 100 ms objective",
