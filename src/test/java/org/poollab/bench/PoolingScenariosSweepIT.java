@@ -54,11 +54,12 @@ class PoolingScenariosSweepIT {
 
 			Path run = outcome.directory();
 			assertThat(run.resolve("results.csv")).content().contains("\nsingle,1,none,none,40,");
-			assertThat(run.resolve("report.md")).content()
-				// a figure, possibly with marks: a footnote (late starts on a busy
-				// machine)
-				// or † (a busy machine can saturate the unpooled instance at 40 rps)
-				.containsPattern("\\| none \\| [0-9.]+( [†⁰¹²³⁴⁵⁶⁷⁸⁹]+)* \\|\\n");
+			// The no-pool row: a figure, possibly with marks (a footnote for late starts
+			// on a busy machine, or † where a busy machine saturated the unpooled
+			// instance at 40 rps); where the generator fell behind (seen in a fresh-clone
+			// CI run with three test JVMs, 2026-11-28) the lab's verdict in its place.
+			String noneCell = none.ok() ? "[0-9.]+( [†⁰¹²³⁴⁵⁶⁷⁸⁹]+)*" : "generator-bound( [⁰¹²³⁴⁵⁶⁷⁸⁹]+)*";
+			assertThat(run.resolve("report.md")).content().containsPattern("\\| none \\| " + noneCell + " \\|\\n");
 			if (points.stream().allMatch(Point::ok)) {
 				// The answer sets no pool beside the pools; with a generator-bound point
 				// (a busy machine) there is no answer to set it beside.

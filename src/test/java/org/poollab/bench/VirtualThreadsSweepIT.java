@@ -64,8 +64,17 @@ class VirtualThreadsSweepIT {
 		assertThat(outcome.directory().resolve("report.md")).content()
 			.contains("## Platform vs virtual threads",
 					"### Platform vs virtual threads: single (200 Tomcat threads → virtual threads)",
-					"Pinned virtual threads in the measured windows: ")
-			.containsPattern("\\| 2 \\| 50 \\| [0-9.]+ → [0-9.]+ \\| none → none \\|");
+					"Pinned virtual threads in the measured windows: ");
+		// The side-by-side row when both models measured the service; a point the
+		// generator could not carry (a busy machine) is left out of every table, its row
+		// with it (as in DatabaseVendorsSweepIT).
+		String row = "\\| 2 \\| 50 \\| [0-9.]+ → [0-9.]+ \\| none → none \\|";
+		if (points.stream().allMatch(Point::ok)) {
+			assertThat(outcome.directory().resolve("report.md")).content().containsPattern(row);
+		}
+		else {
+			assertThat(outcome.directory().resolve("report.md")).content().doesNotContainPattern(row);
+		}
 		assertThat(outcome.directory().resolve("results.csv")).content().contains(",platform,", ",virtual,");
 		try (Stream<Path> logs = Files.list(outcome.directory().resolve("deploy/single-virtual"))) {
 			assertThat(logs.map((file) -> file.getFileName().toString())
