@@ -93,7 +93,7 @@ record RunWindows(Grid grid, JMeter jmeter) {
 			.seconds(LoadWindow.seconds(samples, startMs, endMs, scrapes))
 			.build();
 		if (window.samples() == 0 && !died) {
-			return measured.withOutcome("no request started in the measured window (see the run's JTL)");
+			return measured.withOutcome(GeneratorCheck.startedNothing(measured));
 		}
 		return measured.withOutcome(outcome(measured, deployment, died));
 	}

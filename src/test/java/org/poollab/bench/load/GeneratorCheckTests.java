@@ -50,6 +50,16 @@ public class GeneratorCheckTests {
 				"(remote engines: 127.0.0.4:1099 sent 1000.0 rps, late p99 1 ms; 127.0.0.5:1099 sent 1000.0 rps, late p99 45 ms)"));
 	}
 
+	@Test
+	void aWindowInWhichNoRequestStartedIsGeneratorBound() {
+		Point nothing = point("even", 50, 0, 0);
+		String verdict = GeneratorCheck.startedNothing(nothing);
+		assertThat(verdict).startsWith("generator-bound: JMeter started no request in the measured window")
+			.contains("sent 0 rps for 50");
+		assertThat(GeneratorCheck.generatorBound(nothing.withOutcome(verdict))).as("re-measured, left out of verdicts")
+			.isTrue();
+	}
+
 	public static Point point(String arrivals, int rateRps, double achievedRps, double lagP99Ms) {
 		long samples = Math.round(achievedRps * 5);
 		Latency latency = new Latency(1, 1, 2, 3, 4, 5);
