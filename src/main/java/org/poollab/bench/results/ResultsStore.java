@@ -228,6 +228,7 @@ public final class ResultsStore {
 		if (flat) {
 			points.forEach(ResultsStore::group);
 		}
+		points.forEach(ResultsStore::spanUnrecorded);
 		return new Read(JSON.treeToValue(tree, SweepResults.class), flat ? Shape.FLAT : Shape.GROUPED);
 	}
 
@@ -249,6 +250,18 @@ public final class ResultsStore {
 		ObjectNode server = point.putObject("server");
 		move(point, "refusals", server, "refusals");
 		move(point, "serverLatency", server, "latency");
+	}
+
+	/**
+	 * Results written before {@link ServerLatency#spanMs()} was recorded: 0, which no
+	 * measured span is.
+	 */
+	private static void spanUnrecorded(ObjectNode point) {
+		point.path("server").path("latency").forEach((latency) -> {
+			if (latency instanceof ObjectNode instance && !instance.has("spanMs")) {
+				instance.put("spanMs", 0L);
+			}
+		});
 	}
 
 	private static void move(ObjectNode from, String name, ObjectNode to, String as) {

@@ -5,11 +5,12 @@ package org.poollab.bench.results;
  * {@code http.server.requests} timer, successful (2xx) requests to the workload's URI
  * only, like {@link Latency}. It is the difference of the timer's histogram between the
  * instance's last scrape at or before the window's start and its first at or after the
- * window's end, so it covers the window to within one scrape interval (500 ms) on either
- * side and counts requests as they completed, where the load generator counts them as
- * they started. The instance's clock starts when a Tomcat thread takes the request: time
- * in the network, the load balancer and Tomcat's accept queue is only in the load
- * generator's latency, and so is a wait before the request was sent (see
+ * window's end, so it covers the window and a little either side — one scrape interval
+ * (500 ms) when scrapes keep time, more when a busy machine delays one; {@link #spanMs()}
+ * says how long it really covered — and counts requests as they completed, where the load
+ * generator counts them as they started. The instance's clock starts when a Tomcat thread
+ * takes the request: time in the network, the load balancer and Tomcat's accept queue is
+ * only in the load generator's latency, and so is a wait before the request was sent (see
  * {@link Point#startLagP99Ms()}).
  * <p>
  * Percentiles are bucket-resolution: the upper bound of the Micrometer histogram bucket
@@ -25,8 +26,10 @@ package org.poollab.bench.results;
  * @param p99Ms 99th percentile, bucket upper bound; -1 when absent or no request
  * @param maxMs upper bound of the highest bucket holding a request; -1 when absent or no
  * request
+ * @param spanMs time between the two scrapes the figures are the difference of, at least
+ * the window's length; -1 when absent, 0 in results written before it was recorded
  */
-public record ServerLatency(int port, long requests, double p50Ms, double p99Ms, double maxMs) {
+public record ServerLatency(int port, long requests, double p50Ms, double p99Ms, double maxMs, long spanMs) {
 
 	/**
 	 * An instance without a scrape on one side of the window.
@@ -34,7 +37,7 @@ public record ServerLatency(int port, long requests, double p50Ms, double p99Ms,
 	 * @return its figures, all -1
 	 */
 	public static ServerLatency absent(int port) {
-		return new ServerLatency(port, -1, -1, -1, -1);
+		return new ServerLatency(port, -1, -1, -1, -1, -1);
 	}
 
 }

@@ -38,13 +38,14 @@ public final class ServerLatencyWindow {
 			TreeMap<Double, Double> window = Histogram.difference(after.get().pool().requestBuckets(),
 					before.get().pool().requestBuckets());
 			double requests = Histogram.count(window);
+			long spanMs = after.get().atMs() - before.get().atMs();
 			if (requests <= 0) {
-				latencies.add(new ServerLatency(ports.get(i), 0, -1, -1, -1));
+				latencies.add(new ServerLatency(ports.get(i), 0, -1, -1, -1, spanMs));
 				continue;
 			}
 			latencies.add(new ServerLatency(ports.get(i), Math.round(requests),
 					Histogram.percentileMs(window, requests, 0.50), Histogram.percentileMs(window, requests, 0.99),
-					Histogram.percentileMs(window, requests, 1.0)));
+					Histogram.percentileMs(window, requests, 1.0), spanMs));
 		}
 		return latencies;
 	}

@@ -296,7 +296,7 @@ class ReportFiguresTests {
 	private static Point withServerLatency(Point p, double... p99Ms) {
 		List<ServerLatency> instances = new ArrayList<>();
 		for (int i = 0; i < p99Ms.length; i++) {
-			instances.add(new ServerLatency(8081 + i, 1000, 1.0, p99Ms[i], 2 * p99Ms[i]));
+			instances.add(new ServerLatency(8081 + i, 1000, 1.0, p99Ms[i], 2 * p99Ms[i], 10_000));
 		}
 		return p.toBuilder().serverLatency(instances).build();
 	}

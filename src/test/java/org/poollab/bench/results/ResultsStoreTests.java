@@ -49,8 +49,8 @@ class ResultsStoreTests {
 		SweepResults quick = fixture("quick-results-new-format.json");
 		Point first = quick.points().get(0);
 		Point measured = first.toBuilder()
-			.serverLatency(List.of(new ServerLatency(8081, 300, 1.398101, 4.194304, 8.388607),
-					new ServerLatency(8082, 290, 1.048576, 5.592405, 11.184809), ServerLatency.absent(8083)))
+			.serverLatency(List.of(new ServerLatency(8081, 300, 1.398101, 4.194304, 8.388607, 3100),
+					new ServerLatency(8082, 290, 1.048576, 5.592405, 11.184809, 3400), ServerLatency.absent(8083)))
 			.build();
 		SweepResults results = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
 				quick.p99ObjectiveMs(), quick.workload(), List.of(measured))
@@ -112,6 +112,20 @@ class ResultsStoreTests {
 		assertThat(died.get("serverP99Ms")).isEmpty();
 		assertThat(ResultsStore.read(this.output.resolve("latest").resolve(ResultsStore.RESULTS_JSON)))
 			.isEqualTo(paper);
+	}
+
+	@Test
+	void serverLatencyWrittenBeforeItsSpanWasRecordedReadsWithSpanZero() throws Exception {
+		Path file = Path
+			.of(ResultsStoreTests.class.getResource("/org/poollab/bench/report/threads-results-20261125.json").toURI());
+		assertThat(Files.readString(file)).contains("\"p50Ms\"").doesNotContain("\"spanMs\"");
+
+		SweepResults threads = ResultsStore.read(file);
+
+		assertThat(threads.points()).flatExtracting(Point::serverLatency)
+			.isNotEmpty()
+			.extracting(ServerLatency::spanMs)
+			.containsOnly(0L);
 	}
 
 	@Test
