@@ -53,18 +53,6 @@ public final class GeneratorCheck {
 	}
 
 	/**
-	 * The verdict on a window in which no request started while the instances lived:
-	 * JMeter began its schedule after the window (a JMeter that starts seconds late on a
-	 * busy machine, seen beside three test JVMs on 2 cores), so the window measured the
-	 * generator, and the point is re-measured like any other generator-bound one.
-	 */
-	static String startedNothing(Point point) {
-		return GENERATOR_BOUND
-				+ ": JMeter started no request in the measured window (sent 0 rps for %d); ".formatted(point.rateRps())
-				+ "its window measured the generator, not the service";
-	}
-
-	/**
 	 * Even arrivals send exactly the rate; random (Poisson) arrivals scatter the count of
 	 * a window by its square root, so their tolerance is three standard deviations when
 	 * that is wider.
