@@ -65,16 +65,8 @@ class VirtualThreadsSweepIT {
 			.contains("## Platform vs virtual threads",
 					"### Platform vs virtual threads: single (200 Tomcat threads → virtual threads)",
 					"Pinned virtual threads in the measured windows: ");
-		// The side-by-side row when both models measured the service; a point the
-		// generator could not carry (a busy machine) is left out of every table, its row
-		// with it (as in DatabaseVendorsSweepIT).
-		String row = "\\| 2 \\| 50 \\| [0-9.]+ → [0-9.]+ \\| none → none \\|";
-		if (points.stream().allMatch(Point::ok)) {
-			assertThat(outcome.directory().resolve("report.md")).content().containsPattern(row);
-		}
-		else {
-			assertThat(outcome.directory().resolve("report.md")).content().doesNotContainPattern(row);
-		}
+		SweepEndToEndIT.assertSideBySideRow(outcome.directory().resolve("report.md"),
+				"\\| 2 \\| 50 \\| [0-9.]+ → [0-9.]+ \\| none → none \\|", points);
 		assertThat(outcome.directory().resolve("results.csv")).content().contains(",platform,", ",virtual,");
 		try (Stream<Path> logs = Files.list(outcome.directory().resolve("deploy/single-virtual"))) {
 			assertThat(logs.map((file) -> file.getFileName().toString())
