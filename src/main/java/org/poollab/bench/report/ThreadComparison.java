@@ -108,6 +108,10 @@ record ThreadComparison(Section platform, Section virtual) {
 		List<@Nullable Long> counts = pinnedEvents(points);
 		long missing = counts.stream().filter(Objects::isNull).count();
 		long total = counts.stream().filter(Objects::nonNull).mapToLong(Long::longValue).sum();
+		if (points.isEmpty()) {
+			return "Pinned virtual threads: not counted, as no point on virtual threads measured the service "
+					+ "(see the detail table for why).";
+		}
 		if (missing == points.size()) {
 			return "Pinned virtual threads: not recorded (no scrape reached an instance, or the results were "
 					+ "written before the lab counted them).";

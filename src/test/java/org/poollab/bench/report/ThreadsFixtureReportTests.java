@@ -12,6 +12,8 @@ import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.results.ResultsStore;
@@ -27,6 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * confirmations were refuted; the virtual answer's confirmed.
  */
 class ThreadsFixtureReportTests {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	@TempDir
 	Path runDir;
@@ -66,6 +70,32 @@ class ThreadsFixtureReportTests {
 		assertThat(comparison).contains("Recommended: 200 Tomcat threads → pool 1,",
 				"virtual threads → pool 1, connection-timeout 500 ms",
 				"Pinned virtual threads in the measured windows: 1 over 7 window(s) (1 more had no scrape");
+	}
+
+	@Test
+	void withNoPointOnVirtualThreadsMeasuredThePinnedNoteSaysSoRatherThanBlameTheScrapes(@TempDir Path busy)
+			throws IOException {
+		// A busy machine: JMeter fell behind at every virtual-thread point and the
+		// instances saw no saturation, so no window measured the service and there is
+		// nothing to count pins over.
+		ObjectNode results = (ObjectNode) JSON.readTree(this.runDir.resolve(ResultsStore.RESULTS_JSON).toFile());
+		results.path("points").forEach((point) -> {
+			if (point.path("limits").path("virtualThreads").asBoolean()) {
+				ObjectNode behind = (ObjectNode) point;
+				behind.put("outcome",
+						"generator-bound: JMeter sent late; its window measured the generator, " + "not the service");
+				((ObjectNode) behind.get("server")).putObject("refusals");
+				((ObjectNode) behind.get("server")).putArray("latency");
+				((ObjectNode) behind.get("pool")).put("timeouts", 0);
+			}
+		});
+		JSON.writeValue(busy.resolve(ResultsStore.RESULTS_JSON).toFile(), results);
+
+		Report.regenerate(busy);
+
+		assertThat(busy.resolve("report.md")).content()
+			.contains("Pinned virtual threads: not counted, as no point on virtual threads measured the service")
+			.doesNotContain("Pinned virtual threads in the measured windows", "no scrape reached an instance");
 	}
 
 	@Test
