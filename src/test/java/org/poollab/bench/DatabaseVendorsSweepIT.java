@@ -64,7 +64,8 @@ class DatabaseVendorsSweepIT {
 		for (int poolSize : List.of(2, 4)) {
 			SweepEndToEndIT.assertSideBySideRow(run.resolve("report.md"),
 					"\\| " + poolSize + " \\| 50 \\| [0-9]+ → [0-9]+ \\|",
-					points.stream().filter((point) -> point.poolSize() == poolSize).toList());
+					points.stream().filter((point) -> point.poolSize() == poolSize).toList(),
+					outcome.results().p99ObjectiveMs());
 		}
 		assertThat(run.resolve("report.html")).content().contains("<h2>PostgreSQL vs MariaDB</h2>");
 		assertThat(run.resolve("results.csv")).content().contains(",postgresql,", ",mariadb,");

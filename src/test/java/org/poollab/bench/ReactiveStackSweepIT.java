@@ -66,7 +66,8 @@ class ReactiveStackSweepIT {
 			String label = (pool == SweepResults.NO_POOL) ? "none" : Integer.toString(pool);
 			SweepEndToEndIT.assertSideBySideRow(outcome.directory().resolve("report.md"),
 					"\\| " + label + " \\| 50 \\| [0-9]+ → [0-9]+ \\|",
-					points.stream().filter((point) -> point.poolSize() == pool).toList());
+					points.stream().filter((point) -> point.poolSize() == pool).toList(),
+					outcome.results().p99ObjectiveMs());
 		}
 		// Each stack's block names its own pool-size key: with its measured size, or,
 		// where
