@@ -64,7 +64,15 @@ class InstanceSettingsSweepIT {
 			assertThat(points).allSatisfy((point) -> {
 				SweepEndToEndIT.assertMeasured(point.outcome(), "pool " + point.poolSize());
 				assertThat(point.statusCounts()).containsOnlyKeys("201");
-				assertThat(point.samples()).isEqualTo(40);
+				// 20 rps for 2 s: 40 requests started in the window, give or take the
+				// lab's
+				// 3 % rate tolerance for a point that measured the service (39 in a
+				// fresh-clone run beside two other test JVMs); a generator-bound one sent
+				// what JMeter could.
+				assertThat(point.samples()).isPositive();
+				if (point.ok()) {
+					assertThat(point.samples()).isBetween(39L, 41L);
+				}
 			});
 			assertThat(ResultsStore.read(outcome.directory().resolve(ResultsStore.RESULTS_JSON)))
 				.isEqualTo(outcome.results());

@@ -7,7 +7,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * The hold timer as {@code /actuator/prometheus} shows it: how many holds, how long in
@@ -54,14 +53,31 @@ public record HoldScrape(double count, double sumSeconds, Map<String, Double> bu
 	}
 
 	/**
-	 * One hold a request, their mean within 25 % of {@code meanMs}. The lab flags a point
-	 * whose mean is 10 % off; a test's few requests on a busy machine (beside another
-	 * build) wake late from their waits before the padding has learnt it.
+	 * One hold a request, each near the hold: their mean no shorter than
+	 * {@link #assertHoldsAtLeast} allows, and their median in a histogram bucket at most
+	 * 1.5 times the hold. A hold missing, doubled or not padded fails; a busy machine
+	 * does not, whose requests wake late from their waits (three test JVMs on a slower
+	 * 2-core machine, 2026-11-28: a mean of 25.7 ms for 20 ms, most holds at 20-28 ms and
+	 * one at up to 89 ms). How close the holds come is measured by the lab on every
+	 * point, which it flags 10 % off; a test on a machine it does not own checks the
+	 * behaviour.
 	 */
-	public void assertHolds(String service, int requests, double meanMs) {
-		assertThat(this.count).as("%s: holds recorded", service).isEqualTo(requests);
-		assertThat(meanMs()).as("%s: mean hold, ms (holds by bucket, seconds: %s)", service, histogram())
-			.isCloseTo(meanMs, withPercentage(25));
+	public void assertHolds(String service, int requests, double holdMs) {
+		assertHoldsAtLeast(service, requests, holdMs);
+		assertThat(medianBucketMs())
+			.as("%s: median hold's bucket, ms (holds by bucket, seconds: %s)", service, histogram())
+			.isLessThanOrEqualTo(1.5 * holdMs);
+	}
+
+	/** The upper bound of the histogram bucket the median hold falls in, in ms. */
+	double medianBucketMs() {
+		for (Map.Entry<String, Double> bucket : this.buckets.entrySet()) {
+			if (bucket.getValue() >= this.count / 2) {
+				return bucket.getKey().equals("+Inf") ? Double.POSITIVE_INFINITY
+						: Double.parseDouble(bucket.getKey()) * 1000;
+			}
+		}
+		return Double.POSITIVE_INFINITY;
 	}
 
 	/**
