@@ -96,7 +96,7 @@ final class Progress {
 		this.deploymentsLeft++;
 	}
 
-	/** A run that will measure generator-bound points once more. */
+	/** A run that will measure generator-bound or unverified points once more. */
 	void expectAgain(long scheduleNanos) {
 		this.againNanos += scheduleNanos;
 		this.againRuns++;
