@@ -70,7 +70,7 @@ public record HoldScrape(double count, double sumSeconds, Map<String, Double> bu
 	}
 
 	/** The upper bound of the histogram bucket the median hold falls in, in ms. */
-	double medianBucketMs() {
+	public double medianBucketMs() {
 		for (Map.Entry<String, Double> bucket : this.buckets.entrySet()) {
 			if (bucket.getValue() >= this.count / 2) {
 				return bucket.getKey().equals("+Inf") ? Double.POSITIVE_INFINITY

@@ -116,7 +116,11 @@ class RolesEndToEndIT {
 		String prometheus = get("/actuator/prometheus").body();
 		HoldScrape holds = HoldScrape.of(prometheus).since(before);
 		assertThat(holds.count()).isEqualTo(20);
-		assertThat(holds.meanMs()).as("mean hold, ms: the statement alone (by bucket: %s)", holds.histogram())
+		// The median, not the mean: one request stalled 67 ms by a busy machine (a
+		// fresh-clone run beside two other test JVMs, 2026-11-28) lifts the mean of 20
+		// past any bound that still tells the statement from an emulated hold.
+		assertThat(holds.medianBucketMs())
+			.as("median hold's bucket, ms: the statement alone (by bucket: %s)", holds.histogram())
 			.isLessThan(5);
 		String bucket = ConnectionHold.PROMETHEUS_NAME + "_bucket{le=";
 		assertThat(prometheus).contains(bucket + "\"1.0E-5\"} ", bucket + "\"10.0\"} ", bucket + "\"+Inf\"} ");
