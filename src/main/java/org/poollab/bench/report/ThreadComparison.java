@@ -105,13 +105,13 @@ record ThreadComparison(Section platform, Section virtual) {
 	/** What JFR saw of pinned virtual threads over the measured windows. */
 	private String pinnedNote() {
 		List<Point> points = this.virtual.grid().cells().stream().flatMap((cell) -> cell.points().stream()).toList();
-		List<@Nullable Long> counts = pinnedEvents(points);
-		long missing = counts.stream().filter(Objects::isNull).count();
-		long total = counts.stream().filter(Objects::nonNull).mapToLong(Long::longValue).sum();
 		if (points.isEmpty()) {
 			return "Pinned virtual threads: not counted, as no point on virtual threads measured the service "
 					+ "(see the detail table for why).";
 		}
+		List<@Nullable Long> counts = pinnedEvents(points);
+		long missing = counts.stream().filter(Objects::isNull).count();
+		long total = counts.stream().filter(Objects::nonNull).mapToLong(Long::longValue).sum();
 		if (missing == points.size()) {
 			return "Pinned virtual threads: not recorded (no scrape reached an instance, or the results were "
 					+ "written before the lab counted them).";
