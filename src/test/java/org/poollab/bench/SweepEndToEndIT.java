@@ -33,6 +33,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SweepEndToEndIT {
 
+	/**
+	 * Ports of one test JVM's range: 20000 + fork x this, up to below 32768 for 4 forks.
+	 */
+	private static final int PORTS_PER_TEST_JVM = 2500;
+
 	@TempDir
 	Path output;
 
@@ -303,13 +308,26 @@ class SweepEndToEndIT {
 		return !TopologyGrid.of(point.topology(), point.limits(), List.of(point), p99ObjectiveMs).cells().isEmpty();
 	}
 
+	/**
+	 * A base port whose lab ports are free now, in a range of its own for each of
+	 * Failsafe's test JVMs ({@code poollab.testFork}, set from
+	 * {@code surefire.forkNumber} in the pom; 0 outside Failsafe). One JVM runs one test
+	 * at a time, so two sweeps never share a range. The ranges end below Linux's
+	 * ephemeral ports (from 32768). Before 2026-11-28 the start was derived from the
+	 * JVM's pid: two test JVMs whose pids differed by 3 started 30 ports apart, and a
+	 * sweep that found its own ports busy stepped into the other's, which was between a
+	 * killed instance and its replacement (a fresh-clone run failed on "Port 23031 was
+	 * already in use").
+	 */
 	static int freeBasePort(int instances) throws IOException {
-		for (int base = 20000 + (int) (ProcessHandle.current().pid() % 1000) * 10; base < 60000; base += 10) {
+		int fork = Integer.getInteger("poollab.testFork", 0);
+		int first = 20000 + fork * PORTS_PER_TEST_JVM;
+		for (int base = first; base + 2 + 2 * instances <= first + PORTS_PER_TEST_JVM; base += 10) {
 			if (allFree(base, 2 + 2 * instances)) {
 				return base;
 			}
 		}
-		throw new IllegalStateException("no free ports");
+		throw new IllegalStateException("no free ports in " + first + "-" + (first + PORTS_PER_TEST_JVM - 1));
 	}
 
 	private static boolean allFree(int base, int count) {
