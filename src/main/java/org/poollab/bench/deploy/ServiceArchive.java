@@ -4,11 +4,14 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -33,10 +36,11 @@ import org.poollab.bench.lab.LabPaths;
  * ({@code -XX:ArchiveClassesAtExit}, {@code -Dspring.context.exit=onRefresh}: it connects
  * to the sweep's database, refreshes its context and exits) writes it under
  * {@code target/lab/cds/<key>/}, where every later deployment, run and test of the same
- * classes finds it. The key digests the JDK, the runtime classpath and every file of the
- * build's classes (path, size, time), so a change to either makes a new one. The JDK
- * archives classes from jars only, so the instances then run the build's classes from a
- * jar of them made with the archive.
+ * classes finds it; labs that start at once on the same build (Failsafe's test JVMs) wait
+ * for one training under a file lock rather than each making its own. The key digests the
+ * JDK, the runtime classpath and every file of the build's classes (path, size, time), so
+ * a change to either makes a new one. The JDK archives classes from jars only, so the
+ * instances then run the build's classes from a jar of them made with the archive.
  * <p>
  * Where it cannot be made (an old or unusual JDK, a training start that fails), the lab
  * says so once and the instances start as before, from the classes directory; a
@@ -54,6 +58,15 @@ record ServiceArchive(String classpath, Path archive) {
 	static final String DIRECTORY = "lab/cds";
 
 	private static final long TRAINING_TIMEOUT_SECONDS = 180;
+
+	private static final String JAR = "service-classes.jar";
+
+	private static final String ARCHIVE = "service.jsa";
+
+	private static final String FAILED = "failed";
+
+	/** Held, with the file lock, while one thread of this JVM makes an archive. */
+	private static final Object TRAINING = new Object();
 
 	/** The JVM options that start an instance from the archive. */
 	List<String> jvmOptions() {
@@ -74,9 +87,9 @@ record ServiceArchive(String classpath, Path archive) {
 		Path classes = paths.classesDirectory();
 		String runtimeClasspath = paths.runtimeClasspath();
 		Path home = paths.buildDirectory().resolve(DIRECTORY).resolve(key(shared.jvm(), runtimeClasspath, classes));
-		Path jar = home.resolve("service-classes.jar");
-		Path archive = home.resolve("service.jsa");
-		Path failed = home.resolve("failed");
+		Path jar = home.resolve(JAR);
+		Path archive = home.resolve(ARCHIVE);
+		Path failed = home.resolve(FAILED);
 		String classpath = jar + File.pathSeparator + runtimeClasspath;
 		if (Files.isRegularFile(archive) && Files.isRegularFile(jar)) {
 			return Optional.of(new ServiceArchive(classpath, archive));
@@ -85,6 +98,30 @@ record ServiceArchive(String classpath, Path archive) {
 			return Optional.empty();
 		}
 		Files.createDirectories(home);
+		// Labs started at once on the same build (the test JVMs, two sweeps side by side)
+		// train one archive between them: the first takes the lock and trains, the others
+		// wait and find its archive (or its failed marker). The monitor covers threads of
+		// one JVM, which a file lock does not tell apart.
+		synchronized (TRAINING) {
+			try (FileChannel lockFile = FileChannel.open(home.resolve("lock"), StandardOpenOption.CREATE,
+					StandardOpenOption.WRITE); FileLock lock = lockFile.lock()) {
+				if (Files.isRegularFile(archive) && Files.isRegularFile(jar)) {
+					return Optional.of(new ServiceArchive(classpath, archive));
+				}
+				if (Files.exists(failed)) {
+					return Optional.empty();
+				}
+				return train(shared, directory, out, home, classes, classpath);
+			}
+		}
+	}
+
+	/** The training start, under the lock; writes the archive or the failed marker. */
+	private static Optional<ServiceArchive> train(InstanceStart.Shared shared, Path directory, PrintStream out,
+			Path home, Path classes, String classpath) throws IOException, InterruptedException {
+		Path jar = home.resolve(JAR);
+		Path archive = home.resolve(ARCHIVE);
+		Path failed = home.resolve(FAILED);
 		if (!Files.isRegularFile(jar)) {
 			Path partialJar = Files.createTempFile(home, "service-classes", ".jar.part");
 			writeJar(classes, partialJar);
