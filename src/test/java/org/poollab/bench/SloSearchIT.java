@@ -28,7 +28,7 @@ class SloSearchIT {
 
 	@Test
 	void searchWalksDownFromTheBudgetsLargestPoolAndConfirmsItsAnswer() throws Exception {
-		Sweep.Outcome outcome = BenchApplication.run("--bench.targetRps=200", "--bench.replicas=2",
+		Sweep.Outcome outcome = BenchApplication.run("--bench.targetRps=100", "--bench.replicas=2",
 				"--bench.maxReplicas=3", "--bench.p99Objective=500ms", "--bench.duration=2s", "--bench.warmup=1s",
 				"--bench.topologyWarmup=3s", "--bench.confirmation=2s", "--bench.outputDirectory=" + this.output,
 				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
@@ -37,8 +37,11 @@ class SloSearchIT {
 		SloSearch search = results.slo();
 		assertThat(search).isNotNull();
 		assertThat(results.points()).as("a search has no grid").isEmpty();
-		// Two replicas, one down: one instance carries the whole 200 rps.
-		assertThat(search.rateRps()).isEqualTo(200);
+		// Two replicas, one down: one instance carries the whole 100 rps. At 100 rps the
+		// lab skips the load generator's ceiling run (GeneratorCeiling.worthMeasuring),
+		// which GeneratorBoundSweepIT covers; at 200 it cost this test a 500 rps JMeter
+		// run, and JMeter fell behind in several windows beside two other test JVMs.
+		assertThat(search.rateRps()).isEqualTo(100);
 		Fleet fleet = new Fleet(results.database().maxConnections(), results.database().reservedConnections(), 5,
 				Fleet.Surge.percent(25));
 		assertThat(search.highestPool()).isEqualTo(Math.min(100, fleet.budgetShare(2)));
@@ -71,7 +74,7 @@ class SloSearchIT {
 			assertThat(results.confirmations().get(0).mismatches()).isEmpty();
 		}
 		assertThat(search.model()).isNotNull();
-		assertThat(search.model().queue().arrivalsPerSecond()).isEqualTo(200);
+		assertThat(search.model().queue().arrivalsPerSecond()).isEqualTo(100);
 		assertThat(search.scaling()).isNotNull();
 		assertThat(search.scaling().samples()).extracting(Usl.Sample::connections)
 			.containsExactly(1, 2, 4, 8, 16, 32, 64);
@@ -80,7 +83,7 @@ class SloSearchIT {
 		SweepResults read = ResultsStore.read(outcome.directory().resolve(ResultsStore.RESULTS_JSON));
 		assertThat(read.slo()).isEqualTo(search);
 		String yaml = Files.readString(outcome.directory().resolve("recommended-application.yml"));
-		assertThat(yaml).contains("# Question: 200 rps at the peak over 2 replica(s)");
+		assertThat(yaml).contains("# Question: 100 rps at the peak over 2 replica(s)");
 		assertThat(outcome.directory().resolve("report.html")).content().contains("id=\"model-curve\"");
 		assertThat(outcome.processIds()).as("processes the search started").isNotEmpty();
 		for (long pid : outcome.processIds()) {
