@@ -1,8 +1,6 @@
 package org.poollab.bench;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -308,38 +306,9 @@ class SweepEndToEndIT {
 		return !TopologyGrid.of(point.topology(), point.limits(), List.of(point), p99ObjectiveMs).cells().isEmpty();
 	}
 
-	/**
-	 * A base port whose lab ports are free now, in a range of its own for each of
-	 * Failsafe's test JVMs ({@code poollab.testFork}, set from
-	 * {@code surefire.forkNumber} in the pom; 0 outside Failsafe). One JVM runs one test
-	 * at a time, so two sweeps never share a range. The ranges end below Linux's
-	 * ephemeral ports (from 32768). Before 2026-11-28 the start was derived from the
-	 * JVM's pid: two test JVMs whose pids differed by 3 started 30 ports apart, and a
-	 * sweep that found its own ports busy stepped into the other's, which was between a
-	 * killed instance and its replacement (a fresh-clone run failed on "Port 23031 was
-	 * already in use").
-	 */
+	/** A base port for a lab of this many instances: see {@link TestPorts}. */
 	static int freeBasePort(int instances) throws IOException {
-		int fork = Integer.getInteger("poollab.testFork", 0);
-		int first = 20000 + fork * PORTS_PER_TEST_JVM;
-		for (int base = first; base + 2 + 2 * instances <= first + PORTS_PER_TEST_JVM; base += 10) {
-			if (allFree(base, 2 + 2 * instances)) {
-				return base;
-			}
-		}
-		throw new IllegalStateException("no free ports in " + first + "-" + (first + PORTS_PER_TEST_JVM - 1));
-	}
-
-	private static boolean allFree(int base, int count) {
-		for (int port = base; port < base + count; port++) {
-			try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-				// Binding is the check; the socket closes at once.
-			}
-			catch (IOException ex) {
-				return false;
-			}
-		}
-		return true;
+		return TestPorts.freeBase(2 + 2 * instances);
 	}
 
 }
