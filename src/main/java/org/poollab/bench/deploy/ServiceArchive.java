@@ -89,14 +89,7 @@ record ServiceArchive(String classpath, Path archive) {
 		Path home = paths.buildDirectory().resolve(DIRECTORY).resolve(key(shared.jvm(), runtimeClasspath, classes));
 		Path jar = home.resolve(JAR);
 		Path archive = home.resolve(ARCHIVE);
-		Path failed = home.resolve(FAILED);
 		String classpath = jar + File.pathSeparator + runtimeClasspath;
-		if (Files.isRegularFile(archive) && Files.isRegularFile(jar)) {
-			return Optional.of(new ServiceArchive(classpath, archive));
-		}
-		if (Files.exists(failed)) {
-			return Optional.empty();
-		}
 		Files.createDirectories(home);
 		// Labs started at once on the same build (the test JVMs, two sweeps side by side)
 		// train one archive between them: the first takes the lock and trains, the others
@@ -108,7 +101,7 @@ record ServiceArchive(String classpath, Path archive) {
 				if (Files.isRegularFile(archive) && Files.isRegularFile(jar)) {
 					return Optional.of(new ServiceArchive(classpath, archive));
 				}
-				if (Files.exists(failed)) {
+				if (Files.exists(home.resolve(FAILED))) {
 					return Optional.empty();
 				}
 				return train(shared, directory, out, home, classes, classpath);
