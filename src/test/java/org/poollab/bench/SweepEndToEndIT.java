@@ -31,11 +31,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SweepEndToEndIT {
 
-	/**
-	 * Ports of one test JVM's range: 20000 + fork x this, up to below 32768 for 4 forks.
-	 */
-	private static final int PORTS_PER_TEST_JVM = 2500;
-
 	@TempDir
 	Path output;
 
@@ -59,11 +54,10 @@ class SweepEndToEndIT {
 			if (point.outcome().startsWith(POOL_NOT_VERIFIED)) {
 				// A resize that reached an instance only after the window began, in the
 				// window and again in the one more the lab gives such a point
-				// (TopologyRun):
-				// a busy machine (multi pool 1 read [1, -1] in a fresh-clone run beside
-				// two
-				// other test JVMs, 2026-11-28). The pool still went to its size; -1 is an
-				// instance whose maximum changed during the window.
+				// (TopologyRun): a busy machine (multi pool 1 read [1, -1] in a
+				// fresh-clone
+				// run beside two other test JVMs, 2026-11-28). The pool still went to its
+				// size; -1 is an instance whose maximum changed during the window.
 				assertThat(point.pool().observedMax()).as("observed maximum-pool-size per instance")
 					.hasSize(point.instances())
 					.contains(point.poolSize())
@@ -99,10 +93,9 @@ class SweepEndToEndIT {
 					assertThat(server.maxMs()).isGreaterThanOrEqualTo(server.p99Ms());
 				});
 			// The instances' own count covers the window, not their life: some requests,
-			// and no more than were sent over the point's
-			// warm-up and the span the scrapes covered (longer than the window when a
-			// busy
-			// machine delays a scrape). Not the rate over the span alone: they count
+			// and no more than were sent over the point's warm-up and the span the
+			// scrapes covered (longer than the window when a busy machine delays a
+			// scrape). Not the rate over the span alone: they count
 			// requests as they complete, and a backlog from a stall before the window
 			// drains into it (312 in a span of 2.04 s at 100 rps, 2026-11-28).
 			long served = point.serverLatency().stream().mapToLong(ServerLatency::requests).sum();
