@@ -196,27 +196,37 @@ final class SloRun {
 	 * The answer's confirmation refuted it: that pool counts as failing (the refutation
 	 * joins the path), and the search goes on between it and the next pool up that met
 	 * the objective, on an instance started at that pool, for at most
-	 * {@link #MAX_PROBES_AFTER_REFUTATION} more sizes.
+	 * {@link #MAX_PROBES_AFTER_REFUTATION} more sizes. When no larger pool met it
+	 * ({@link PoolSearch#passingAbove}), there is no answer.
 	 * @param refuted the confirmation that refuted the answer
 	 */
 	SloSearch resume(SloSearch search, Confirmation refuted) throws IOException, InterruptedException {
 		int failed = Objects.requireNonNull(search.chosenPool());
 		List<SloSearch.Probe> path = new ArrayList<>(search.path());
 		path.add(SloJudge.refutation(failed, refuted.point(), this.question.p99ObjectiveMs()));
-		int passing = search.path()
-			.stream()
-			.filter((probe) -> probe.meets() && probe.poolSize() > failed)
-			.mapToInt(SloSearch.Probe::poolSize)
-			.min()
-			.orElse(search.highestPool());
-		this.sweep.out()
-			.printf("  Pool %d was refuted by its confirmation: searching between %d and %d (which met the objective).%n",
-					failed, failed + 1, passing);
+		OptionalInt above = PoolSearch.passingAbove(failed,
+				search.path()
+					.stream()
+					.map((probe) -> new PoolSearch.Probe(probe.poolSize(), probe.meets(), probe.verdict()))
+					.toList());
 		PoolSearch.Outcome outcome;
-		if (passing == failed + 1) {
-			outcome = new PoolSearch.Outcome(List.of(), OptionalInt.of(passing), true);
+		if (above.isEmpty()) {
+			this.sweep.out()
+				.printf("  Pool %d was refuted by its confirmation, and no larger pool met the objective in the search.%n",
+						failed);
+			outcome = new PoolSearch.Outcome(List.of(), OptionalInt.empty(), true);
+		}
+		else if (above.getAsInt() == failed + 1) {
+			this.sweep.out()
+				.printf("  Pool %d was refuted by its confirmation: pool %d, the next one up, met the objective.%n",
+						failed, above.getAsInt());
+			outcome = new PoolSearch.Outcome(List.of(), above, true);
 		}
 		else {
+			int passing = above.getAsInt();
+			this.sweep.out()
+				.printf("  Pool %d was refuted by its confirmation: searching between %d and %d (which met the objective).%n",
+						failed, failed + 1, passing);
 			Planned top = planned(passing, 1);
 			Deployer deployer = new Deployer(this.sweep);
 			Deployment[] deployment = { deployer.deploy(top, passing) };

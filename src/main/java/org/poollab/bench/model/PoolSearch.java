@@ -99,6 +99,23 @@ public final class PoolSearch {
 	}
 
 	/**
+	 * Where a search goes on when the confirmation of its answer refuted it: the smallest
+	 * larger size that met the objective in the search, which {@link #below} then narrows
+	 * from above the refuted size. Empty when no larger size met it: the answer was found
+	 * below a largest size that failed (past the knee), and with the answer refuted no
+	 * size measured meets the objective. The largest size is never the fallback, because
+	 * it was measured and failed.
+	 * @param refuted the answer its confirmation refuted
+	 * @param searched the search's probes
+	 */
+	public static OptionalInt passingAbove(int refuted, List<Probe> searched) {
+		return searched.stream()
+			.filter((probe) -> probe.meets() && probe.poolSize() > refuted)
+			.mapToInt(Probe::poolSize)
+			.min();
+	}
+
+	/**
 	 * The search below a size known to meet the objective (the largest, measured; or the
 	 * next one up from an answer its confirmation refuted).
 	 * @param passing a size known to meet it

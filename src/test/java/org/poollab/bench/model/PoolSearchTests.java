@@ -114,6 +114,21 @@ class PoolSearchTests {
 		assertThat(outcome.path()).extracting(Probe::poolSize).containsExactly(SMALLEST - 1, SMALLEST);
 	}
 
+	@Test
+	void aRefutedAnswerResumesFromTheSmallestLargerPoolThatMet() {
+		List<Probe> searched = List.of(new Probe(64, true, ""), new Probe(12, true, ""), new Probe(6, false, ""),
+				new Probe(9, true, ""), new Probe(8, false, ""));
+		assertThat(PoolSearch.passingAbove(9, searched)).hasValue(12);
+	}
+
+	@Test
+	void aRefutedAnswerBelowALargestPoolThatFailedLeavesNoAnswer() {
+		// Seen in a run: 97 failed, 96 met, 95 failed, and 96's confirmation refuted it.
+		// 97 is the largest, but it failed: it is not where the search goes on.
+		List<Probe> searched = List.of(new Probe(97, false, ""), new Probe(96, true, ""), new Probe(95, false, ""));
+		assertThat(PoolSearch.passingAbove(96, searched)).isEmpty();
+	}
+
 	private static Probe measure(int pool) {
 		return new Probe(pool, MEETS.test(pool), "p99 " + CURVE.predict(pool).latencyP99Ms());
 	}
