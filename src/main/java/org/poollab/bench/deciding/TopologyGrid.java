@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Predicate;
@@ -11,6 +12,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.PgBouncerFacts;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
@@ -163,9 +165,31 @@ public record TopologyGrid(String topology, Limits limits, List<Cell> cells, Lis
 			.toList();
 	}
 
-	/** Whether the swept pool was pgbouncer's (the pgbouncer topology). */
+	/**
+	 * Whether the swept pool was pgbouncer's (the pgbouncer topology), read from every
+	 * point, kept or excluded: a grid whose points were all excluded (generator-bound,
+	 * say) is still pgbouncer's, and its answer is still pgbouncer's pool.
+	 */
 	public boolean behindPgBouncer() {
-		return this.cells.stream().anyMatch((cell) -> cell.pgbouncer() != null);
+		return pgbouncerClientPoolSize().isPresent();
+	}
+
+	/**
+	 * Each instance's own pool to pgbouncer, as measured.
+	 * @return empty when pgbouncer was not in the way
+	 */
+	public OptionalInt pgbouncerClientPoolSize() {
+		OptionalInt kept = this.cells.stream()
+			.map(Cell::pgbouncer)
+			.filter(Objects::nonNull)
+			.mapToInt(Cell.PgBouncerFigures::clientPoolSize)
+			.findFirst();
+		return kept.isPresent() ? kept
+				: this.excluded.stream()
+					.map(Point::pgbouncer)
+					.filter(Objects::nonNull)
+					.mapToInt(PgBouncerFacts::clientPoolSize)
+					.findFirst();
 	}
 
 	public boolean hasRepeats() {

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -122,9 +121,7 @@ public final class RecommendedYaml {
 		if (behindPgBouncer(section)) {
 			// Settings of two programs, not one YAML document: always as comments.
 			prefix = "# ";
-			int clientPoolSize = Objects
-				.requireNonNull(section.grid().cells().get(0).pgbouncer(), "pgbouncer's figures")
-				.clientPoolSize();
+			int clientPoolSize = section.grid().pgbouncerClientPoolSize().orElseThrow();
 			comment(yaml, prefix, poolSizeWhy(section).replace("per instance; ", "pgbouncer's one pool for the fleet; ")
 				.replace(" per instance", " for pgbouncer's pool"));
 			yaml.append(prefix)

@@ -21,6 +21,7 @@ import org.poollab.bench.deciding.RecommenderTests;
 import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.EngineLoad;
 import org.poollab.bench.results.Limits;
+import org.poollab.bench.results.PgBouncerFacts;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.ResultsStore;
@@ -150,6 +151,28 @@ class RecommendedYamlTests {
 		return point.toBuilder()
 			.limits(new Limits(0, "512m", DatabaseVendor.MARIADB, Stack.JDBC, RequestThreads.TOMCAT_DEFAULT))
 			.build();
+	}
+
+	@Test
+	void aPgBouncerGridWithEveryPointGeneratorBoundStillAnswersWithPgBouncersPool() throws Exception {
+		// Both points of a fresh-clone test run were generator-bound: the grid kept no
+		// cell, and the answer was written as a HikariCP pool of the instances.
+		List<Point> points = new ArrayList<>();
+		for (int pool : new int[] { 3, 1 }) {
+			points.add(RecommenderTests.point("pgbouncer", pool, 40, 12)
+				.toBuilder()
+				.instances(2)
+				.outcome("generator-bound: JMeter sent late")
+				.pgbouncer(new PgBouncerFacts(pool, 3, pool, 1, 0, 0, 10))
+				.build());
+		}
+
+		Report.write(results(points), this.runDir);
+
+		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
+		assertThat(yaml).contains("# pgbouncer.ini: pool_mode = transaction",
+				"# spring.datasource.hikari.maximum-pool-size: 3");
+		assertThat(new Yaml().<Map<String, Object>>load(yaml)).as("pgbouncer's block is comments only").isNull();
 	}
 
 	private static Point reactive(Point point) {
