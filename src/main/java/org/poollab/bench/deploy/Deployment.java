@@ -334,9 +334,14 @@ public final class Deployment implements AutoCloseable {
 
 	/**
 	 * The shutdown hook's restore: through the resize endpoint, as at the end of a sweep
-	 * ({@link ExternalPools#stopping}).
+	 * ({@link ExternalPools#stopping}). Synchronized like {@link #restore()} and
+	 * {@link #resize}: on Ctrl-C the sweep's thread, its JMeter stopped under it, may be
+	 * restoring already ({@link #close()}), and the JVM halts once the hooks return. A
+	 * hook that returned at once, seeing the restore begun, let the JVM halt in the
+	 * middle of it (the likely reason a test's lab, at load 14, stopped with neither this
+	 * hook's line nor the restore's on its console).
 	 */
-	private void restoreWhileStopping() {
+	private synchronized void restoreWhileStopping() {
 		ExternalPools external = this.external;
 		if (external != null && external.stopping(this.poolSize)) {
 			restore();
@@ -354,7 +359,8 @@ public final class Deployment implements AutoCloseable {
 				Runtime.getRuntime().removeShutdownHook(this.restoreOnShutdown);
 			}
 			catch (IllegalStateException ex) {
-				// Already stopping: the hook restores, or has.
+				// Already stopping: the hook waits for this restore
+				// (restoreWhileStopping).
 			}
 			restore();
 			return;
