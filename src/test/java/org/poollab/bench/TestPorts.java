@@ -1,14 +1,15 @@
 package org.poollab.bench;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
+
+import org.poollab.bench.deploy.Ports;
 
 /**
  * The ports a sweep test gives the lab ({@code bench.basePort}): each test JVM claims a
@@ -80,15 +81,7 @@ final class TestPorts {
 	}
 
 	private static boolean allFree(int base, int count) {
-		for (int port = base; port < base + count; port++) {
-			try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-				// Binding is the check; the socket closes at once.
-			}
-			catch (IOException ex) {
-				return false;
-			}
-		}
-		return true;
+		return IntStream.range(base, base + count).allMatch(Ports::free);
 	}
 
 }

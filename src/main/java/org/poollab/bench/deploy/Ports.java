@@ -67,12 +67,22 @@ public record Ports(int base, int instances) {
 		throw new LabFailureException("%s did not listen on 127.0.0.1:%d; see %s".formatted(name, port, log));
 	}
 
+	/**
+	 * Whether a port on 127.0.0.1 can be bound now.
+	 */
+	public static boolean free(int port) {
+		try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+			// Binding is the check; the socket closes at once.
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
 	public void requireFree() {
 		for (int port = this.base; port <= last(); port++) {
-			try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-				// Binding is the check; the socket closes at once.
-			}
-			catch (IOException ex) {
+			if (!free(port)) {
 				throw new BenchSettingException(
 						"bench.basePort=%d: port %d on 127.0.0.1 is already in use (the lab needs ports %d to %d). Stop what uses it or choose another base, e.g. -Dbench.basePort=%d"
 							.formatted(this.base, port, this.base, last(), this.base + 100));
