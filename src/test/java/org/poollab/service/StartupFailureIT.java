@@ -26,11 +26,11 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 class StartupFailureIT {
 
 	/**
-	 * pgjdbc's loginTimeout of 3 s (application.yml) plus start-up on a busy 2-core box.
+	 * Longer than any start-up that ends by pgjdbc's loginTimeout (3 s,
+	 * db/postgresql.yml) even on a saturated machine, and than HikariCP's 30 s
+	 * connectionTimeout, which is what would end one without it.
 	 */
-	private static final Duration BLACK_HOLE_LIMIT = Duration.ofSeconds(8);
-
-	private static final Duration HANG_LIMIT = Duration.ofSeconds(30);
+	private static final Duration HANG_LIMIT = Duration.ofSeconds(45);
 
 	@ParameterizedTest
 	@ValueSource(strings = { "abc", "-1", "1.5", "0" })
@@ -69,10 +69,9 @@ class StartupFailureIT {
 			Flyway's connection (it connects first) | true
 			the pool's first connection             | false
 			""")
-	void blackHoledDatabaseFailsStartUpWithinSecondsNamingTheUrl(String whose, boolean flyway, CapturedOutput output)
-			throws Exception {
+	void blackHoledDatabaseFailsStartUpByTheLoginTimeoutNamingTheUrl(String whose, boolean flyway,
+			CapturedOutput output) throws Exception {
 		try (BlackHole hole = BlackHole.open()) {
-			long startNanos = System.nanoTime();
 			// Preemptive, so that a start-up hanging on the black hole fails the test
 			// instead of the build.
 			Throwable failure = assertTimeoutPreemptively(HANG_LIMIT,
@@ -81,12 +80,17 @@ class StartupFailureIT {
 									"--spring.datasource.username=lab", "--spring.flyway.enabled=" + flyway)),
 					"start-up still waiting for the black hole");
 			assertThat(failure).as("start-up failed").isNotNull();
-			assertThat(System.nanoTime() - startNanos).as("start-up gave up within seconds")
-				.isLessThan(BLACK_HOLE_LIMIT.toNanos());
 			assertThat(hole.connections()).as("connected to the black hole").isPositive();
+			// pgjdbc's loginTimeout ended it ("Connection attempt timed out."), not
+			// HikariCP's connectionTimeout ("request timed out after 30000ms") nor a
+			// hang:
+			// that is what makes it seconds. How many seconds is the machine's: 15 s
+			// beside
+			// a benchmark at load 35 (2026-11-28), so the test does not time it.
 			assertThat(output)
 				.contains("Could not connect to PostgreSQL at %s (spring.datasource.url): Connection attempt timed out."
-					.formatted(hole.jdbcUrl("lab")));
+					.formatted(hole.jdbcUrl("lab")))
+				.doesNotContain("request timed out after");
 			assertThat(output).doesNotContain("hunter2");
 		}
 	}
