@@ -47,11 +47,13 @@ class PoolExhaustionIT {
 	static final long TIMEOUT_MS = 250;
 
 	/**
-	 * Scheduling slack for a refusal on a loaded 2-core box (Tomcat, the problem body,
-	 * the client's clock); far below the 2 s of the default connection-timeout, so a lost
-	 * override shows.
+	 * The service's own connection-timeout (application.yml): a refusal this late would
+	 * mean the override above was lost. A refusal is never sooner than the timeout, and
+	 * how much later is the machine's (Tomcat, the problem body, the client's clock), so
+	 * the bound above is this one, not a slack: 600 ms of slack failed beside a benchmark
+	 * at load 35 (2026-11-28).
 	 */
-	static final long SLACK_MS = 600;
+	static final long DEFAULT_TIMEOUT_MS = 2000;
 
 	/** Clients sending at once, each one request after another. */
 	private static final int CLIENTS = 60;
@@ -92,13 +94,16 @@ class PoolExhaustionIT {
 				assertThat(timed.response().body()).contains("\"title\":\"No database connection available in time\"",
 						"\"pool\":\"roles-0\"", "\"total\":1", "\"active\":1", "\"idle\":0", "\"waiting\":",
 						"request timed out after");
-				assertThat(timed.elapsedMs()).isBetween(TIMEOUT_MS, TIMEOUT_MS + SLACK_MS);
+				assertThat(timed.elapsedMs()).isGreaterThanOrEqualTo(TIMEOUT_MS).isLessThan(DEFAULT_TIMEOUT_MS);
 			});
 		}
 		assertThat(refused("pool-timeout") - refusedBefore).as("refusals counted as pool-timeout")
 			.isEqualTo(HELD_CONCURRENT);
-		assertThat(concurrently(HELD_CONCURRENT)).extracting((timed) -> timed.response().statusCode())
-			.containsOnly(200);
+		// One after another: twenty at once on one connection is itself more than 250 ms
+		// of work on a saturated machine, and refused rightly.
+		for (int i = 0; i < HELD_CONCURRENT; i++) {
+			assertThat(send().statusCode()).as("serves once the connection is back (request %d)", i).isEqualTo(200);
+		}
 	}
 
 	@Test
@@ -138,8 +143,9 @@ class PoolExhaustionIT {
 			assertThat(timed.response().headers().firstValue("Content-Type")).hasValue("application/problem+json");
 			assertThat(timed.response().body()).contains("\"title\":\"No database connection available in time\"",
 					"\"pool\":\"roles-0\"", "\"total\":1", "\"active\":", "\"idle\":", "\"waiting\":");
-			assertThat(timed.elapsedMs()).as("refused no sooner than connection-timeout, no later than slack after")
-				.isBetween(TIMEOUT_MS, TIMEOUT_MS + SLACK_MS);
+			assertThat(timed.elapsedMs()).as("refused no sooner than connection-timeout, sooner than the default")
+				.isGreaterThanOrEqualTo(TIMEOUT_MS)
+				.isLessThan(DEFAULT_TIMEOUT_MS);
 		});
 		assertThat(refused("pool-timeout") - refusedBefore).as("every refusal counted as pool-timeout")
 			.isEqualTo(refused.size());
