@@ -57,7 +57,7 @@ public final class GeneratorCheck {
 	 * a window by its square root, so their tolerance is three standard deviations when
 	 * that is wider.
 	 */
-	static double rateTolerance(Point point) {
+	public static double rateTolerance(Point point) {
 		return Math.max(RATE_TOLERANCE, point.arrivalScatter());
 	}
 
