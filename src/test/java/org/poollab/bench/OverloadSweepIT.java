@@ -66,11 +66,14 @@ class OverloadSweepIT {
 			assertThat(five.limits().hold().meanMs()).isEqualTo(20.0);
 			for (Point point : points) {
 				assertThat(point.verified()).isTrue();
-				// The emulated 20 ms, give or take the padding's 2 ms correction; a busy
-				// machine adds its scheduling delays to every hold (22.3 ms seen beside a
-				// second build), a missing or doubled hold falls far outside.
+				// The emulated 20 ms, less at most the padding's 2 ms correction: a
+				// missing hold falls below. No upper bound: a busy machine adds its
+				// scheduling delays to every hold (22.3 ms beside a second build, 35.6 ms
+				// in CI's run of 20874a8, 2026-11-28), which the report marks († in
+				// HoldModelTable). That the hold is padded once per transaction, and only
+				// what remains of it, HoldTransactionManagerTests shows without a clock.
 				assertThat(point.pool().holdMeanMs()).as("pool %d: measured mean hold", point.poolSize())
-					.isBetween(18.0, 30.0);
+					.isGreaterThanOrEqualTo(18.0);
 			}
 			// Pool 5 keeps up where pool 1 drowns: the queueing is the pool's, so fewer
 			// requests time out waiting for a connection. Not an absolute latency: beside
@@ -100,7 +103,7 @@ class OverloadSweepIT {
 			HoldTimeFrom.Read read = HoldTimeFrom.read(exposition.toString());
 			// HikariCP's usage counts whole milliseconds: a 20 ms hold reads 20 (or 19
 			// where a hold ended just short of it), more on a busy machine, as above.
-			assertThat(read.hold().meanMs()).isBetween(18.0, 30.0);
+			assertThat(read.hold().meanMs()).isGreaterThanOrEqualTo(18.0);
 			assertThat(read.hold().p99Ms()).isNotNull();
 			assertThat(read.description()).contains("pool \"roles-");
 		}

@@ -92,7 +92,13 @@ class PoolingScenariosSweepIT {
 			assertThat(point.pgbouncer().observedPoolSize()).isEqualTo(point.poolSize());
 			assertThat(point.pgbouncer().clientPoolSize()).isEqualTo(3);
 			assertThat(point.pool().observedMax()).containsExactly(3, 3);
-			assertThat(point.pgbouncer().peakServerConnections()).isBetween(1, point.poolSize());
+			// pgbouncer never opens more server connections than its pool. It opens one
+			// once a request comes: a window that measured the service had requests
+			// throughout it; one whose generator fell behind may have had none while the
+			// admin console was sampled (0 in CI's run of 20874a8, 2026-11-28).
+			assertThat(point.pgbouncer().peakServerConnections())
+				.as("pgbouncer's peak server connections at %d", point.poolSize())
+				.isBetween(point.ok() ? 1 : 0, point.poolSize());
 			assertThat(point.pgbouncer().samples()).isGreaterThan(1);
 		}
 		// pgbouncer's title and columns come with the topology's table, which shows the
