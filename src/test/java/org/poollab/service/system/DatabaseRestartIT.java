@@ -37,9 +37,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * PostgreSQL stops and comes back while clients keep sending: queries in flight die with
  * their backends, every answer is a 200 or a 503 problem (never a 500), every 503 comes
- * within connection-timeout plus a little, and the service recovers by itself, without a
- * restart, within 5 s of the database being back, handing out no stale connection
- * afterwards.
+ * by this test's connection-timeout (not application.yml's), and the service recovers by
+ * itself, without a restart, within 5 s of the database being back, handing out no stale
+ * connection afterwards.
  */
 // The database closes in @AfterAll: close the context with it, or its pool retries a dead
 // port for the rest of the test JVM, its stack traces in later tests' output.
@@ -52,12 +52,6 @@ class DatabaseRestartIT {
 	static final int POOL_SIZE = 3;
 
 	static final long TIMEOUT_MS = 500;
-
-	/**
-	 * Scheduling slack for a 503 on a loaded 2-core box. Timeout plus slack stays below
-	 * the 2 s connection-timeout of application.yml, so a lost override fails the test.
-	 */
-	static final long SLACK_MS = 700;
 
 	private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(5);
 
@@ -129,8 +123,11 @@ class DatabaseRestartIT {
 		List<Timed> refused = responses.stream().filter((timed) -> timed.status() == 503).toList();
 		assertThat(refused).allSatisfy((timed) -> {
 			assertThat(timed.isProblem()).as("503 is application/problem+json: %s", timed.response().body()).isTrue();
-			assertThat(timed.elapsedMs()).as("503 within connection-timeout + slack")
-				.isLessThanOrEqualTo(TIMEOUT_MS + SLACK_MS);
+			// Refused by this test's connection-timeout, not by application.yml's 2 s (a
+			// lost override); how far past 500 ms a loaded machine answers is its
+			// scheduling, not the service's behaviour (PoolExhaustionIT's rule).
+			assertThat(timed.elapsedMs()).as("503 before application.yml's connection-timeout")
+				.isLessThan(PoolExhaustionIT.DEFAULT_TIMEOUT_MS);
 		});
 		List<Timed> whileDown = refused.stream()
 			.filter((timed) -> timed.sentNanos() > downNanos && timed.answeredNanos() < startingNanos)
