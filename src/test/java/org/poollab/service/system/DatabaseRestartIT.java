@@ -123,7 +123,7 @@ class DatabaseRestartIT {
 		List<Timed> refused = responses.stream().filter((timed) -> timed.status() == 503).toList();
 		assertThat(refused).allSatisfy((timed) -> {
 			assertThat(timed.isProblem()).as("503 is application/problem+json: %s", timed.response().body()).isTrue();
-			// Refused by this test's connection-timeout, not by application.yml's 2 s (a
+			// Refused by this test's connection-timeout, not by application.yml's (a
 			// lost override); how far past 500 ms a loaded machine answers is its
 			// scheduling, not the service's behaviour (PoolExhaustionIT's rule).
 			assertThat(timed.elapsedMs()).as("503 before application.yml's connection-timeout")
