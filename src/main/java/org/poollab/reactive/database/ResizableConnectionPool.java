@@ -109,6 +109,15 @@ public final class ResizableConnectionPool implements ConnectionFactory, Closeab
 	}
 
 	/**
+	 * Opens one connection outside the pool and closes it again, with no timeout of its
+	 * own: not r2dbc-pool's {@code max-create-connection-time}, which bounds each
+	 * connection the pool opens.
+	 */
+	Mono<Void> openOneOutsideThePool() {
+		return Mono.usingWhen(this.unpooled.create(), (connection) -> Mono.empty(), Connection::close);
+	}
+
+	/**
 	 * Replaces the pool with one fixed at {@code size} connections ({@code max-size},
 	 * {@code initial-size} and {@code min-idle} all {@code size}), the other settings
 	 * unchanged. Nothing changes when the pool already is that and holds that many.
