@@ -95,10 +95,11 @@ class PoolingScenariosSweepIT {
 			// pgbouncer never opens more server connections than its pool. It opens one
 			// once a request comes: a window that measured the service had requests
 			// throughout it, sampled every 500 ms. In one whose generator fell behind
-			// the machine was stalled, the sampling thread with it: one sample in the
-			// window (a fresh-clone run of ff4d48e), or none seeing a server connection
-			// (CI's run of 20874a8, 2026-11-28). The observed pool_size above needs a
-			// sample in the window either way.
+			// the machine was stalled: one sample in the window (a fresh-clone run of
+			// ff4d48e, when pgbouncer was looked at after each round of instance scrapes;
+			// it has a thread of its own since, TelemetryTests), or none seeing a server
+			// connection (CI's run of 20874a8, 2026-11-28). The observed pool_size above
+			// needs a sample in the window either way.
 			assertThat(point.pgbouncer().peakServerConnections())
 				.as("pgbouncer's peak server connections at %d", point.poolSize())
 				.isBetween(point.ok() ? 1 : 0, point.poolSize());

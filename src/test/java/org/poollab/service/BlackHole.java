@@ -31,6 +31,10 @@ public final class BlackHole implements AutoCloseable {
 		return new BlackHole(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
 	}
 
+	public int port() {
+		return this.server.getLocalPort();
+	}
+
 	public String jdbcUrl(String database) {
 		return "jdbc:postgresql://127.0.0.1:%d/%s".formatted(this.server.getLocalPort(), database);
 	}

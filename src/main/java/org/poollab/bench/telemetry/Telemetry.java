@@ -2,6 +2,7 @@ package org.poollab.bench.telemetry;
 
 import java.io.IOException;
 import java.io.Writer;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -29,6 +30,10 @@ import org.poollab.bench.results.SweepResults;
  * Scrapes every instance's {@code /actuator/prometheus} (HikariCP's Micrometer metrics)
  * and the load generator's CPU time at a fixed interval while a point runs. What happened
  * in the measured window is worked out afterwards, from the scrapes around it.
+ * <p>
+ * Each source is looked at on a thread of its own: a scrape that hangs on a busy instance
+ * (up to its two-second timeout, one instance after another) delays only the next
+ * scrapes, not the CPU samples or pgbouncer's, which a stalled window needs most.
  */
 public final class Telemetry implements AutoCloseable {
 
@@ -36,7 +41,13 @@ public final class Telemetry implements AutoCloseable {
 
 	private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
-	private final List<Instance> instances;
+	/** How long one scrape may take before it counts as missed. */
+	private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(2);
+
+	/** Each instance's {@code /actuator/prometheus}, by its index. */
+	private final List<URI> prometheus;
+
+	private final Duration scrapeTimeout;
 
 	private final ProcessHandle loadGenerator;
 
@@ -48,11 +59,11 @@ public final class Telemetry implements AutoCloseable {
 
 	private final List<CpuSample> databaseCpu = new CopyOnWriteArrayList<>();
 
-	private final @Nullable PgBouncer pgbouncer;
+	private final @Nullable PgBouncerLook pgbouncer;
 
 	private final List<PgBouncer.Sample> pgbouncerSamples = new CopyOnWriteArrayList<>();
 
-	private final Thread thread;
+	private final List<Thread> threads = new ArrayList<>();
 
 	private volatile boolean running = true;
 
@@ -70,13 +81,35 @@ public final class Telemetry implements AutoCloseable {
 	 */
 	public Telemetry(List<Instance> instances, @Nullable PgBouncer pgbouncer, ProcessHandle loadGenerator,
 			Supplier<OptionalLong> databaseCpuNanos) {
-		this.databaseCpuNanos = databaseCpuNanos;
-		this.instances = instances;
+		this(instances.stream().map((instance) -> instance.actuator("prometheus")).toList(),
+				(pgbouncer != null) ? pgbouncer::sample : null, loadGenerator, databaseCpuNanos, SCRAPE_TIMEOUT);
+	}
+
+	/**
+	 * @param prometheus each instance's {@code /actuator/prometheus}
+	 * @param pgbouncer also looked at when not {@code null}
+	 * @param scrapeTimeout how long one scrape may take
+	 */
+	Telemetry(List<URI> prometheus, @Nullable PgBouncerLook pgbouncer, ProcessHandle loadGenerator,
+			Supplier<OptionalLong> databaseCpuNanos, Duration scrapeTimeout) {
+		this.prometheus = List.copyOf(prometheus);
 		this.pgbouncer = pgbouncer;
 		this.loadGenerator = loadGenerator;
-		this.thread = new Thread(this::run, "lab-telemetry");
-		this.thread.setDaemon(true);
-		this.thread.start();
+		this.databaseCpuNanos = databaseCpuNanos;
+		this.scrapeTimeout = scrapeTimeout;
+		every("lab-telemetry", this::scrapeNow);
+		every("lab-telemetry-cpu", this::sampleCpu);
+		if (pgbouncer != null) {
+			every("lab-telemetry-pgbouncer", () -> samplePgBouncer(pgbouncer));
+		}
+	}
+
+	/** One look at pgbouncer's admin console: what {@link PgBouncer#sample()} returns. */
+	@FunctionalInterface
+	interface PgBouncerLook {
+
+		PgBouncer.Sample sample() throws SQLException;
+
 	}
 
 	/**
@@ -85,9 +118,7 @@ public final class Telemetry implements AutoCloseable {
 	 * scraping thread's next round may be up to {@link #INTERVAL} away from.
 	 */
 	public List<Scrape> scrapes() {
-		for (int i = 0; i < this.instances.size(); i++) {
-			scrape(i);
-		}
+		scrapeNow();
 		return List.copyOf(this.scrapes);
 	}
 
@@ -107,34 +138,47 @@ public final class Telemetry implements AutoCloseable {
 	@Override
 	public void close() throws InterruptedException {
 		this.running = false;
-		this.thread.interrupt();
-		this.thread.join(Duration.ofSeconds(5).toMillis());
+		for (Thread thread : this.threads) {
+			thread.interrupt();
+		}
+		for (Thread thread : this.threads) {
+			thread.join(Duration.ofSeconds(5).toMillis());
+		}
 	}
 
-	private void run() {
-		while (this.running) {
-			long atMs = System.currentTimeMillis();
-			this.loadGenerator.info()
-				.totalCpuDuration()
-				.ifPresent((total) -> this.cpu.add(new CpuSample(atMs, total.toNanos())));
-			this.databaseCpuNanos.get().ifPresent((total) -> this.databaseCpu.add(new CpuSample(atMs, total)));
-			for (int i = 0; i < this.instances.size(); i++) {
-				scrape(i);
-			}
-			if (this.pgbouncer != null) {
+	/** Runs {@code look} every {@link #INTERVAL} on a daemon thread of its own. */
+	private void every(String name, Runnable look) {
+		Thread thread = new Thread(() -> {
+			while (this.running && !Thread.currentThread().isInterrupted()) {
+				long atMs = System.currentTimeMillis();
+				look.run();
 				try {
-					this.pgbouncerSamples.add(this.pgbouncer.sample());
+					Thread.sleep(Math.max(0, INTERVAL.toMillis() - (System.currentTimeMillis() - atMs)));
 				}
-				catch (SQLException ex) {
-					// A missed look leaves a gap; PgBouncer.samples shows it.
+				catch (InterruptedException ex) {
+					return;
 				}
 			}
-			try {
-				Thread.sleep(Math.max(0, INTERVAL.toMillis() - (System.currentTimeMillis() - atMs)));
-			}
-			catch (InterruptedException ex) {
-				return;
-			}
+		}, name);
+		thread.setDaemon(true);
+		this.threads.add(thread);
+		thread.start();
+	}
+
+	private void sampleCpu() {
+		long atMs = System.currentTimeMillis();
+		this.loadGenerator.info()
+			.totalCpuDuration()
+			.ifPresent((total) -> this.cpu.add(new CpuSample(atMs, total.toNanos())));
+		this.databaseCpuNanos.get().ifPresent((total) -> this.databaseCpu.add(new CpuSample(atMs, total)));
+	}
+
+	private void samplePgBouncer(PgBouncerLook pgbouncer) {
+		try {
+			this.pgbouncerSamples.add(pgbouncer.sample());
+		}
+		catch (SQLException ex) {
+			// A missed look leaves a gap; PgBouncer.samples shows it.
 		}
 	}
 
@@ -144,17 +188,16 @@ public final class Telemetry implements AutoCloseable {
 	 * up to an interval of the load around it.
 	 */
 	public void scrapeNow() {
-		for (int i = 0; i < this.instances.size(); i++) {
+		for (int i = 0; i < this.prometheus.size(); i++) {
 			scrape(i);
 		}
 	}
 
 	private void scrape(int index) {
 		try {
-			HttpResponse<String> response = HTTP
-				.send(HttpRequest.newBuilder(this.instances.get(index).actuator("prometheus"))
-					.timeout(Duration.ofSeconds(2))
-					.build(), HttpResponse.BodyHandlers.ofString());
+			HttpResponse<String> response = HTTP.send(
+					HttpRequest.newBuilder(this.prometheus.get(index)).timeout(this.scrapeTimeout).build(),
+					HttpResponse.BodyHandlers.ofString());
 			if (response.statusCode() == 200) {
 				this.scrapes.add(new Scrape(System.currentTimeMillis(), index, PoolSnapshot.parse(response.body())));
 			}
@@ -180,7 +223,7 @@ public final class Telemetry implements AutoCloseable {
 	public boolean idle() {
 		long sinceMs = System.currentTimeMillis();
 		scrapeNow();
-		for (int i = 0; i < this.instances.size(); i++) {
+		for (int i = 0; i < this.prometheus.size(); i++) {
 			Optional<Scrape> now = firstAtOrAfter(of(this.scrapes, i), sinceMs);
 			if (now.isEmpty() || !now.get().pool().idle()) {
 				return false;

@@ -1,14 +1,44 @@
 package org.poollab.bench.telemetry;
 
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+
 import org.junit.jupiter.api.Test;
 
+import org.poollab.bench.deploy.PgBouncer;
+import org.poollab.service.BlackHole;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * When the lab may end JMeter's pause for requests in flight: only when the pool shows
- * none in use and none awaited.
+ * none in use and none awaited. And a scrape that hangs holds up no other look.
  */
 class TelemetryTests {
+
+	/**
+	 * An instance that accepts the scrape and never answers (a stalled JVM), with a
+	 * timeout no test waits for: pgbouncer and the CPU are looked at on their schedule
+	 * meanwhile. (One thread for every look gave pgbouncer none until the scrape timed
+	 * out, one sample in a stalled window of a fresh-clone run, 2026-11-28.)
+	 */
+	@Test
+	void aHangingScrapeHoldsUpNeitherPgBouncerNorTheCpuSamples() throws Exception {
+		try (BlackHole instance = BlackHole.open()) {
+			URI prometheus = URI.create("http://127.0.0.1:%d/actuator/prometheus".formatted(instance.port()));
+			try (Telemetry telemetry = new Telemetry(List.of(prometheus),
+					() -> new PgBouncer.Sample(System.currentTimeMillis(), 3, 1, 1, 0, 0), ProcessHandle.current(),
+					() -> OptionalLong.of(42), Duration.ofMinutes(10))) {
+				await().atMost(Duration.ofSeconds(60))
+					.until(() -> telemetry.pgbouncer().size() >= 3 && telemetry.databaseCpu().size() >= 3);
+				assertThat(telemetry.cpu()).as("the load generator's CPU, sampled").hasSizeGreaterThanOrEqualTo(3);
+				assertThat(instance.connections()).as("the first scrape, still waiting for its answer").isEqualTo(1);
+			}
+		}
+	}
 
 	private static String scrape(double max, double active, double pending) {
 		return """
