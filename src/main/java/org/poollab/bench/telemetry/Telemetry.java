@@ -59,8 +59,6 @@ public final class Telemetry implements AutoCloseable {
 
 	private final List<CpuSample> databaseCpu = new CopyOnWriteArrayList<>();
 
-	private final @Nullable PgBouncerLook pgbouncer;
-
 	private final List<PgBouncer.Sample> pgbouncerSamples = new CopyOnWriteArrayList<>();
 
 	private final List<Thread> threads = new ArrayList<>();
@@ -93,7 +91,6 @@ public final class Telemetry implements AutoCloseable {
 	Telemetry(List<URI> prometheus, @Nullable PgBouncerLook pgbouncer, ProcessHandle loadGenerator,
 			Supplier<OptionalLong> databaseCpuNanos, Duration scrapeTimeout) {
 		this.prometheus = List.copyOf(prometheus);
-		this.pgbouncer = pgbouncer;
 		this.loadGenerator = loadGenerator;
 		this.databaseCpuNanos = databaseCpuNanos;
 		this.scrapeTimeout = scrapeTimeout;
