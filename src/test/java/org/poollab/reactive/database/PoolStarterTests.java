@@ -9,7 +9,6 @@ import java.util.function.Supplier;
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
 import io.r2dbc.spi.R2dbcPermissionDeniedException;
-import io.r2dbc.spi.ValidationDepth;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -18,7 +17,6 @@ import org.springframework.boot.r2dbc.autoconfigure.R2dbcProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
-import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.BDDMockito.willAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
@@ -49,11 +47,7 @@ class PoolStarterTests {
 		willAnswer((invocation) -> Mono.defer(() -> this.opening.open(this.attempts.incrementAndGet())))
 			.given(this.database)
 			.create();
-		R2dbcProperties.Pool settings = new R2dbcProperties.Pool();
-		settings.setMaxSize(2);
-		settings.setInitialSize(2);
-		settings.setMinIdle(2);
-		settings.setAcquireRetry(0);
+		R2dbcProperties.Pool settings = StandIns.fixedSize(2);
 		settings.setMaxCreateConnectionTime(MAX_CREATE_CONNECTION_TIME);
 		this.pool = new ResizableConnectionPool(this.database, settings);
 	}
@@ -103,9 +97,7 @@ class PoolStarterTests {
 	}
 
 	private Connection connection() {
-		Connection connection = mock(Connection.class);
-		willAnswer((invocation) -> Mono.just(true)).given(connection).validate(any(ValidationDepth.class));
-		willAnswer((invocation) -> Mono.empty()).given(connection).close();
+		Connection connection = StandIns.connection();
 		this.opened.add(connection);
 		return connection;
 	}

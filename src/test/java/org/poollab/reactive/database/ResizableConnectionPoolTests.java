@@ -7,7 +7,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.r2dbc.spi.Connection;
 import io.r2dbc.spi.ConnectionFactory;
-import io.r2dbc.spi.ValidationDepth;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
@@ -15,7 +14,6 @@ import reactor.core.publisher.Mono;
 import org.springframework.boot.r2dbc.autoconfigure.R2dbcProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.BDDMockito.willAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
@@ -38,11 +36,7 @@ class ResizableConnectionPoolTests {
 
 	ResizableConnectionPoolTests() {
 		willAnswer((invocation) -> Mono.fromSupplier(this::open)).given(this.database).create();
-		R2dbcProperties.Pool settings = new R2dbcProperties.Pool();
-		settings.setMaxSize(1);
-		settings.setInitialSize(1);
-		settings.setMinIdle(1);
-		settings.setAcquireRetry(0);
+		R2dbcProperties.Pool settings = StandIns.fixedSize(1);
 		settings.setMaxAcquireTime(BLOCK);
 		this.pool = new ResizableConnectionPool(this.database, settings);
 	}
@@ -105,9 +99,7 @@ class ResizableConnectionPoolTests {
 	}
 
 	private Connection open() {
-		Connection connection = mock(Connection.class);
-		willAnswer((invocation) -> Mono.just(true)).given(connection).validate(any(ValidationDepth.class));
-		willAnswer((invocation) -> Mono.empty()).given(connection).close();
+		Connection connection = StandIns.connection();
 		this.opened.add(connection);
 		return connection;
 	}
