@@ -17,9 +17,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
@@ -35,17 +33,16 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
 import org.poollab.service.ServiceApplication;
+import org.poollab.service.ServiceYml;
 import org.poollab.service.database.EmbeddedPostgresServer;
 import org.poollab.service.hold.HoldScrape;
 import org.poollab.service.system.Refusals;
 
-import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.web.server.reactive.context.ReactiveWebServerApplicationContext;
 import org.springframework.boot.web.server.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -65,7 +62,9 @@ class ReactiveTwinIT {
 	 * The twin's {@code max-acquire-time}, the JDBC connection-timeout, as reactive.yml
 	 * sets it (its one home).
 	 */
-	static final long MAX_ACQUIRE_TIME_MS = reactiveYmlMaxAcquireTimeMs();
+	static final long MAX_ACQUIRE_TIME_MS = DurationStyle
+		.detectAndParse(ServiceYml.property("reactive.yml", "spring.r2dbc.pool.max-acquire-time"))
+		.toMillis();
 
 	/** Both services' emulated hold ({@code lab.hold.mean}), spent in the database. */
 	static final int HOLD_MS = 20;
@@ -314,14 +313,6 @@ class ReactiveTwinIT {
 
 	private static HttpResponse<String> get(int port, String path) throws Exception {
 		return http.send(request(port, path), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private static long reactiveYmlMaxAcquireTimeMs() {
-		YamlPropertiesFactoryBean yaml = new YamlPropertiesFactoryBean();
-		yaml.setResources(new ClassPathResource("reactive.yml"));
-		Properties properties = Objects.requireNonNull(yaml.getObject());
-		String key = "spring.r2dbc.pool.max-acquire-time";
-		return DurationStyle.detectAndParse(Objects.requireNonNull(properties.getProperty(key), key)).toMillis();
 	}
 
 }

@@ -10,8 +10,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,12 +23,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.core.io.ClassPathResource;
 
+import org.poollab.service.ServiceYml;
 import org.poollab.service.database.EmbeddedPostgresServer;
 import org.poollab.service.system.RequestLoad.Timed;
 
@@ -57,7 +54,8 @@ class PoolExhaustionIT {
 	 * the bound above is this one, not a slack: 600 ms of slack failed beside a benchmark
 	 * at load 35 (2026-11-28). Read from application.yml, its one home.
 	 */
-	static final long DEFAULT_TIMEOUT_MS = applicationYmlConnectionTimeoutMs();
+	static final long DEFAULT_TIMEOUT_MS = Long
+		.parseLong(ServiceYml.property("application.yml", "spring.datasource.hikari.connection-timeout"));
 
 	/** Clients sending at once, each one request after another. */
 	private static final int CLIENTS = 60;
@@ -198,13 +196,6 @@ class PoolExhaustionIT {
 		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/roles"))
 			.timeout(Duration.ofSeconds(10))
 			.build(), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private static long applicationYmlConnectionTimeoutMs() {
-		YamlPropertiesFactoryBean yaml = new YamlPropertiesFactoryBean();
-		yaml.setResources(new ClassPathResource("application.yml"));
-		Properties properties = Objects.requireNonNull(yaml.getObject());
-		return Long.parseLong(properties.getProperty("spring.datasource.hikari.connection-timeout"));
 	}
 
 }
