@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import org.apache.commons.math3.distribution.NormalDistribution;
 import org.apache.commons.math3.random.RandomGenerator;
 import org.apache.commons.math3.random.Well19937c;
 
@@ -18,14 +19,20 @@ import org.poollab.bench.results.SweepResults;
 
 /**
  * The verdict at the deciding rate as a set and a choice, where every candidate's p99
- * carries its 95 % interval: the pool sizes indistinguishable from the best (the 95 %
- * interval of the difference includes 0, or the difference is within
- * {@link #OBJECTIVE_SHARE} of the p99 objective), and the choice, the smallest of them
- * that is {@link #eligible eligible}; when none of them is, the same decision among the
- * eligible pools, so the choice stays around the best instead of jumping to whatever pool
- * happens to qualify. How sure that choice is: the whole decision made again
+ * carries its 95 % interval: the pool sizes indistinguishable from the best, meaning
+ * shown equivalent to it (two one-sided tests: the 90 % interval of the difference lies
+ * inside &plusmn;{@link #equivalenceMarginMs the equivalence margin}), and the choice,
+ * the smallest of them that is {@link #eligible eligible}; when none of them is, the same
+ * decision among the eligible pools, so the choice stays around the best instead of
+ * jumping to whatever pool happens to qualify. A pool neither shown equivalent nor told
+ * apart (its interval is too wide for either) is not settled: it is left out, so the
+ * choice takes the pool that measured better, and adaptive effort measures again where
+ * the redrawn decision wavers. How sure the choice is: the whole decision made again
  * {@link #DRAWS} times on p99s drawn from each cell's interval, and how often each pool
  * came out (eligibility is judged once, on the measured figures).
+ * <p>
+ * A wider interval never helps a pool: "the interval of the difference includes 0" did,
+ * so a noisy slow pool once counted as as good as the best. Equivalence has to be shown.
  * <p>
  * The curve may be U-shaped: past the knee a larger pool lets more statements run on the
  * database at once, each runs longer, and p99 rises again or the rate fails. So a larger
@@ -38,25 +45,48 @@ import org.poollab.bench.results.SweepResults;
  * different times): results.json keeps each window's interval, not its bootstrap
  * replicates, so the replicates cannot be paired. The draws use the same normal
  * approximation, truncated at 0. Both are hand-written for that reason; commons-math3
- * supplies the seeded generator.
+ * supplies the seeded generator and the normal quantiles.
  *
  * @param candidates the pool sizes that sustained the deciding rate and whose latency is
  * not understated, smallest first
  * @param best the lowest p99 among them
- * @param indistinguishable those indistinguishable from the best, smallest first
+ * @param indistinguishable those shown equivalent to the best, smallest first
+ * @param unsettled those neither shown equivalent to the best nor told apart from it,
+ * smallest first
+ * @param marginMs the equivalence margin used
  * @param chosen the choice
  * @param picks how often the decision picked each pool size when redone on drawn p99s
  */
-public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, Cell chosen,
-		Map<Integer, Double> picks) {
+public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguishable, List<Cell> unsettled,
+		double marginMs, Cell chosen, Map<Integer, Double> picks) {
 
-	/** A difference within this share of the p99 objective is no difference. */
+	/**
+	 * The equivalence margin's share of the p99 objective: a difference a user would not
+	 * notice against their own objective.
+	 */
 	public static final double OBJECTIVE_SHARE = 0.10;
+
+	/**
+	 * The bound on that margin, as a share of the best p99: under a loose objective (1 s
+	 * against p99s of 5 ms) a tenth of the objective would make a pool many times slower
+	 * than the best "the same". A pool a fifth slower than the best at the same rate is a
+	 * difference the lab should report, whatever the objective.
+	 */
+	public static final double BEST_SHARE = 0.20;
+
+	/**
+	 * The floor of the margin: JMeter records whole milliseconds, so each p99 may be off
+	 * by one from rounding alone, and a difference of two of them by two.
+	 */
+	public static final double MARGIN_FLOOR_MS = 2.0;
 
 	/** How often the decision is redone on drawn p99s. */
 	public static final int DRAWS = 2000;
 
 	private static final double Z95 = Cell.Z95;
+
+	/** Two one-sided tests at 5 % each: the 90 % interval's z. */
+	private static final double Z_TOST = new NormalDistribution().inverseCumulativeProbability(0.95);
 
 	private static final long SEED = 14L;
 
@@ -99,6 +129,13 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 		}
 		int bestIndex = best(p99s);
 		List<Integer> set = indistinguishable(p99s, errors, bestIndex, objectiveMs);
+		List<Cell> unsettled = new ArrayList<>();
+		for (int i = 0; i < p99s.length; i++) {
+			double marginMs = equivalenceMarginMs(p99s[bestIndex], objectiveMs);
+			if (!set.contains(i) && !toldApart(p99s[i] - p99s[bestIndex], errors[i], errors[bestIndex], marginMs)) {
+				unsettled.add(sorted.get(i));
+			}
+		}
 		int chosen = choose(p99s, errors, set, eligible, bestIndex, objectiveMs);
 		Map<Integer, Integer> counts = new TreeMap<>();
 		RandomGenerator random = new Well19937c(SEED);
@@ -118,7 +155,7 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 			.sorted(Map.Entry.<Integer, Integer>comparingByValue().reversed())
 			.forEach((entry) -> picks.put(entry.getKey(), entry.getValue() / (double) DRAWS));
 		return Optional.of(new Decision(sorted, sorted.get(bestIndex), set.stream().map(sorted::get).toList(),
-				sorted.get(chosen), picks));
+				List.copyOf(unsettled), equivalenceMarginMs(p99s[bestIndex], objectiveMs), sorted.get(chosen), picks));
 	}
 
 	/** The cell's p99 standard error ({@link Cell#p99StandardErrorMs()}). */
@@ -127,13 +164,46 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 	}
 
 	/**
-	 * Whether a difference between two independent figures is indistinguishable from 0:
-	 * its 95 % interval includes 0, or it is within the share of the objective.
+	 * The equivalence margin around a best p99: {@link #OBJECTIVE_SHARE} of the
+	 * objective, bounded by {@link #BEST_SHARE} of the best p99 (without an objective,
+	 * that share alone), never below {@link #MARGIN_FLOOR_MS}.
+	 * @param bestP99Ms the best p99 the others are compared with
+	 * @param objectiveMs the p99 objective (0: none)
 	 */
-	public static boolean indistinguishable(double differenceMs, double errorA, double errorB, double objectiveMs) {
+	public static double equivalenceMarginMs(double bestP99Ms, double objectiveMs) {
+		double relativeMs = BEST_SHARE * bestP99Ms;
+		double marginMs = (objectiveMs > 0) ? Math.min(OBJECTIVE_SHARE * objectiveMs, relativeMs) : relativeMs;
+		return Math.max(MARGIN_FLOOR_MS, marginMs);
+	}
+
+	/**
+	 * Whether a difference between two independent figures is shown equivalent to 0 (two
+	 * one-sided tests at 5 %): its 90 % interval lies inside &plusmn;{@code marginMs}.
+	 */
+	public static boolean equivalent(double differenceMs, double errorA, double errorB, double marginMs) {
+		double halfWidth = Z_TOST * Math.sqrt(errorA * errorA + errorB * errorB);
+		return Math.abs(differenceMs) + halfWidth <= marginMs;
+	}
+
+	/**
+	 * Whether a difference between two independent figures is told apart from 0: not
+	 * {@link #equivalent}, and its 95 % interval excludes 0.
+	 */
+	public static boolean toldApart(double differenceMs, double errorA, double errorB, double marginMs) {
 		double halfWidth = Z95 * Math.sqrt(errorA * errorA + errorB * errorB);
-		return Math.abs(differenceMs) <= halfWidth
-				|| (objectiveMs > 0 && Math.abs(differenceMs) <= OBJECTIVE_SHARE * objectiveMs);
+		return !equivalent(differenceMs, errorA, errorB, marginMs) && Math.abs(differenceMs) > halfWidth;
+	}
+
+	/**
+	 * Whether {@code cell} is measurably slower than {@code than}: {@link #toldApart}
+	 * with the margin around the faster one's p99; never when either has no interval.
+	 */
+	public static boolean measurablySlower(Cell cell, Cell than) {
+		if (cell.p99StandardErrorMs().isEmpty() || than.p99StandardErrorMs().isEmpty()) {
+			return false;
+		}
+		return cell.p99Ms() > than.p99Ms() && toldApart(cell.p99Ms() - than.p99Ms(), standardError(cell),
+				standardError(than), equivalenceMarginMs(than.p99Ms(), than.p99ObjectiveMs()));
 	}
 
 	/** How often the decision picked the chosen pool when redone. */
@@ -163,7 +233,8 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 	private static List<Integer> indistinguishable(double[] p99s, double[] errors, int best, double objectiveMs) {
 		List<Integer> set = new ArrayList<>();
 		for (int i = 0; i < p99s.length; i++) {
-			if (i == best || indistinguishable(p99s[i] - p99s[best], errors[i], errors[best], objectiveMs)) {
+			if (i == best || equivalent(p99s[i] - p99s[best], errors[i], errors[best],
+					equivalenceMarginMs(p99s[best], objectiveMs))) {
 				set.add(i);
 			}
 		}
@@ -202,7 +273,9 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 	 * Whether the cell's pool can be the choice at its rate: it sustained the rate in
 	 * every repeat, no confirmation run refuted it there, and either its p99 is
 	 * {@link #clearOfTheObjective clear of the objective} or every larger pool measured
-	 * there sustained the rate too.
+	 * there sustained the rate too (the largest pool, with none above it, must be clear
+	 * of the objective), and its latency is not understated: an understated cell never
+	 * votes.
 	 * <p>
 	 * The last clause is the U-shaped curve's: a larger pool that failed (or is slower)
 	 * never rules out a smaller pool that holds the objective clearly, since past the
@@ -217,7 +290,7 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 	 * @param refuted pool sizes refuted at that rate
 	 */
 	public static boolean eligible(Cell cell, List<Cell> atRate, Set<Integer> refuted) {
-		return sustainedEveryRepeat(cell) && !refuted.contains(cell.poolSize())
+		return sustainedEveryRepeat(cell) && !cell.understated() && !refuted.contains(cell.poolSize())
 				&& (clearOfTheObjective(cell) || largerPoolsSustained(cell, atRate));
 	}
 
@@ -229,12 +302,18 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 		if (refuted.contains(cell.poolSize())) {
 			return Optional.of("refuted by its confirmation run");
 		}
+		if (cell.understated()) {
+			return Optional.of(CellText.latencyCaveat(cell).orElse("latency understated"));
+		}
 		long failedRepeats = cell.points()
 			.stream()
 			.filter((point) -> !Cell.of(List.of(point), cell.p99ObjectiveMs()).sustained())
 			.count();
 		if (failedRepeats > 0) {
 			return Optional.of("failed " + failedRepeats + " of " + cell.points().size() + " repeats");
+		}
+		if (!clearOfTheObjective(cell) && largerPools(cell, atRate).isEmpty() && cell.p99ObjectiveMs() > 0) {
+			return Optional.of("its p99 too close to the objective to tell apart, with no larger pool measured");
 		}
 		if (!clearOfTheObjective(cell) && !largerPoolsSustained(cell, atRate)) {
 			List<Cell> failedLarger = atRate.stream()
@@ -251,9 +330,7 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 	/**
 	 * Whether the cell's p99 holds the objective with room to spare: below it by more
 	 * than the p99's 95 % half-width (without an interval, the spread between its
-	 * repeats) and by more than {@link #OBJECTIVE_SHARE} of the objective, the same test
-	 * {@link #indistinguishable(double, double, double, double)} applies between two
-	 * pools, with the objective a fixed line that has no error of its own. A cell whose
+	 * repeats) and by more than {@link #OBJECTIVE_SHARE} of the objective. A cell whose
 	 * latency is understated never is: its p99 is lower than a client on schedule saw.
 	 */
 	public static boolean clearOfTheObjective(Cell cell) {
@@ -270,10 +347,18 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 		return cell.points().stream().allMatch((point) -> Cell.of(List.of(point), cell.p99ObjectiveMs()).sustained());
 	}
 
+	/**
+	 * Every larger pool measured at the rate sustained it. The largest pool has no larger
+	 * one to vouch for it: with an objective it needs the same margin from it as any
+	 * other pool.
+	 */
 	private static boolean largerPoolsSustained(Cell cell, List<Cell> atRate) {
-		return atRate.stream()
-			.filter((other) -> other.poolSize() > cell.poolSize() && other.considered())
-			.allMatch(Cell::sustained);
+		List<Cell> larger = largerPools(cell, atRate);
+		return (!larger.isEmpty() || cell.p99ObjectiveMs() <= 0) && larger.stream().allMatch(Cell::sustained);
+	}
+
+	private static List<Cell> largerPools(Cell cell, List<Cell> atRate) {
+		return atRate.stream().filter((other) -> other.poolSize() > cell.poolSize() && other.considered()).toList();
 	}
 
 }

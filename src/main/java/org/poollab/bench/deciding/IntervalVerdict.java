@@ -30,8 +30,8 @@ public final class IntervalVerdict {
 		Cell chosen = decision.chosen();
 		List<Cell> atRate = at.atRate();
 		Set<Integer> refuted = at.refuted();
-		String summary = String.format(Locale.ROOT, "At %d rps, %s, %s. ", at.rateRps(), at.why(), set(decision))
-				+ choice(decision, atRate, refuted)
+		String summary = String.format(Locale.ROOT, "At %d rps, %s, %s.", at.rateRps(), at.why(), set(decision))
+				+ unsettled(decision) + " " + choice(decision, atRate, refuted)
 				+ " Redone on p99s drawn from each pool's interval, the decision picks " + decision.describePicks()
 				+ ".";
 		if (!refuted.isEmpty()) {
@@ -60,18 +60,49 @@ public final class IntervalVerdict {
 		Cell best = decision.best();
 		if (decision.indistinguishable().size() == 1) {
 			return "pool " + best.poolLabel() + " has the best p99 (" + Durations.ms(best.p99Ms())
-					+ best.p99Interval().map(CellText::interval).orElse("")
-					+ " ms), told apart from every other pool by its 95 % interval";
+					+ best.p99Interval().map(CellText::interval).orElse("") + " ms)"
+					+ (decision.unsettled().isEmpty() ? ", told apart from every other pool by its 95 % interval" : "");
 		}
-		double objectiveMs = best.p99ObjectiveMs();
 		String bestFigure = "pool " + best.poolLabel() + ", p99 " + Durations.ms(best.p99Ms())
 				+ best.p99Interval().map(CellText::interval).orElse("") + " ms";
 		return "pools " + Recommender.pools(decision.indistinguishable()) + " are indistinguishable from the best ("
-				+ bestFigure + "): the 95 % interval of each difference includes 0"
-				+ ((objectiveMs > 0) ? String.format(Locale.ROOT,
-						", or the difference is within %s ms (%.0f %% of the %s ms objective)",
-						Durations.ms(Decision.OBJECTIVE_SHARE * objectiveMs), 100 * Decision.OBJECTIVE_SHARE,
-						Durations.ms(objectiveMs)) : "");
+				+ bestFigure + "): the 90 % interval of each difference lies within " + margin(decision);
+	}
+
+	/** The equivalence margin and where it comes from, e.g. "±2 ms (a fifth of ...)". */
+	private static String margin(Decision decision) {
+		double objectiveMs = decision.best().p99ObjectiveMs();
+		double bestMs = decision.best().p99Ms();
+		String source;
+		if (decision.marginMs() == Decision.MARGIN_FLOOR_MS) {
+			source = "two of the whole milliseconds JMeter records";
+		}
+		else if (objectiveMs > 0 && Decision.OBJECTIVE_SHARE * objectiveMs <= Decision.BEST_SHARE * bestMs) {
+			source = String.format(Locale.ROOT, "%.0f %% of the %s ms objective", 100 * Decision.OBJECTIVE_SHARE,
+					Durations.ms(objectiveMs));
+		}
+		else {
+			source = String.format(Locale.ROOT, "%.0f %% of the best p99", 100 * Decision.BEST_SHARE);
+		}
+		return "±" + Durations.ms(decision.marginMs()) + " ms (the equivalence margin, " + source + ")";
+	}
+
+	/**
+	 * The pools neither shown equivalent to the best nor told apart from it, in a
+	 * sentence; empty when there are none.
+	 */
+	private static String unsettled(Decision decision) {
+		if (decision.unsettled().isEmpty()) {
+			return "";
+		}
+		List<Cell> unsettled = decision.unsettled();
+		return " Not settled: pool" + ((unsettled.size() > 1) ? "s " : " ") + Recommender.pools(unsettled) + " ("
+				+ unsettled.stream()
+					.map((cell) -> "p99 " + Durations.ms(cell.p99Ms())
+							+ cell.p99Interval().map(CellText::interval).orElse("") + " ms")
+					.collect(Collectors.joining("; "))
+				+ ") can be neither told apart from the best nor shown within " + margin(decision)
+				+ " of it, so the choice takes the pool that measured better.";
 	}
 
 	/**
@@ -151,10 +182,13 @@ public final class IntervalVerdict {
 	}
 
 	/**
-	 * The pools around the best: the best, those indistinguishable from it, the choice.
+	 * The pools around the best: the best, those indistinguishable from it, those not
+	 * settled against it, the choice.
 	 */
 	private static List<Integer> around(Decision decision) {
 		List<Integer> around = new ArrayList<>(decision.indistinguishable().stream().map(Cell::poolSize).toList());
+		// Not settled is neither side of the knee: it was not shown slower.
+		decision.unsettled().forEach((cell) -> around.add(cell.poolSize()));
 		around.add(decision.chosen().poolSize());
 		return around;
 	}

@@ -182,16 +182,12 @@ public record Knee(List<Cell> tooSmall, List<Cell> tooLarge, List<Cell> notShown
 
 	/**
 	 * Slower than {@code than} by more than their 95 % intervals allow, with the
-	 * decision's test ({@link Decision#indistinguishable}), whether or not the cell
+	 * decision's test ({@link Decision#measurablySlower}), whether or not the cell
 	 * sustained its rate; never when its latency is understated or a cell has no
 	 * interval.
 	 */
 	private static boolean measurablySlower(Cell cell, Cell than) {
-		if (cell.understated() || cell.p99StandardErrorMs().isEmpty() || than.p99StandardErrorMs().isEmpty()) {
-			return false;
-		}
-		return cell.p99Ms() > than.p99Ms() && !Decision.indistinguishable(cell.p99Ms() - than.p99Ms(),
-				Decision.standardError(cell), Decision.standardError(than), than.p99ObjectiveMs());
+		return !cell.understated() && Decision.measurablySlower(cell, than);
 	}
 
 }

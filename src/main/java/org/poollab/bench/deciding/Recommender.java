@@ -153,22 +153,34 @@ public final class Recommender {
 		// curve must not hide a smaller pool that held; without such a rate, the highest
 		// any cell sustained.
 		OptionalInt eligibleRate = sustained.stream()
-			.filter((cell) -> !rateRefuted(refutedByRate, cell.rateRps()))
+			.filter((cell) -> !RefutedRates.rateRefuted(refutedByRate, cell.rateRps()))
 			.filter((cell) -> Decision.eligible(cell, atRate(considered, cell.rateRps()),
 					refutedByRate.getOrDefault(cell.rateRps(), Set.of())))
+			.mapToInt(Cell::rateRps)
+			.max();
+		// Without such a rate, the highest at which a pool whose latency is not
+		// understated sustained every repeat, at a rate no two refutations ruled out:
+		// the fallback never decides where the eligible rate may not.
+		OptionalInt fallbackRate = sustained.stream()
+			.filter((cell) -> !cell.understated() && !RefutedRates.rateRefuted(refutedByRate, cell.rateRps()))
 			.mapToInt(Cell::rateRps)
 			.max();
 		String whyThisRate = eligibleRate.isPresent()
 				? "the highest rate at which a pool size sustained every repeat with its p99 clear of the objective "
 						+ "or with every larger pool sustaining it too"
 				: "the highest rate any pool size sustained";
-		int decidingRateRps = eligibleRate.orElse(sustained.stream().mapToInt(Cell::rateRps).max().getAsInt());
+		if (eligibleRate.isEmpty() && fallbackRate.isEmpty()) {
+			return noRate(topology, considered, sustained, refutedByRate);
+		}
+		int decidingRateRps = eligibleRate.orElse(fallbackRate.getAsInt());
 		Set<Integer> refuted = refutedByRate.getOrDefault(decidingRateRps, Set.of());
 		List<Cell> atRate = atRate(considered, decidingRateRps);
 		List<String> caveats = topology.caveats();
-		refutedAbove(refutedByRate, decidingRateRps).ifPresent(caveats::add);
+		RefutedRates.above(refutedByRate, decidingRateRps).ifPresent(caveats::add);
+		// A cell whose latency is understated (the generator fell behind) never votes, on
+		// either verdict's path: its p99 is lower than a client on schedule saw.
 		List<Cell> candidates = sustained.stream()
-			.filter((cell) -> cell.rateRps() == decidingRateRps)
+			.filter((cell) -> cell.rateRps() == decidingRateRps && !cell.understated())
 			.sorted(Comparator.comparingInt(Cell::poolSize))
 			.toList();
 
@@ -183,18 +195,38 @@ public final class Recommender {
 		// drawn from the intervals) says how settled it is: no bare "provisional" beside
 		// it.
 		Recommendation recommendation = decision.isPresent() ? IntervalVerdict.decided(at, decision.get())
-				: MarginVerdict.decide(at, unrefuted(candidates, refuted), poolSizes);
+				: MarginVerdict.decide(at, eligibleFirst(candidates, atRate, refuted), poolSizes);
 		return unlessRefuted(recommendation, refuted, decidingRateRps);
 	}
 
 	/**
-	 * The candidates the margin may choose from: a pool its confirmation refuted cannot
-	 * be the choice (the interval verdict leaves it out in {@link Decision}); all of them
-	 * when every one was refuted, which {@link #unlessRefuted} then says.
+	 * The candidates the margin may choose from: those that can be the choice at the rate
+	 * ({@link Decision#eligible}, as the interval verdict requires); else those its
+	 * confirmations did not refute; all of them when every one was refuted, which
+	 * {@link #unlessRefuted} then says.
 	 */
-	private static List<Cell> unrefuted(List<Cell> candidates, Set<Integer> refuted) {
+	private static List<Cell> eligibleFirst(List<Cell> candidates, List<Cell> atRate, Set<Integer> refuted) {
+		List<Cell> eligible = candidates.stream().filter((cell) -> Decision.eligible(cell, atRate, refuted)).toList();
+		if (!eligible.isEmpty()) {
+			return eligible;
+		}
 		List<Cell> left = candidates.stream().filter((cell) -> !refuted.contains(cell.poolSize())).toList();
 		return left.isEmpty() ? candidates : left;
+	}
+
+	/**
+	 * No rate can decide: every sustained rate had two pools refuted by their
+	 * confirmations, or only cells whose latency is understated sustained it.
+	 */
+	private static Recommendation noRate(TopologyCase topology, List<Cell> considered, List<Cell> sustained,
+			Map<Integer, Set<Integer>> refutedByRate) {
+		Optional<String> refuted = RefutedRates.noRate(refutedByRate);
+		return refuted.isPresent() ? noAnswer(topology, Verdict.REFUTED, refuted.get(), busiest(sustained))
+				: noAnswer(topology, Verdict.SATURATED,
+						"The grid cannot support a conclusion: every cell that sustained a rate had its latency "
+								+ "understated (the load generator fell behind its schedule), so no measured p99 can "
+								+ "decide. Measure again with a generator that keeps up.",
+						busiest(considered));
 	}
 
 	/**
@@ -220,37 +252,6 @@ public final class Recommender {
 
 	private static List<Cell> atRate(List<Cell> considered, int rateRps) {
 		return considered.stream().filter((cell) -> cell.rateRps() == rateRps).toList();
-	}
-
-	/**
-	 * Pools refuted at a rate before it no longer counts as a rate the topology holds as
-	 * pasted: the grid's warm instances held it, fresh ones with two different blocks did
-	 * not, so the grid's cells there do not say what a deployment will do, and a third
-	 * pool there would be whichever the confirmations happened to leave
-	 * (src/site/markdown/measurements.md, three instances under contention).
-	 */
-	static final int REFUTED_POOLS_PER_RATE = 2;
-
-	/**
-	 * Whether confirmation runs refuted {@link #REFUTED_POOLS_PER_RATE} pools at the
-	 * rate.
-	 */
-	static boolean rateRefuted(Map<Integer, Set<Integer>> refutedByRate, int rateRps) {
-		return refutedByRate.getOrDefault(rateRps, Set.of()).size() >= REFUTED_POOLS_PER_RATE;
-	}
-
-	/** Confirmation runs that refuted pools above the deciding rate, in a sentence. */
-	private static Optional<String> refutedAbove(Map<Integer, Set<Integer>> refutedByRate, int decidingRateRps) {
-		List<String> above = refutedByRate.entrySet()
-			.stream()
-			.filter((entry) -> entry.getKey() > decidingRateRps)
-			.map((entry) -> "pool "
-					+ entry.getValue().stream().sorted().map(String::valueOf).collect(Collectors.joining(", pool "))
-					+ " at " + entry.getKey() + " rps")
-			.toList();
-		return above.isEmpty() ? Optional.empty()
-				: Optional.of("Refuted by confirmation runs (started as pasted, Poisson arrivals): "
-						+ String.join("; ", above) + ", so the answer is decided at " + decidingRateRps + " rps.");
 	}
 
 	/** One other pool size at the deciding rate, for the summary. */

@@ -209,8 +209,7 @@ record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Op
 			p99Verdict = "it did not sustain the rate (" + CellText.shortfall(large) + ")";
 		}
 		else if (large.p99StandardErrorMs().isPresent() && near.p99StandardErrorMs().isPresent()) {
-			boolean same = Decision.indistinguishable(large.p99Ms() - near.p99Ms(), Decision.standardError(large),
-					Decision.standardError(near), large.p99ObjectiveMs());
+			boolean same = !Decision.measurablySlower(large, near) && !Decision.measurablySlower(near, large);
 			p99Verdict = same ? "no measurable difference in p99"
 					: (large.p99Ms() > near.p99Ms() ? "measurably worse in p99" : "measurably better in p99");
 		}

@@ -48,12 +48,13 @@ class ReportFiguresTests {
 
 		String markdown = markdown();
 		String note = "the load generator fell behind by up to 14 ms (late starts p99): latency understated";
-		assertThat(table(markdown, "### p99 latency (ms)")).contains("| 2 | 20 |", "| **5** | **5 ¹** |",
+		// pool 5's lower p99 does not vote: the answer (the row in bold) is pool 2
+		assertThat(table(markdown, "### p99 latency (ms)")).contains("| **2** | **20** |", "| 5 | 5 ¹ |",
 				"- ¹ " + note);
 		String detail = table(markdown, "### Per point");
 		assertThat(detail).contains("late starts p99 (ms)", "- ¹ " + note);
-		assertThat(row(detail, "2")).contains("| 3 |").doesNotContain("¹");
-		assertThat(row(detail, "**5**")).contains("| **14 ¹** |");
+		assertThat(row(detail, "**2**")).contains("| **3** |").doesNotContain("¹");
+		assertThat(row(detail, "5")).contains("| 14 ¹ |");
 	}
 
 	@Test
@@ -158,9 +159,10 @@ class ReportFiguresTests {
 
 		String markdown = markdown();
 		String note = "1080 rps sent for 1000 offered: the load generator fell behind and caught up";
-		assertThat(row(table(markdown, "### Per point"), "**5**")).contains("| **1080 ¹** |");
+		// pool 5's lower p99 does not vote: the answer (the row in bold) is pool 2
+		assertThat(row(table(markdown, "### Per point"), "5")).contains("| 1080 ¹ |");
 		assertThat(table(markdown, "### Per point")).contains("- ¹ " + note);
-		assertThat(table(markdown, "### p99 latency (ms)")).contains("| **5** | **5 ¹** |", "- ¹ " + note);
+		assertThat(table(markdown, "### p99 latency (ms)")).contains("| 5 | 5 ¹ |", "- ¹ " + note);
 	}
 
 	@Test
