@@ -43,8 +43,8 @@ final class SloModel {
 				.printf(Locale.ROOT,
 						"  USL fit: alpha %.4f, beta %.6f, peak concurrency N* %s; hold %.3f ms (cv² %.2f)%n",
 						scaling.usl().alpha(), scaling.usl().beta(),
-						Double.isInfinite(scaling.usl().peakConnections()) ? "none within the range"
-								: String.format(Locale.ROOT, "%.0f", scaling.usl().peakConnections()),
+						Double.isInfinite(scaling.peakConnections()) ? "none: no contention measured"
+								: String.format(Locale.ROOT, "%.0f", scaling.peakConnections()),
 						scaling.holdMeanMs(), scaling.holdCv2());
 			return scaling;
 		}

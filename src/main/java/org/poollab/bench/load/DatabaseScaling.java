@@ -48,7 +48,7 @@ public final class DatabaseScaling {
 	static final Duration JIT_WARM_UP = Duration.ofSeconds(5);
 
 	/** Counted at each concurrency. */
-	static final Duration WINDOW = Duration.ofSeconds(3);
+	static final Duration WINDOW = SloSearch.Scaling.WINDOW;
 
 	private DatabaseScaling() {
 	}

@@ -60,46 +60,48 @@ record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Op
 
 	/** N* as the report writes it, connections across the fleet. */
 	String peak() {
-		return this.usl.map((fit) -> {
-			if (!Double.isFinite(fit.peakConnections()) || fit.alpha() >= 1) {
-				return "none within the measured range";
-			}
-			String figure = String.format(Locale.ROOT, "%.0f connections", fit.peakConnections());
-			return throughputFell() ? figure : figure + " by the fit, but no larger pool delivered measurably less "
-					+ "than the best (the Poisson noise of its count), so the fit found noise, not a peak";
-		}).orElse("not fitted");
+		if (this.usl.isEmpty()) {
+			return "not fitted";
+		}
+		return peakConnections().map((peak) -> String.format(Locale.ROOT, "%.0f connections", peak))
+			.orElse("none: no contention measured (" + (throughputFell() ? "the fit's beta cannot be told from 0"
+					: "no larger pool delivered measurably less than the best") + ")");
 	}
 
 	/**
-	 * N* where the fit found one and the measurement backs it, in connections across the
-	 * fleet: beyond it, more connections delivered measurably less.
+	 * N* where the measurement backs it ({@link Usl#measuredPeak}), in connections across
+	 * the fleet.
 	 */
 	Optional<Double> peakConnections() {
-		return this.usl.filter((fit) -> fit.alpha() < 1)
-			.map(Usl::peakConnections)
-			.filter(Double::isFinite)
-			.filter((peak) -> throughputFell());
+		List<Cell> atRate = atRate();
+		double peak = Usl.measuredPeak(samples(atRate), atRate.stream().mapToDouble(Contention::seconds).toArray());
+		return Double.isFinite(peak) ? Optional.of(peak) : Optional.empty();
 	}
 
 	/**
 	 * Whether a pool larger than the one with the best throughput at the fit's rate
-	 * delivered measurably less: by more than the 95 % interval of the difference of two
-	 * Poisson counts, 1.96 √(x₁/T₁ + x₂/T₂) for rates x over T seconds (the counts of an
-	 * open model's successful responses; two lines, so no library). In an open model the
+	 * delivered measurably less ({@link Usl#throughputFell}). In an open model the
 	 * throughput follows the rate sent, and a fit through it alone finds a peak in noise.
 	 */
 	boolean throughputFell() {
-		List<Cell> atRate = this.grid.cells()
+		List<Cell> atRate = atRate();
+		return !atRate.isEmpty()
+				&& Usl.throughputFell(samples(atRate), atRate.stream().mapToDouble(Contention::seconds).toArray());
+	}
+
+	private List<Cell> atRate() {
+		return this.grid.cells()
 			.stream()
 			.filter(Cell::pooled)
 			.filter(Cell::considered)
 			.filter((cell) -> cell.rateRps() == this.uslRateRps)
 			.toList();
-		Optional<Cell> best = atRate.stream().max(Comparator.comparingDouble(Cell::throughputRps));
-		return best.isPresent() && atRate.stream()
-			.filter((cell) -> cell.poolSize() > best.get().poolSize())
-			.anyMatch((cell) -> best.get().throughputRps() - cell.throughputRps() > Cell.Z95 * Math
-				.sqrt(best.get().throughputRps() / seconds(best.get()) + cell.throughputRps() / seconds(cell)));
+	}
+
+	private List<Usl.Sample> samples(List<Cell> cells) {
+		return cells.stream()
+			.map((cell) -> new Usl.Sample(cell.poolSize() * this.grid.instances(), cell.throughputRps()))
+			.toList();
 	}
 
 	private static double seconds(Cell cell) {

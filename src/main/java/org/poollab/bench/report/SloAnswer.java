@@ -42,7 +42,7 @@ record SloAnswer(SweepResults results, SloSearch search, Fleet fleet, Optional<F
 		Fleet fleet = new Fleet(results.database().maxConnections(), results.database().reservedConnections(),
 				asked.otherConnections(), asked.surge());
 		Optional<QueueModel> toy = Optional.ofNullable(search.model()).map(SloSearch.Model::queue);
-		double peak = (search.scaling() != null) ? search.scaling().usl().peakConnections() : Double.POSITIVE_INFINITY;
+		double peak = (search.scaling() != null) ? search.scaling().peakConnections() : Double.POSITIVE_INFINITY;
 		OptionalInt chosen = (search.chosenPool() != null) ? OptionalInt.of(search.chosenPool()) : OptionalInt.empty();
 		Double theirMeanMs = asked.holdMeanMs();
 		Optional<QueueModel> theirs = (theirMeanMs == null) ? Optional.empty()

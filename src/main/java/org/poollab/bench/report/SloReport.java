@@ -257,7 +257,7 @@ final class SloReport {
 					.map((sample) -> String.format(Locale.ROOT, "%d: %.0f/s", sample.connections(), sample.perSecond()))
 					.toList(),
 				scaling.usl().lambda(), scaling.usl().alpha(), scaling.usl().beta(),
-				SloText.peak(scaling.usl().peakConnections()), scaling.holdMeanMs(), scaling.holdCv2()));
+				SloText.peak(scaling.peakConnections()), scaling.holdMeanMs(), scaling.holdCv2()));
 		List<Usl.Sample> samples = scaling.samples();
 		if (samples.size() >= 2 && samples.get(0).connections() == 1 && samples.get(1).connections() == 2
 				&& samples.get(1).perSecond() > 2 * samples.get(0).perSecond()) {

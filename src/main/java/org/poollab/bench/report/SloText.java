@@ -80,13 +80,13 @@ final class SloText {
 				answer.search().lowestPool())
 				+ ((answer.search().scaling() != null) ? String.format(Locale.ROOT,
 						"; the database's peak concurrency N* = %s active connections (USL fit%s)",
-						peak(answer.search().scaling().usl().peakConnections()),
+						peak(answer.search().scaling().peakConnections()),
 						answer.theirs().isPresent() ? ", measured with the lab's statement, not your transactions" : "")
 						: "");
 	}
 
 	static String peak(double peakConnections) {
-		return Double.isInfinite(peakConnections) ? "none within the measured range"
+		return Double.isInfinite(peakConnections) ? "none: no contention measured"
 				: String.format(Locale.ROOT, "%.0f", peakConnections);
 	}
 

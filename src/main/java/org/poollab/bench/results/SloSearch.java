@@ -1,5 +1,7 @@
 package org.poollab.bench.results;
 
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -77,6 +79,21 @@ public record SloSearch(Asked asked, int rateRps, int lowestPool, int highestPoo
 	 * @param holdCv2 its squared coefficient of variation
 	 */
 	public record Scaling(List<Usl.Sample> samples, Usl usl, double holdMeanMs, double holdCv2) {
+
+		/** How long each concurrency is counted. */
+		public static final Duration WINDOW = Duration.ofSeconds(3);
+
+		/**
+		 * N* where the measurement backs it ({@link Usl#measuredPeak}), the figure the
+		 * report and the fleet planner use.
+		 * @return infinite when no contention was measured
+		 */
+		public double peakConnections() {
+			double[] seconds = new double[this.samples.size()];
+			Arrays.fill(seconds, WINDOW.toMillis() / 1000.0);
+			return Usl.measuredPeak(this.samples, seconds);
+		}
+
 	}
 
 }
