@@ -87,6 +87,24 @@ public record QueueModel(double arrivalsPerSecond, double holdMeanMs, double hol
 	}
 
 	/**
+	 * The squared coefficient of variation of the gaps between one instance's arrivals.
+	 * Dealt in turn (round robin), each instance gets every k-th arrival: Poisson gaps
+	 * become Erlang-k (1/k) and even gaps stay even (0). Split at random (a balancer that
+	 * is not round robin), Poisson arrivals stay Poisson (1) and even ones arrive after a
+	 * geometric number of gaps (1 − 1/k).
+	 * @param poisson whether the generator sent Poisson arrivals (else evenly spaced)
+	 * @param instances instances sharing the arrivals
+	 * @param roundRobin whether the balancer deals them in turn
+	 */
+	public static double arrivalCv2PerInstance(boolean poisson, int instances, boolean roundRobin) {
+		int k = Math.max(1, instances);
+		if (roundRobin) {
+			return poisson ? 1.0 / k : 0;
+		}
+		return poisson ? 1 : 1 - 1.0 / k;
+	}
+
+	/**
 	 * The same queue with another hold time: what a user's own transactions would need at
 	 * this rate ({@code bench.holdTime}).
 	 */

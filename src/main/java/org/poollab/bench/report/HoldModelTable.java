@@ -31,6 +31,12 @@ public final class HoldModelTable {
 	/** ... or within this many milliseconds. */
 	static final double AGREE_MS = 5;
 
+	/**
+	 * From this predicted utilisation a pool queues enough for the wait to matter: the
+	 * judged cells from here up test the model, those below only its base.
+	 */
+	static final double BUSY_FROM_UTILISATION = 0.5;
+
 	/** Cells predicted busier than this are shown but not judged. */
 	static final double JUDGED_BELOW_UTILISATION = 0.85;
 
@@ -62,6 +68,7 @@ public final class HoldModelTable {
 		List<Row> rows = new ArrayList<>();
 		List<String> disagreements = new ArrayList<>();
 		int judged = 0;
+		int busyJudged = 0;
 		for (Cell cell : grid.cells()) {
 			if (!cell.pooled()) {
 				continue;
@@ -70,6 +77,9 @@ public final class HoldModelTable {
 			String verdict = verdict(cell, model);
 			if (verdict.startsWith("agree") || verdict.startsWith("disagree")) {
 				judged++;
+				if (model.get().utilisation() >= BUSY_FROM_UTILISATION) {
+					busyJudged++;
+				}
 			}
 			if (verdict.startsWith("disagree")) {
 				disagreements.add("pool %s at %d rps: model %s ms, measured %s ms".formatted(cell.poolLabel(),
@@ -90,14 +100,18 @@ public final class HoldModelTable {
 				+ "(lab.connection.hold); a mean more than 10 % off the asked, or a p99 more than 25 % off an asked p99, is marked †; the p99 is read off the timer's histogram, interpolated within a bucket up to a third wide.");
 		notes.add("Model: Erlang C with the Allen–Cunneen correction, given each cell's measured hold (its "
 				+ "variability from the lognormal through the measured mean and p99) and sent rate per instance, "
-				+ "Poisson arrivals dealt round robin; its p99 is the p99 measured with the largest pool at that rate "
-				+ "(no request waiting) plus the predicted wait's p99. Judged where a cell sustained its rate at a "
-				+ "predicted utilisation below " + JUDGED_BELOW_UTILISATION + ": agreeing within " + AGREE_RATIO
-				+ "x or " + Durations.ms(AGREE_MS) + " ms.");
-		notes.add(disagreements.isEmpty()
-				? "The model agreed with the measurement at all %d judged cell(s).".formatted(judged)
-				: "The model disagreed at %d of %d judged cell(s): %s.".formatted(disagreements.size(), judged,
-						String.join("; ", disagreements)));
+				+ "arrivals per instance as its balancer deals them (round robin: Poisson gaps become Erlang); its "
+				+ "p99 is that of the sum of a request's time without waiting (lognormal through the p50 and p99 "
+				+ "measured with the pool that had the lowest p99 at that rate, never one past the knee) and the "
+				+ "predicted wait. Judged where a cell sustained its rate at a " + "predicted utilisation below "
+				+ JUDGED_BELOW_UTILISATION + ": agreeing within " + AGREE_RATIO + "x or " + Durations.ms(AGREE_MS)
+				+ " ms.");
+		notes.add((disagreements.isEmpty()
+				? "The model agreed with the measurement at all %d judged cell(s)".formatted(judged)
+				: "The model disagreed at %d of %d judged cell(s): %s".formatted(disagreements.size(), judged,
+						String.join("; ", disagreements)))
+				+ "; %d of them at a predicted utilisation from %s to %s, where a pool queues.".formatted(busyJudged,
+						BUSY_FROM_UTILISATION, JUDGED_BELOW_UTILISATION));
 		return Optional.of(new Table("Connection hold and the queueing model", header, rows, 2, 7, notes));
 	}
 

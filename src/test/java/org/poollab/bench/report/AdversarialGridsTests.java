@@ -81,6 +81,18 @@ class AdversarialGridsTests {
 		assertThat(run.yaml()).contains("maximum-pool-size: 5");
 	}
 
+	@Test
+	void theModelsBaseIsNeverAPoolPastTheKnee() throws IOException {
+		// 400 rps, Poisson arrivals, one instance. Past the knee pool 50 held its
+		// connections longer and measured 65 ms; pool 10 measured 27 ms. With pool 50 as
+		// the base, the model put pool 10 at 65 ms and more.
+		Run run = report("model-past-the-knee");
+
+		String table = ReportFiguresTests.table(run.markdown(), "### Connection hold and the queueing model");
+		assertThat(ReportFiguresTests.row(table, "10")).contains("| agree |");
+		assertThat(table).contains("of them at a predicted utilisation from 0.5 to 0.85");
+	}
+
 	private Run report(String fixture) throws IOException {
 		try (InputStream json = AdversarialGridsTests.class.getResourceAsStream("adversarial/" + fixture + ".json")) {
 			Files.write(this.runDir.resolve(ResultsStore.RESULTS_JSON), json.readAllBytes());
@@ -89,14 +101,15 @@ class AdversarialGridsTests {
 		ReportMain.run(this.runDir, new PrintStream(console, true, StandardCharsets.UTF_8));
 		String out = console.toString(StandardCharsets.UTF_8);
 		return new Run(out.substring(out.indexOf('\n') + 1),
-				Files.readString(this.runDir.resolve(Report.RECOMMENDED_YAML)));
+				Files.readString(this.runDir.resolve(Report.RECOMMENDED_YAML)),
+				Files.readString(this.runDir.resolve(Report.MARKDOWN)));
 	}
 
 	/**
-	 * What a user sees: the console after the line naming the shape of results.json, and
-	 * the block to paste.
+	 * What a user sees: the console after the line naming the shape of results.json, the
+	 * block to paste, and the report.
 	 */
-	private record Run(String console, String yaml) {
+	private record Run(String console, String yaml, String markdown) {
 	}
 
 }
