@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 import org.poollab.bench.deciding.Confirming;
+import org.poollab.bench.deciding.Answers;
 import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.load.ConfirmationRun;
@@ -52,11 +53,11 @@ final class Confirmations {
 				continue;
 			}
 			for (int run = 0; run < Decisions.MAX_CONFIRMATIONS; run++) {
-				SweepResults sofar = results.withConfirmations(confirmations);
-				Optional<Decisions.Choice> next = Decisions.toConfirm(sofar)
-					.stream()
-					.filter((block) -> block.deployment().equals(deployment))
-					.findFirst();
+				// The rule runs once per round: the choice and its block come from the
+				// same
+				// answers.
+				Answers sofar = Answers.of(results.withConfirmations(confirmations));
+				Optional<Decisions.Choice> next = sofar.toConfirm(deployment);
 				if (next.isEmpty() || confirmations.stream()
 					.anyMatch((done) -> done.topology().equals(deployment)
 							&& done.point().poolSize() == next.get().poolSize()

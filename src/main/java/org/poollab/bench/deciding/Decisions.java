@@ -43,16 +43,7 @@ public final class Decisions {
 	 * @return the choices, in the order the topologies ran
 	 */
 	public static List<Choice> toConfirm(SweepResults results) {
-		List<Choice> choices = new ArrayList<>();
-		for (TopologyGrid grid : TopologyGrid.of(results)) {
-			Recommendation recommendation = recommend(results, grid);
-			if (!grid.behindPgBouncer() && recommendation.verdict().conclusive()
-					&& recommendation.poolSize().isPresent() && recommendation.decidingRateRps().isPresent()) {
-				choices.add(new Choice(grid.key(), recommendation.poolSize().getAsInt(),
-						recommendation.decidingRateRps().getAsInt()));
-			}
-		}
-		return choices;
+		return Answers.of(results).toConfirm();
 	}
 
 	/**

@@ -16,6 +16,7 @@ import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.deciding.Confirmed;
 import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.deciding.TopologyGrid;
+import org.poollab.bench.deciding.WrittenPool;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.text.Durations;
@@ -236,7 +237,7 @@ public final class RecommendedYaml {
 	}
 
 	/** HikariCP's own default maximum-pool-size. */
-	public static final int HIKARI_DEFAULT_POOL_SIZE = 10;
+	public static final int HIKARI_DEFAULT_POOL_SIZE = WrittenPool.HIKARI_DEFAULT_POOL_SIZE;
 
 	/**
 	 * The measured pool size, else HikariCP's formula capped by the budget; empty when
@@ -245,32 +246,7 @@ public final class RecommendedYaml {
 	 * and none is written.
 	 */
 	static OptionalLong poolSize(Section section) {
-		Recommendation recommendation = section.recommendation();
-		if (recommendation.poolSize().isPresent()) {
-			return OptionalLong.of(recommendation.poolSize().getAsInt());
-		}
-		long formula = formulaPoolSize(recommendation);
-		return failedAtOrAbove(section.grid(), formula).isEmpty() ? OptionalLong.of(formula) : OptionalLong.empty();
-	}
-
-	/** HikariCP's starting formula or default, capped by the fleet budget. */
-	private static long formulaPoolSize(Recommendation recommendation) {
-		Recommendation.CrossChecks checks = recommendation.crossChecks();
-		int start = checks.hikariStartingPoolSize().orElse(HIKARI_DEFAULT_POOL_SIZE);
-		return Math.max(checks.deadlockFloor(), Math.min(start, Math.max(1, checks.fleetBudgetPerInstance())));
-	}
-
-	/** The measured pool sizes at or above this one that sustained no rate. */
-	private static List<Integer> failedAtOrAbove(TopologyGrid grid, long poolSize) {
-		return grid.cells()
-			.stream()
-			.filter((cell) -> cell.poolSize() > 0)
-			.collect(Collectors.groupingBy(Cell::poolSize, TreeMap::new, Collectors.toList()))
-			.entrySet()
-			.stream()
-			.filter((pool) -> pool.getKey() >= poolSize && pool.getValue().stream().noneMatch(Cell::sustained))
-			.map(Map.Entry::getKey)
-			.toList();
+		return section.written().poolSize();
 	}
 
 	static String poolSizeWhy(Section section) {
@@ -281,12 +257,12 @@ public final class RecommendedYaml {
 				|| recommendation.verdict() == Recommendation.Verdict.FLAT) {
 			return "per instance; " + recommendation.basis() + budget;
 		}
-		long formula = formulaPoolSize(recommendation);
+		long formula = section.written().formula();
 		String source = checks.hikariStartingPoolSize().isPresent()
 				? "HikariCP's starting formula cores x 2 + 0 spindles, counted for the whole database ("
 						+ checks.hikariStartingPoolSize().getAsInt() + " connections for all instances together)"
 				: "HikariCP's default (its starting formula needs the database host's cores, unknown here)";
-		List<Integer> failed = failedAtOrAbove(section.grid(), formula);
+		List<Integer> failed = section.written().failedAtOrAbove();
 		if (!failed.isEmpty()) {
 			return "maximum-pool-size not written (HikariCP's default applies): NOT MEASURED ("
 					+ Header.headline(recommendation) + "), and " + source + ", capped by the fleet budget, gives "

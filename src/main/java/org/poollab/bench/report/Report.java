@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
+import org.poollab.bench.deciding.Answers;
 import org.poollab.bench.deciding.Confirming;
 import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.deciding.Recommendation;
@@ -48,11 +49,9 @@ public final class Report {
 			SloReport.write(results, runDir);
 			return List.of();
 		}
-		List<TopologyGrid> grids = TopologyGrid.of(results);
-		List<Recommendation> recommendations = grids.stream()
-			.map((grid) -> Decisions.recommend(results, grid))
-			.toList();
-		List<Section> sections = Section.all(results, grids, recommendations, runDir);
+		// The rule runs once here; every part of the report draws its answers.
+		Answers answers = Answers.of(results);
+		List<Section> sections = Section.all(answers, runDir);
 		Files.createDirectories(runDir);
 		if (sections.isEmpty()) {
 			throw new IllegalArgumentException("results hold no points: nothing to report in " + runDir);
@@ -63,7 +62,7 @@ public final class Report {
 		Files.writeString(runDir.resolve(HTML), HtmlReport.render(results, sections, acquireCost),
 				StandardCharsets.UTF_8);
 		Files.writeString(runDir.resolve(RECOMMENDED_YAML), RecommendedYaml.render(sections), StandardCharsets.UTF_8);
-		return recommendations;
+		return answers.recommendations();
 	}
 
 	/**
@@ -93,17 +92,13 @@ public final class Report {
 	/**
 	 * A choice's recommended block, as {@code recommended-application.yml} will hold it,
 	 * for its confirmation run.
-	 * @param results what the sweep measured
+	 * @param answers the rule's answers for what the sweep measured so far
 	 * @param runDir the run's directory
-	 * @param choice one of {@link Decisions#toConfirm}
+	 * @param choice one of {@link Answers#toConfirm()}
 	 * @return the block to confirm
 	 */
-	public static Confirming block(SweepResults results, Path runDir, Decisions.Choice choice) {
-		List<TopologyGrid> grids = TopologyGrid.of(results);
-		List<Recommendation> recommendations = grids.stream()
-			.map((grid) -> Decisions.recommend(results, grid))
-			.toList();
-		Section section = Section.all(results, grids, recommendations, runDir)
+	public static Confirming block(Answers answers, Path runDir, Decisions.Choice choice) {
+		Section section = Section.all(answers, runDir)
 			.stream()
 			.filter((one) -> one.grid().key().equals(choice.deployment()))
 			.findFirst()

@@ -10,7 +10,9 @@ import java.util.stream.IntStream;
 import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.deciding.Confirmed;
 import org.poollab.bench.deciding.DatabaseHost;
+import org.poollab.bench.deciding.Answers;
 import org.poollab.bench.deciding.Recommendation;
+import org.poollab.bench.deciding.WrittenPool;
 import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Settling;
@@ -31,10 +33,11 @@ import org.poollab.bench.results.SweepResults;
  * last); empty when none ran
  * @param settling the adaptive effort spent on its decision, when there was any
  * @param contention both sides of the knee, where requests cost the database CPU
+ * @param written the {@code maximum-pool-size} the rule decided to write
  */
 record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatency, Table p99Latency, List<Table> detail,
 		Table crossChecks, Table excluded, List<Confirmed> confirmed, Optional<Settling> settling,
-		Optional<Contention> contention) {
+		Optional<Contention> contention, WrittenPool written) {
 
 	/** Said wherever figures rest on more than one repeat. */
 	static final String REPEATS_NOTE = "Points ran more than once: every figure is the median across the "
@@ -42,13 +45,15 @@ record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatenc
 			+ "a dead instance, which marks the cell (one failing repeat is enough to say a pool size did not "
 			+ "sustain its rate).";
 
-	static Section of(TopologyGrid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets,
-			List<Confirmed> confirmed, Optional<Settling> settling) {
-		return of(grid, recommendation, runDir, buckets, confirmed, settling, OptionalInt.empty());
-	}
-
-	static Section of(TopologyGrid grid, Recommendation recommendation, Path runDir, AcquireBuckets buckets,
-			List<Confirmed> confirmed, Optional<Settling> settling, OptionalInt databaseCores) {
+	/** The section of the answers' {@code index}-th topology. */
+	static Section of(Answers answers, int index, Path runDir, AcquireBuckets buckets) {
+		SweepResults results = answers.results();
+		TopologyGrid grid = answers.grids().get(index);
+		Recommendation recommendation = answers.recommendations().get(index);
+		WrittenPool written = answers.written().get(index);
+		List<Confirmed> confirmed = Confirmed.all(results, grid.key());
+		Optional<Settling> settling = settling(results, grid.key());
+		OptionalInt databaseCores = databaseCores(results, grid);
 		Optional<Contention> contention = Contention.of(grid, databaseCores);
 		List<Table> detail = new java.util.ArrayList<>(
 				withHoldModel(Tables.detail(grid, recommendation, runDir, buckets), grid));
@@ -57,7 +62,7 @@ record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatenc
 				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
 				Tables.latencyGrid(grid, recommendation, p99Caption(grid), Cell::p99Ms, Cell::p99Interval),
 				List.copyOf(detail), CrossChecksTable.of(recommendation, grid.behindPgBouncer()), Tables.excluded(grid),
-				confirmed, settling, contention);
+				confirmed, settling, contention, written);
 	}
 
 	private static List<Table> withHoldModel(List<Table> detail, TopologyGrid grid) {
@@ -106,14 +111,10 @@ record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatenc
 				+ " (" + grid.limits().describe() + ")";
 	}
 
-	static List<Section> all(SweepResults results, List<TopologyGrid> grids, List<Recommendation> recommendations,
-			Path runDir) {
+	/** Every topology's section, drawn from the rule's answers. */
+	static List<Section> all(Answers answers, Path runDir) {
 		AcquireBuckets buckets = AcquireBuckets.ofService();
-		return IntStream.range(0, grids.size())
-			.mapToObj((i) -> of(grids.get(i), recommendations.get(i), runDir, buckets,
-					Confirmed.all(results, grids.get(i).key()), settling(results, grids.get(i).key()),
-					databaseCores(results, grids.get(i))))
-			.toList();
+		return IntStream.range(0, answers.grids().size()).mapToObj((i) -> of(answers, i, runDir, buckets)).toList();
 	}
 
 }
