@@ -12,6 +12,7 @@ import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.deciding.Confirming;
+import org.poollab.bench.deciding.Confirmed;
 import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.deciding.SloJudge;
 import org.poollab.bench.deploy.Deployment;
@@ -84,7 +85,10 @@ final class SloRun {
 			confirmations.add(confirmed.get());
 			answered = answered.withConfirmations(confirmations);
 			this.sweep.store().write(answered);
-			if (SloJudge.confirms(confirmed.get().point(), this.question.p99ObjectiveMs())
+			// Only a refutation moves the search on: a window that held, or that said
+			// nothing (a generator that fell behind a service that was not saturated),
+			// ends it.
+			if (Confirmed.verdict(confirmed.get(), this.question.p99ObjectiveMs()) != Confirmed.Verdict.REFUTED
 					|| run + 1 == Decisions.MAX_CONFIRMATIONS) {
 				break;
 			}

@@ -68,7 +68,51 @@ public record Confirmed(Confirmation run, Cell cell, String database, LocalDate 
 	}
 
 	public boolean refutes() {
-		return this.run.mismatches().isEmpty() && !held() && (!generatorBound() || serverSaturated());
+		return verdict(this.run, this.cell.p99ObjectiveMs()) == Verdict.REFUTED;
+	}
+
+	/** What a confirmation window says about its block. */
+	public enum Verdict {
+
+		/**
+		 * Every instance ran the block's settings, and it held under load without a 503.
+		 */
+		HELD,
+
+		/**
+		 * The instances ran the block's settings, and the objective did not hold or
+		 * requests got 503; with a generator that fell behind, only by the instances' own
+		 * evidence.
+		 */
+		REFUTED,
+
+		/**
+		 * Nothing either way: the generator could not hold the rate and the instances saw
+		 * no saturation, or the instances did not run the block's settings.
+		 */
+		NO_VERDICT
+
+	}
+
+	/**
+	 * The one judge of a confirmation window, the grid sweep's and the SLO search's: the
+	 * same rule as every grid cell ({@link Cell#sustained()}) plus no 503 at all, and a
+	 * generator-bound window without the instances' own evidence of saturation refutes
+	 * nothing.
+	 * @param run the confirmation run
+	 * @param p99ObjectiveMs the p99 objective
+	 */
+	public static Verdict verdict(Confirmation run, double p99ObjectiveMs) {
+		Point window = run.point();
+		if (!run.mismatches().isEmpty()) {
+			return Verdict.NO_VERDICT;
+		}
+		boolean generatorBound = Fate.of(window) == Fate.GENERATOR_BOUND;
+		if (!generatorBound && Cell.of(List.of(window), p99ObjectiveMs).sustained()
+				&& window.statusCounts().getOrDefault("503", 0L) == 0) {
+			return Verdict.HELD;
+		}
+		return (generatorBound && !Cell.serverSaturated(window, p99ObjectiveMs)) ? Verdict.NO_VERDICT : Verdict.REFUTED;
 	}
 
 	/**
@@ -93,7 +137,7 @@ public record Confirmed(Confirmation run, Cell cell, String database, LocalDate 
 
 	/** Every instance ran with the block's settings, and the block held under load. */
 	public boolean held() {
-		return this.run.mismatches().isEmpty() && !generatorBound() && this.cell.sustained() && refused() == 0;
+		return verdict(this.run, this.cell.p99ObjectiveMs()) == Verdict.HELD;
 	}
 
 	/** The run's conditions: instances, arrivals, rate, length, database, date. */

@@ -63,14 +63,6 @@ public final class SloJudge {
 		return new SloSearch.Probe(poolSize, meets, all.p99Ms(), interval.orElse(null), verdict, List.copyOf(repeats));
 	}
 
-	/**
-	 * Whether a confirmation's window holds the objective: it must sustain the rate as a
-	 * search's repeat must.
-	 */
-	public static boolean confirms(Point window, double p99ObjectiveMs) {
-		return Cell.of(List.of(window), p99ObjectiveMs).sustained();
-	}
-
 	/** A confirmation that refuted the search's answer, as a failing step of its path. */
 	public static SloSearch.Probe refutation(int poolSize, Point window, double p99ObjectiveMs) {
 		Cell cell = Cell.of(List.of(window), p99ObjectiveMs);

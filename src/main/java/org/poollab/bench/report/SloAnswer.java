@@ -9,6 +9,7 @@ import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.deciding.Cell;
+import org.poollab.bench.deciding.Confirmed;
 import org.poollab.bench.model.Fleet;
 import org.poollab.bench.model.FleetPlan;
 import org.poollab.bench.model.QueueModel;
@@ -86,12 +87,11 @@ record SloAnswer(SweepResults results, SloSearch search, Fleet fleet, Optional<F
 	}
 
 	/**
-	 * Whether the confirmation held the objective: sustained, as the search's probes
-	 * must.
+	 * What the confirmation showed, by the one judge of a confirmation window
+	 * ({@link Confirmed#verdict}).
 	 */
-	Optional<Boolean> confirmed() {
-		return confirmation()
-			.map((run) -> Cell.of(java.util.List.of(run.point()), this.search.asked().p99ObjectiveMs()).sustained());
+	Optional<Confirmed.Verdict> confirmed() {
+		return confirmation().map((run) -> Confirmed.verdict(run, this.search.asked().p99ObjectiveMs()));
 	}
 
 	/** The slowest successful request in any window that met the objective. */

@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 
 import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.deciding.CellText;
+import org.poollab.bench.deciding.Confirmed;
 import org.poollab.bench.deciding.SloJudge;
 import org.poollab.bench.model.FleetPlan;
 import org.poollab.bench.model.QueueModel;
@@ -63,12 +64,18 @@ final class SloText {
 
 	static String confirmation(SloAnswer answer) {
 		return answer.confirmation().map((run) -> {
-			boolean held = answer.confirmed().orElse(false);
+			Confirmed.Verdict verdict = answer.confirmed().orElse(Confirmed.Verdict.NO_VERDICT);
 			return String.format(Locale.ROOT, "pool %s for %s s of %s arrivals at %d rps: p99 %s ms, %s",
 					run.settings().getOrDefault("maximum-pool-size", "?"), Durations.ms(run.point().durationSeconds()),
 					run.point().arrivals(), run.point().rateRps(), Durations.ms(run.point().latency().p99Ms()),
-					held ? "held the objective" : "DID NOT hold the objective: " + CellText
-						.shortfall(Cell.of(List.of(run.point()), answer.search().asked().p99ObjectiveMs())));
+					switch (verdict) {
+						case HELD -> "held the objective";
+						case NO_VERDICT -> "no verdict: the load generator fell behind while the instances saw no "
+								+ "saturation, or they did not run the block's settings (" + run.point().outcome()
+								+ ")";
+						case REFUTED -> "DID NOT hold the objective: " + CellText
+							.shortfall(Cell.of(List.of(run.point()), answer.search().asked().p99ObjectiveMs()));
+					});
 		}).orElse("not run");
 	}
 

@@ -17,6 +17,7 @@ import org.poollab.bench.deciding.SloJudge;
 import org.poollab.bench.model.Fleet;
 import org.poollab.bench.model.QueueModel;
 import org.poollab.bench.model.Usl;
+import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.Latency;
@@ -85,6 +86,23 @@ class SloReportTests {
 		assertThat(yaml.lines().filter((line) -> line.matches("#\\s+[0-9]+ \\|.*"))).hasSize(3);
 		// The USL fit's N* = sqrt(0.95 / 0.002) = 21.8: 7 per replica at three replicas.
 		assertThat(yaml).containsPattern("#\\s+3 \\|\\s+750 \\|.*\\|\\s+73 \\|\\s+7 \\|");
+	}
+
+	@Test
+	void aConfirmationTheGeneratorCouldNotHoldIsNoRefutation() throws Exception {
+		// JMeter fell behind (700 of 750 rps sent) while the instance saw nothing wrong:
+		// the grid's judge calls that no verdict, and so does the SLO search's now.
+		Point unheld = window(2, 14, 16, 0).toBuilder()
+			.achievedRps(700)
+			.outcome("generator-bound: JMeter sent 700 rps for 750")
+			.build();
+		SweepResults results = results(search(2)).withConfirmations(List
+			.of(new Confirmation("single", "spring: {}\n", Map.of("maximum-pool-size", "2"), List.of(), unheld)));
+		Report.write(results, this.runDir);
+
+		assertThat(Files.readString(this.runDir.resolve(Report.RECOMMENDED_YAML)).replace("\n# ", " "))
+			.contains("no verdict: the load generator fell behind")
+			.doesNotContain("DID NOT hold the objective");
 	}
 
 	@Test
