@@ -17,6 +17,7 @@ import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.service.hold.HoldTime;
 
 /**
  * Everything the report, the yml and the console say about an SLO search, derived once
@@ -33,9 +34,6 @@ import org.poollab.bench.results.SweepResults;
  */
 record SloAnswer(SweepResults results, SloSearch search, Fleet fleet, Optional<FleetPlan> plan,
 		Optional<QueueModel> theirs) {
-
-	/** The standard normal's 99th percentile, for a lognormal hold with a given p99. */
-	static final double Z99 = 2.3263478740408408;
 
 	static SloAnswer of(SweepResults results) {
 		SloSearch search = Objects.requireNonNull(results.slo(), "results without an SLO search");
@@ -58,20 +56,16 @@ record SloAnswer(SweepResults results, SloSearch search, Fleet fleet, Optional<F
 
 	/**
 	 * Their workload in the toy's queue: their mean hold; its variability from their p99
-	 * if given (a lognormal hold with that mean and p99: p99 / mean = exp(σ z − σ² / 2),
-	 * solved for σ as a quadratic, cv² = exp(σ²) − 1; at most σ = z when the ratio is
-	 * beyond what a lognormal reaches), else exponential (cv² = 1); their requests'
-	 * latency without a queue at least their hold's p99 (exponential: mean × ln 100).
+	 * if given (the lognormal through that mean and p99, {@link HoldTime#cv2Of}, the one
+	 * home of that derivation), else exponential (cv² = 1); their requests' latency
+	 * without a queue at least their hold's p99 (exponential: mean × ln 100).
 	 */
 	static QueueModel theirModel(QueueModel toy, double meanMs, @Nullable Double p99Ms) {
 		double cv2 = 1;
 		double holdP99Ms = meanMs * Math.log(100);
 		if (p99Ms != null) {
 			holdP99Ms = p99Ms;
-			double ratio = Math.max(1, p99Ms / meanMs);
-			double discriminant = Z99 * Z99 - 2 * Math.log(ratio);
-			double sigma = (discriminant > 0) ? Z99 - Math.sqrt(discriminant) : Z99;
-			cv2 = Math.expm1(sigma * sigma);
+			cv2 = HoldTime.cv2Of(meanMs, p99Ms);
 		}
 		return new QueueModel(toy.arrivalsPerSecond(), meanMs, cv2, toy.arrivalCv2(),
 				Math.max(toy.baseP99Ms(), holdP99Ms));
