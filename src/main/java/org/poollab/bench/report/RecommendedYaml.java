@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import org.poollab.bench.deciding.Cell;

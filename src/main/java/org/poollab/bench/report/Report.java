@@ -12,7 +12,6 @@ import org.poollab.bench.deciding.Answers;
 import org.poollab.bench.deciding.Confirming;
 import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.deciding.Recommendation;
-import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.results.SweepResults;

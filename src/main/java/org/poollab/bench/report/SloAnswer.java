@@ -8,7 +8,6 @@ import java.util.OptionalInt;
 
 import org.jspecify.annotations.Nullable;
 
-import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.deciding.Confirmed;
 import org.poollab.bench.model.Fleet;
 import org.poollab.bench.model.FleetPlan;
