@@ -69,7 +69,10 @@ public final class IntervalVerdict {
 				+ bestFigure + "): the 90 % interval of each difference lies within " + margin(decision);
 	}
 
-	/** The equivalence margin and where it comes from, e.g. "±2 ms (a fifth of ...)". */
+	/**
+	 * The equivalence margin and where it comes from, e.g. "±10 ms (10 % of the 100 ms
+	 * objective)".
+	 */
 	private static String margin(Decision decision) {
 		double objectiveMs = decision.best().p99ObjectiveMs();
 		double bestMs = decision.best().p99Ms();
@@ -82,7 +85,8 @@ public final class IntervalVerdict {
 					Durations.ms(objectiveMs));
 		}
 		else {
-			source = String.format(Locale.ROOT, "%.0f %% of the best p99", 100 * Decision.BEST_SHARE);
+			source = (Decision.BEST_SHARE == 1.0) ? "the best p99 itself"
+					: String.format(Locale.ROOT, "%.0f %% of the best p99", 100 * Decision.BEST_SHARE);
 		}
 		return "±" + Durations.ms(decision.marginMs()) + " ms (the equivalence margin, " + source + ")";
 	}
