@@ -211,7 +211,7 @@ public final class RecommendedYaml {
 	static PastedSettings pasted(Section section) {
 		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
 		return PastedSettings.of(poolSize(section), poolSizeWhy(section),
-				section.recommendation().crossChecks().deadlockFloor(), slowestMs, "MEASURED: " + SLOWEST, slowestMs,
+				section.recommendation().crossChecks().deadlockFloor(), slowestMs, SLOWEST, slowestMs,
 				"the longest hold measured, bounded by the slowest successful request at a sustained point");
 	}
 
