@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
+import org.poollab.bench.deciding.PastedSettings;
 import org.poollab.bench.deciding.RecommenderTests;
 import org.poollab.bench.model.Fleet;
 import org.poollab.bench.model.QueueModel;
@@ -128,6 +129,9 @@ class PlainAppBlocksIT {
 			assertThat(get(port).statusCode()).isEqualTo(200);
 		}
 		assertThat(RecommendedYamlTests.why(yaml, "connection-timeout")).contains("answers 500");
+		// The measured 1 is written at the smallest pool the lab writes, and says so.
+		assertThat(poolSize).isEqualTo(PastedSettings.PLAIN_APP_MIN_POOL);
+		assertThat(RecommendedYamlTests.why(yaml, "maximum-pool-size")).contains("WRITTEN 2, not the 1 measured");
 	}
 
 	private HttpResponse<String> get(int port) throws Exception {
