@@ -295,9 +295,12 @@ record BenchProperties(
 	 * ({@code postgres}, or {@code root} on MariaDB)
 	 * @param password password; passed to instances through their environment, never on a
 	 * command line or in results
+	 * @param allowForeignTables run on a database that holds tables other than the lab's
+	 * (the lab creates its own there and empties one of them)
 	 */
 	record SweepDatabase(@Nullable List<@NotNull DatabaseVendor> vendor, @DefaultValue("") String url,
-			@Nullable String username, @DefaultValue("") String password) {
+			@Nullable String username, @DefaultValue("") String password,
+			@DefaultValue("false") boolean allowForeignTables) {
 
 		boolean configured() {
 			return !this.url.isBlank();

@@ -62,6 +62,8 @@ enum BenchSetting {
 	DATABASE_USERNAME("database.username", "the embedded server's user", "a user name",
 			"The user on bench.database.url"),
 	DATABASE_PASSWORD("database.password", "empty", "a password", "The password on bench.database.url"),
+	DATABASE_ALLOW_FOREIGN_TABLES("database.allowForeignTables", "false", "true or false",
+			"Run on a bench.database.url that holds tables other than the lab's"),
 	OUTPUT_DIRECTORY("outputDirectory", "target/bench", "a directory, made when missing", "Where runs are written"),
 	BUILD_DIRECTORY("buildDirectory", "target", "Maven's target directory of this project",
 			"Where the lab finds JMeter and the service's runtime classpath"),

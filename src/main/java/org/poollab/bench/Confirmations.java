@@ -58,13 +58,17 @@ final class Confirmations {
 				// answers.
 				Answers sofar = Answers.of(results.withConfirmations(confirmations));
 				Optional<Decisions.Choice> next = sofar.toConfirm(deployment);
-				if (next.isEmpty() || confirmations.stream()
-					.anyMatch((done) -> done.topology().equals(deployment)
-							&& done.point().poolSize() == next.get().poolSize()
-							&& done.point().rateRps() == next.get().rateRps())) {
-					break; // nothing to confirm, or its answer was confirmed already
+				if (next.isEmpty()) {
+					break; // nothing to confirm
 				}
+				// The block's pool, which may be the floor above the answer.
 				Confirming block = Report.block(sofar, sweep.store().directory(), next.get());
+				if (confirmations.stream()
+					.anyMatch(
+							(done) -> done.topology().equals(deployment) && done.point().poolSize() == block.poolSize()
+									&& done.point().rateRps() == block.rateRps())) {
+					break; // its block was confirmed already
+				}
 				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().vendor(),
 						like.get().stack(), like.get().threads(), block.poolSize(), block.rateRps(), 1);
 				Confirmation confirmed = confirmation.run(block, point, (deployed, file, rates,

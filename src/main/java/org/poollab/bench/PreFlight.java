@@ -71,6 +71,7 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 		JMeter.requireReachable(engines.addresses(), false);
 		external.requireReachableFrom(engines.addresses().stream().map(RemoteEngines::host).toList());
 		if (properties.database().configured()) {
+			requireOwnTables(properties.database(), out);
 			requireBudget(grid, externalSettings(properties), grid.topologies(), grid.largestPoolSize());
 		}
 		else {
@@ -98,6 +99,7 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 		new Ports(properties.basePort(), mostInstances).requireFree();
 		Optional<Path> nginx = loadBalancer(properties, programs, mostInstances, out);
 		if (properties.database().configured()) {
+			requireOwnTables(properties.database(), out);
 			requireBudget(grid, externalSettings(properties), topologies, largestPoolSize);
 		}
 		else {
@@ -156,6 +158,36 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 					"nginx is not installed: the plan spreads requests over the instances itself (client-side round robin).");
 		}
 		return nginx;
+	}
+
+	/**
+	 * A database named by URL is the team's: says which tables the lab creates and which
+	 * it empties there, and refuses one that holds tables of anyone else's unless
+	 * {@code bench.database.allowForeignTables=true} says that is meant.
+	 */
+	static void requireOwnTables(BenchProperties.SweepDatabase external, PrintStream out) throws SQLException {
+		String url = Database.withoutQuery(external.url());
+		String tables = String.join(", ", Database.LAB_TABLES);
+		List<String> foreign;
+		try (Database database = external.connect()) {
+			foreign = database.foreignTables();
+		}
+		catch (SQLException ex) {
+			throw new BenchSettingException(
+					"bench.database.url=%s: cannot connect (%s). Check the URL, user and password, or leave bench.database.url unset for the embedded %s."
+						.formatted(url, ex.getMessage(), external.externalVendor().product()));
+		}
+		if (!foreign.isEmpty() && !external.allowForeignTables()) {
+			String named = (foreign.size() <= 3) ? String.join(", ", foreign)
+					: String.join(", ", foreign.subList(0, 3)) + " and " + (foreign.size() - 3) + " more";
+			throw new BenchSettingException(
+					"bench.database.url=%s holds tables that are not the lab's (%s): the lab creates %s there and empties %s before every point of the write workload. Point it at a dedicated, empty database, or set bench.database.allowForeignTables=true to run there anyway. Nothing was started."
+						.formatted(url, named, tables, Database.EMPTIED_TABLE));
+		}
+		out.printf(
+				"bench.database.url=%s: the lab's service creates %s there when missing (its Flyway migrations), and the write workload empties %s before every point%s.%n",
+				url, tables, Database.EMPTIED_TABLE, foreign.isEmpty() ? "" : "; " + foreign.size()
+						+ " other table(s) there are left alone " + "(bench.database.allowForeignTables=true)");
 	}
 
 	private static Database.Settings externalSettings(BenchProperties properties) throws SQLException {

@@ -49,10 +49,11 @@ record SweepContext(Grid grid, BenchProperties properties, LabPaths paths, Print
 			return;
 		}
 		try (Connection connection = this.database.connect(); Statement statement = connection.createStatement()) {
-			statement.execute("TRUNCATE role_audit");
+			statement.execute("TRUNCATE " + Database.EMPTIED_TABLE);
 		}
 		catch (SQLException ex) {
-			throw new LabFailureException("Could not empty role_audit between points: " + ex.getMessage(), ex);
+			throw new LabFailureException(
+					"Could not empty " + Database.EMPTIED_TABLE + " between points: " + ex.getMessage(), ex);
 		}
 	}
 

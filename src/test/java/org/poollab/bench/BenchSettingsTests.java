@@ -167,7 +167,8 @@ class BenchSettingsTests {
 				bad(BenchSetting.ACTUATORS, "ftp://127.0.0.1/actuator",
 						"--bench.target=external --bench.targets=http://127.0.0.1:8080"),
 				bad(BenchSetting.RESIZE_COMMAND, "true", external), bad(BenchSetting.RESIZE_TIMEOUT, "0s"),
-				bad(BenchSetting.ALLOW_REMOTE_TARGETS, "maybe"));
+				bad(BenchSetting.ALLOW_REMOTE_TARGETS, "maybe"),
+				bad(BenchSetting.DATABASE_ALLOW_FOREIGN_TABLES, "maybe"));
 	}
 
 	private static Arguments bad(BenchSetting setting, String value) {

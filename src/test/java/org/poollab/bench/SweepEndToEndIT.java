@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.poollab.bench.deciding.Confirmed;
 import org.poollab.bench.deciding.Decisions;
+import org.poollab.bench.deciding.PastedSettings;
 import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.deploy.Deployment;
@@ -177,21 +178,23 @@ class SweepEndToEndIT {
 				.orElseThrow()
 				.poolSize()
 				.getAsInt();
+			// Written and confirmed at the plain-app floor when the answer is below it.
+			int written = Math.max(pool, PastedSettings.PLAIN_APP_MIN_POOL);
 			// The block the instances were started with is the one in the run's file...
 			Path block = run.resolve("confirm").resolve(confirmation.topology()).resolve("application.yml");
 			assertThat(block).hasContent(confirmation.block());
 			assertThat(ConfirmationRun.settings(block)).isEqualTo(confirmation.settings())
-				.containsEntry("maximum-pool-size", Integer.toString(pool))
-				.containsKeys("connection-timeout", "validation-timeout", "max-lifetime", "keepalive-time",
-						"leak-detection-threshold");
+				.containsEntry("maximum-pool-size", Integer.toString(written))
+				.containsKeys("connection-timeout", "validation-timeout", "max-lifetime", "keepalive-time")
+				.doesNotContainKey("leak-detection-threshold");
 			// ... and every instance reported exactly its settings through the actuator.
 			assertThat(confirmation.mismatches()).isEmpty();
 			Point window = confirmation.point();
 			assertThat(window.arrivals()).isEqualTo("random");
 			assertThat(window.rateRps()).isEqualTo(100);
 			assertThat(window.durationSeconds()).isEqualTo(2.0);
-			assertMeasured(window.outcome(), "the confirmation of pool " + pool);
-			assertThat(window.pool().observedMax()).hasSize(window.instances()).containsOnly(pool);
+			assertMeasured(window.outcome(), "the confirmation of pool " + written);
+			assertThat(window.pool().observedMax()).hasSize(window.instances()).containsOnly(written);
 		}
 		// The live block of the file a user pastes from is the confirmed one, byte for
 		// byte,

@@ -8,6 +8,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -49,6 +52,16 @@ public final class Database implements AutoCloseable {
 	private final String kind;
 
 	private final DatabaseVendor vendor;
+
+	/**
+	 * The tables the lab's migrations create in a database it runs on (Flyway's history
+	 * among them), in {@code db/migration/<vendor>/}.
+	 */
+	public static final List<String> LAB_TABLES = List.of("roles", "permissions", "role_permissions", "role_audit",
+			"flyway_schema_history");
+
+	/** The table the write workload empties before every point. */
+	public static final String EMPTIED_TABLE = "role_audit";
 
 	private final String url;
 
@@ -237,6 +250,27 @@ public final class Database implements AutoCloseable {
 	public DatabaseFacts describe() {
 		return new DatabaseFacts(this.kind, this.settings.product(), withoutQuery(this.url), this.settings.version(),
 				this.settings.maxConnections(), this.settings.reservedConnections());
+	}
+
+	/**
+	 * The tables in this database that are not the lab's ({@link #LAB_TABLES}), by the
+	 * driver's own catalogue of user tables: schema-qualified on PostgreSQL, where any
+	 * schema the user sees counts.
+	 */
+	public List<String> foreignTables() throws SQLException {
+		List<String> foreign = new ArrayList<>();
+		try (Connection connection = connect();
+				ResultSet tables = connection.getMetaData()
+					.getTables(connection.getCatalog(), null, "%", new String[] { "TABLE" })) {
+			while (tables.next()) {
+				String name = tables.getString("TABLE_NAME");
+				String schema = tables.getString("TABLE_SCHEM");
+				if (!LAB_TABLES.contains(name.toLowerCase(Locale.ROOT))) {
+					foreign.add((schema != null) ? schema + "." + name : name);
+				}
+			}
+		}
+		return foreign;
 	}
 
 	public Connection connect() throws SQLException {

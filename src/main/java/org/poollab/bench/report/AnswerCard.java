@@ -118,10 +118,13 @@ record AnswerCard(String title, List<Line> lines) {
 			return Optional.empty();
 		}
 		int answer = section.recommendation().poolSize().getAsInt();
+		// The block as pasted: its pool may be the floor above the answer.
+		long pasted = RecommendedYaml.reactive(section) ? answer
+				: RecommendedYaml.pasted(section).poolSize().orElse(answer);
 		int rate = section.recommendation().decidingRateRps().orElse(-1);
 		boolean ran = section.confirmed()
 			.stream()
-			.anyMatch((confirmed) -> confirmed.run().point().poolSize() == answer
+			.anyMatch((confirmed) -> confirmed.run().point().poolSize() == pasted
 					&& confirmed.run().point().rateRps() == rate);
 		return ran ? Optional.empty()
 				: Optional.of("pool " + answer + " at " + rate

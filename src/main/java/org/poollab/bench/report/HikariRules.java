@@ -4,6 +4,8 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import org.poollab.bench.deciding.PastedSettings;
+
 /** HikariCP's rules that every recommended block must keep. */
 final class HikariRules {
 
@@ -17,8 +19,8 @@ final class HikariRules {
 	 * @throws IllegalStateException naming the rule broken
 	 */
 	static void require(Map<String, Long> hikari) {
-		long connection = hikari.getOrDefault("connection-timeout", RecommendedYaml.DEFAULT_CONNECTION_TIMEOUT_MS);
-		long validation = hikari.getOrDefault("validation-timeout", RecommendedYaml.DEFAULT_VALIDATION_TIMEOUT_MS);
+		long connection = hikari.getOrDefault("connection-timeout", PastedSettings.DEFAULT_CONNECTION_TIMEOUT_MS);
+		long validation = hikari.getOrDefault("validation-timeout", PastedSettings.DEFAULT_VALIDATION_TIMEOUT_MS);
 		long maxLifetime = hikari.getOrDefault("max-lifetime", RecommendedYaml.MAX_LIFETIME_MS);
 		require(connection >= RecommendedYaml.HIKARI_TIMEOUT_FLOOR_MS,
 				"connection-timeout %d ms is below HikariCP's 250 ms", connection);
@@ -31,7 +33,7 @@ final class HikariRules {
 		require(keepalive == null || (keepalive >= 30_000 && keepalive < maxLifetime),
 				"keepalive-time %d ms must be at least 30 s and below max-lifetime %d ms", keepalive, maxLifetime);
 		Long leak = hikari.get("leak-detection-threshold");
-		require(leak == null || (leak >= RecommendedYaml.MIN_LEAK_DETECTION_THRESHOLD_MS && leak < maxLifetime),
+		require(leak == null || (leak >= PastedSettings.MIN_LEAK_DETECTION_THRESHOLD_MS && leak < maxLifetime),
 				"leak-detection-threshold %d ms must be at least 2 s and below max-lifetime %d ms", leak, maxLifetime);
 		Long pool = hikari.get("maximum-pool-size");
 		require(pool == null || pool >= 1, "maximum-pool-size %d is below 1", pool);

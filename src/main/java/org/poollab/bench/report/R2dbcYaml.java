@@ -3,6 +3,8 @@ package org.poollab.bench.report;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
+import org.poollab.bench.deciding.ConnectionTimeout;
+
 /** The reactive twin's recommended block, beside HikariCP's ({@link RecommendedYaml}). */
 final class R2dbcYaml {
 
@@ -38,16 +40,20 @@ final class R2dbcYaml {
 			RecommendedYaml.notWritten(yaml, prefix, why);
 		}
 		long acquireMs = RecommendedYaml.connectionTimeoutMs(section);
-		RecommendedYaml.line(yaml, prefix, "max-acquire-time", acquireMs, slowestMs.isPresent()
-				? "ms; HikariCP's connection-timeout rule: "
-						+ ConnectionTimeout.rule(RecommendedYaml.SLOWEST, slowestMs
-							.getAsDouble())
-						+ ": " + ConnectionTimeout.FAIL_FAST + " with a 503 (r2dbc-pool's own default waits for ever)"
-				: "ms; HikariCP's default connection-timeout: no sustained point to derive a tighter bound from "
-						+ "(r2dbc-pool's own default waits for ever)");
+		RecommendedYaml.line(yaml, prefix, "max-acquire-time", acquireMs,
+				slowestMs.isPresent() ? "ms; HikariCP's connection-timeout rule: "
+						+ ConnectionTimeout.rule(RecommendedYaml.SLOWEST,
+								slowestMs.getAsDouble())
+						+ ": " + ConnectionTimeout.FAIL_FAST
+						+ " (r2dbc-pool's own default waits for ever; it sets no login "
+						+ "timeout, so no floor applies). Risk: a request the pool cannot serve then fails; a plain "
+						+ "WebFlux app answers 500 (the lab's reactive twin maps it to 503)"
+						: "ms; HikariCP's default connection-timeout: no sustained point to derive a tighter bound from "
+								+ "(r2dbc-pool's own default waits for ever). Risk: a request the pool cannot serve then fails; "
+								+ "a plain WebFlux app answers 500 (the lab's reactive twin maps it to 503)");
 		RecommendedYaml.line(yaml, prefix, "acquire-retry", 0,
 				"r2dbc-pool applies max-acquire-time to each attempt: with Spring Boot's default of one retry a "
-						+ "request waits twice as long before its 503");
+						+ "request waits twice as long before it fails");
 		RecommendedYaml.line(yaml, prefix, "max-validation-time", RecommendedYaml.validationTimeoutMs(acquireMs),
 				"ms; bounds the check of a connection before it is handed out, below max-acquire-time (HikariCP's "
 						+ "validation-timeout rule); not measured by the sweep");

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -13,12 +12,13 @@ import java.util.stream.Collectors;
 
 import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.deciding.Confirmed;
+import org.poollab.bench.deciding.ConnectionTimeout;
+import org.poollab.bench.deciding.PastedSettings;
 import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.deciding.WrittenPool;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Stack;
-import org.poollab.bench.text.Durations;
 
 /**
  * {@code recommended-application.yml}: a block to paste into a service's configuration,
@@ -37,23 +37,14 @@ public final class RecommendedYaml {
 	/** HikariCP's floor for validation-timeout and connection-timeout. */
 	static final long HIKARI_TIMEOUT_FLOOR_MS = 250;
 
-	/** HikariCP's default validation-timeout. */
-	static final long DEFAULT_VALIDATION_TIMEOUT_MS = 5_000;
-
 	/** Comment lines are wrapped to this width, so the file reads in a pull request. */
 	static final int COMMENT_WIDTH = 100;
-
-	/** HikariCP's default, kept when nothing measured says otherwise. */
-	static final long DEFAULT_CONNECTION_TIMEOUT_MS = 30_000;
 
 	/** HikariCP's own default: nothing in a short sweep measures connection ageing. */
 	static final long MAX_LIFETIME_MS = 1_800_000;
 
 	/** HikariCP's default since 5.1: well under common firewall/NAT idle timeouts. */
 	static final long KEEPALIVE_TIME_MS = 120_000;
-
-	/** HikariCP ignores leak detection below two seconds. */
-	static final long MIN_LEAK_DETECTION_THRESHOLD_MS = 2_000;
 
 	private RecommendedYaml() {
 	}
@@ -179,31 +170,18 @@ public final class RecommendedYaml {
 			return R2dbcYaml.settings(section, prefix);
 		}
 		StringBuilder yaml = new StringBuilder();
-		Recommendation recommendation = section.recommendation();
-		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
+		PastedSettings pasted = pasted(section);
 		yaml.append(prefix).append("spring:\n");
 		yaml.append(prefix).append("  datasource:\n");
 		yaml.append(prefix).append("    hikari:\n");
-		if (poolSize(section).isPresent()) {
-			line(yaml, prefix, "maximum-pool-size", poolSize(section).getAsLong(), poolSizeWhy(section));
+		if (pasted.poolSize().isPresent()) {
+			line(yaml, prefix, "maximum-pool-size", pasted.poolSize().getAsLong(), pasted.poolWhy());
 		}
 		else {
-			notWritten(yaml, prefix, poolSizeWhy(section));
+			notWritten(yaml, prefix, pasted.poolWhy());
 		}
-		long connectionTimeoutMs = connectionTimeoutMs(section);
-		line(yaml, prefix, "connection-timeout", connectionTimeoutMs,
-				slowestMs.isPresent()
-						? "ms; " + ConnectionTimeout.rule(SLOWEST, slowestMs.getAsDouble())
-								+ " (validation-timeout must fit below it): " + ConnectionTimeout.FAIL_FAST
-								+ " with a 503 instead of queueing for HikariCP's default 30 s"
-						: "ms; HikariCP's default: no sustained point to derive a tighter bound from");
-		long validationTimeoutMs = validationTimeoutMs(connectionTimeoutMs);
-		line(yaml, prefix, "validation-timeout", validationTimeoutMs,
-				(validationTimeoutMs == DEFAULT_VALIDATION_TIMEOUT_MS)
-						? "ms; HikariCP's default, below connection-timeout"
-						: "ms; HikariCP requires 250 ms <= validation-timeout < connection-timeout, and its default "
-								+ "(5000 ms) is not below this connection-timeout: half of it, rounded down to 250 ms; "
-								+ "not measured by the sweep (a validation runs only on a connection idle for 500 ms)");
+		line(yaml, prefix, "connection-timeout", pasted.connectionTimeoutMs(), pasted.connectionTimeoutWhy());
+		line(yaml, prefix, "validation-timeout", pasted.validationTimeoutMs(), pasted.validationTimeoutWhy());
 		line(yaml, prefix, "max-lifetime", MAX_LIFETIME_MS,
 				"ms (30 min), HikariCP's default; not measured by the sweep. Keep it a few seconds shorter than "
 						+ "any connection time limit imposed by the database or the network (>= 30 s)");
@@ -211,23 +189,30 @@ public final class RecommendedYaml {
 				"ms (2 min), HikariCP's default; not measured by the sweep. A fixed-size pool keeps idle "
 						+ "connections, and this pings them before a firewall or NAT drops them silently (HikariCP: "
 						+ ">= 30 s and < max-lifetime)");
-		long leakMs = slowestMs.isPresent() ? leakDetectionThresholdMs(slowestMs.getAsDouble()) : 60_000;
-		line(yaml, prefix, "leak-detection-threshold", leakMs, slowestMs.isPresent()
-				? String.format(Locale.ROOT,
-						"ms; a connection is held within one request, so no healthy hold outlasts the slowest request "
-								+ "(%s ms); 10x that, rounded up to whole seconds, floor 2 s (HikariCP's minimum), "
-								+ "flags only real leaks",
-						Durations.ms(slowestMs.getAsDouble()))
-				: "ms; no sustained point to derive it from: a generous minute, still well under max-lifetime");
+		optIn(yaml, prefix, "leak-detection-threshold", pasted.leakDetectionThresholdMs(),
+				pasted.leakDetectionThresholdWhy());
 		Map<String, Long> written = new LinkedHashMap<>();
-		poolSize(section).ifPresent((pool) -> written.put("maximum-pool-size", pool));
-		written.put("connection-timeout", connectionTimeoutMs);
-		written.put("validation-timeout", validationTimeoutMs);
+		pasted.poolSize().ifPresent((pool) -> written.put("maximum-pool-size", pool));
+		written.put("connection-timeout", pasted.connectionTimeoutMs());
+		written.put("validation-timeout", pasted.validationTimeoutMs());
 		written.put("max-lifetime", MAX_LIFETIME_MS);
 		written.put("keepalive-time", KEEPALIVE_TIME_MS);
-		written.put("leak-detection-threshold", leakMs);
+		written.put("leak-detection-threshold", pasted.leakDetectionThresholdMs());
 		HikariRules.require(written);
 		return yaml.toString();
+	}
+
+	/**
+	 * The values the JDBC block writes ({@link PastedSettings}): the measured pool (or
+	 * the formula's) under the floor, the timeouts and the leak threshold from the
+	 * slowest sustained request, which also bounds the longest hold (a connection is held
+	 * within one request).
+	 */
+	static PastedSettings pasted(Section section) {
+		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
+		return PastedSettings.of(poolSize(section), poolSizeWhy(section),
+				section.recommendation().crossChecks().deadlockFloor(), slowestMs, SLOWEST, slowestMs,
+				"the longest hold measured, bounded by the slowest successful request at a sustained point");
 	}
 
 	/** Whether the section measured the reactive twin, whose block is r2dbc-pool's. */
@@ -273,12 +258,17 @@ public final class RecommendedYaml {
 	}
 
 	/**
-	 * The section's written connection-timeout: from its slowest sustained request, else
-	 * HikariCP's default.
+	 * The section's wait for a connection as written: HikariCP's connection-timeout
+	 * ({@link PastedSettings}), or the sweep's rule for r2dbc-pool's max-acquire-time
+	 * (which sets no login timeout); HikariCP's default when nothing sustained its rate.
 	 */
 	static long connectionTimeoutMs(Section section) {
 		OptionalDouble slowestMs = slowestSustainedMs(section.grid());
-		return slowestMs.isPresent() ? connectionTimeoutMs(slowestMs.getAsDouble()) : DEFAULT_CONNECTION_TIMEOUT_MS;
+		if (reactive(section)) {
+			return slowestMs.isPresent() ? ConnectionTimeout.ms(slowestMs.getAsDouble())
+					: PastedSettings.DEFAULT_CONNECTION_TIMEOUT_MS;
+		}
+		return PastedSettings.connectionTimeoutMs(slowestMs);
 	}
 
 	/** The slowest successful request at any point that sustained its rate. */
@@ -287,31 +277,14 @@ public final class RecommendedYaml {
 	}
 
 	/**
-	 * connection-timeout from the slowest healthy request ({@link ConnectionTimeout}).
-	 */
-	static long connectionTimeoutMs(double slowestMs) {
-		return ConnectionTimeout.ms(slowestMs);
-	}
-
-	/**
-	 * leak-detection-threshold from the longest healthy hold: 10x it, rounded up to whole
-	 * seconds, at least HikariCP's 2 s.
-	 */
-	static long leakDetectionThresholdMs(double longestHoldMs) {
-		return Math.max(MIN_LEAK_DETECTION_THRESHOLD_MS, roundUp(10 * longestHoldMs, 1000));
-	}
-
-	private static long roundUp(double valueMs, long stepMs) {
-		return (long) Math.ceil(valueMs / stepMs) * stepMs;
-	}
-
-	/**
 	 * validation-timeout: HikariCP's default when it is below connection-timeout, else
 	 * half of connection-timeout rounded down to 250 ms (never below HikariCP's 250 ms).
+	 * Only r2dbc-pool's max-validation-time can need the second branch: HikariCP's
+	 * connection-timeout is never written below 10 s.
 	 */
 	static long validationTimeoutMs(long connectionTimeoutMs) {
-		if (DEFAULT_VALIDATION_TIMEOUT_MS < connectionTimeoutMs) {
-			return DEFAULT_VALIDATION_TIMEOUT_MS;
+		if (PastedSettings.DEFAULT_VALIDATION_TIMEOUT_MS < connectionTimeoutMs) {
+			return PastedSettings.DEFAULT_VALIDATION_TIMEOUT_MS;
 		}
 		return Math.max(HIKARI_TIMEOUT_FLOOR_MS, (connectionTimeoutMs / 2) / 250 * 250);
 	}
@@ -336,6 +309,18 @@ public final class RecommendedYaml {
 		}
 		// A blank line: the comments below belong to the next setting.
 		yaml.append(prefix.isEmpty() ? "\n" : prefix.strip() + "\n");
+	}
+
+	/**
+	 * An opt-in setting: its reason, then the key commented out, so the pool's default
+	 * (off) applies until a team removes the {@code #}.
+	 */
+	static void optIn(StringBuilder yaml, String prefix, String key, long value, String why) {
+		String indent = prefix + "      ";
+		for (String comment : wrap(why, COMMENT_WIDTH - indent.length() - 2)) {
+			yaml.append(indent).append("# ").append(comment).append('\n');
+		}
+		yaml.append(indent).append("# ").append(key).append(": ").append(value).append('\n');
 	}
 
 	/** A setting with the reason for it wrapped in comment lines above it. */

@@ -65,8 +65,8 @@ public final class Report {
 	}
 
 	/**
-	 * The SLO search's block for its answer, as recommended-hikari.yml will hold it: what
-	 * its confirmation run starts the instance with.
+	 * The SLO search's block for its answer, as recommended-application.yml will hold it:
+	 * what its confirmation run starts the instance with.
 	 * @param results results holding the search
 	 * @return the block, empty when the search found no pool
 	 */
@@ -102,8 +102,10 @@ public final class Report {
 			.filter((one) -> one.grid().key().equals(choice.deployment()))
 			.findFirst()
 			.orElseThrow(() -> new IllegalArgumentException("no topology " + choice.deployment() + " in the results"));
-		return new Confirming(choice.deployment(), choice.poolSize(), choice.rateRps(),
-				RecommendedYaml.settings(section, ""));
+		// The block as pasted: its pool may be the floor above the measured one.
+		int poolSize = RecommendedYaml.reactive(section) ? choice.poolSize()
+				: (int) RecommendedYaml.pasted(section).poolSize().orElse(choice.poolSize());
+		return new Confirming(choice.deployment(), poolSize, choice.rateRps(), RecommendedYaml.settings(section, ""));
 	}
 
 	/**

@@ -21,7 +21,7 @@ import org.poollab.bench.text.Durations;
 /**
  * The SLO search's report: report.md, report.html (the same sections, with the model's
  * curve against what was measured and the database's scalability drawn as static SVG, so
- * the page needs no script) and recommended-hikari.yml ({@link SloYaml}).
+ * the page needs no script) and recommended-application.yml ({@link SloYaml}).
  */
 final class SloReport {
 
@@ -90,7 +90,7 @@ final class SloReport {
 			md.append("```\n\n");
 			SloText.fleetAdvice(answer, plan).forEach((advice) -> md.append(advice).append("\n\n"));
 		});
-		md.append("\n## recommended-hikari.yml\n\n```yaml\n").append(SloYaml.render(answer)).append("```\n");
+		md.append("\n## " + Report.RECOMMENDED_YAML + "\n\n```yaml\n").append(SloYaml.render(answer)).append("```\n");
 		return md.toString();
 	}
 
@@ -140,7 +140,7 @@ final class SloReport {
 			SloText.fleetAdvice(answer, plan)
 				.forEach((advice) -> html.append("<p>").append(HtmlReport.escape(advice)).append("</p>\n"));
 		});
-		html.append("<h2>recommended-hikari.yml</h2>\n<pre class=\"yaml\">")
+		html.append("<h2>" + Report.RECOMMENDED_YAML + "</h2>\n<pre class=\"yaml\">")
 			.append(HtmlReport.escape(SloYaml.render(answer)))
 			.append("</pre>\n</main>\n</body>\n</html>\n");
 		return html.toString();

@@ -6,17 +6,19 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
+import org.poollab.bench.deciding.PastedSettings;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.text.Durations;
 
 /**
- * The SLO search's {@code recommended-hikari.yml}: the block to paste, and above it, as
- * comments a reviewer reads in a pull request, the question, the conditions the pool was
- * searched and confirmed under, the path the search took and the fleet's limits. Without
- * a pool that meets the objective the file says why and holds no block. With the user's
- * own hold time the block is derived for it from the model, each value saying whether it
- * comes from the measured endpoint or from their figure.
+ * The SLO search's {@code recommended-application.yml}: the block to paste, and above it,
+ * as comments a reviewer reads in a pull request, the question, the conditions the pool
+ * was searched and confirmed under, the path the search took and the fleet's limits.
+ * Without a pool that meets the objective the file says why and holds no block. With the
+ * user's own hold time the block is derived for it from the model, each value saying
+ * whether it comes from the measured endpoint or from their figure.
  */
 final class SloYaml {
 
@@ -64,45 +66,53 @@ final class SloYaml {
 	 */
 	static String settings(SloAnswer answer, int poolSize, boolean theirs) {
 		StringBuilder yaml = new StringBuilder("spring:\n  datasource:\n    hikari:\n");
+		PastedSettings pasted = pasted(answer, poolSize, theirs);
+		long pool = pasted.poolSize().orElseThrow();
+		RecommendedYaml.line(yaml, "", "maximum-pool-size", pool, pasted.poolWhy());
+		RecommendedYaml.line(yaml, "", "connection-timeout", pasted.connectionTimeoutMs(),
+				pasted.connectionTimeoutWhy());
+		RecommendedYaml.line(yaml, "", "validation-timeout", pasted.validationTimeoutMs(),
+				pasted.validationTimeoutWhy());
+		RecommendedYaml.line(yaml, "", "max-lifetime", RecommendedYaml.MAX_LIFETIME_MS,
+				"ms (30 min), HikariCP's default; not measured");
+		RecommendedYaml.line(yaml, "", "keepalive-time", RecommendedYaml.KEEPALIVE_TIME_MS,
+				"ms (2 min), HikariCP's default; not measured");
+		RecommendedYaml.optIn(yaml, "", "leak-detection-threshold", pasted.leakDetectionThresholdMs(),
+				pasted.leakDetectionThresholdWhy());
+		Map<String, Long> written = new LinkedHashMap<>();
+		written.put("maximum-pool-size", pool);
+		written.put("connection-timeout", pasted.connectionTimeoutMs());
+		written.put("validation-timeout", pasted.validationTimeoutMs());
+		written.put("max-lifetime", RecommendedYaml.MAX_LIFETIME_MS);
+		written.put("keepalive-time", RecommendedYaml.KEEPALIVE_TIME_MS);
+		written.put("leak-detection-threshold", pasted.leakDetectionThresholdMs());
+		HikariRules.require(written);
+		return yaml.toString();
+	}
+
+	/**
+	 * The values the block writes ({@link PastedSettings}): the pool found under the
+	 * floor (the search's lowest pool is its deadlock floor), and the wait and the leak
+	 * threshold from the measured endpoint's slowest request or from the user's hold.
+	 */
+	private static PastedSettings pasted(SloAnswer answer, int poolSize, boolean theirs) {
 		SloSearch search = answer.search();
-		RecommendedYaml.line(yaml, "", "maximum-pool-size", poolSize, theirs ? String.format(Locale.ROOT,
+		String poolWhy = theirs ? String.format(Locale.ROOT,
 				"per replica; FROM YOUR bench.holdTime (the model, not measured): the smallest pool whose predicted p99 "
 						+ "at %d rps meets %s ms, at least the deadlock floor %d; the toy endpoint measured %s",
 				search.rateRps(), Durations.ms(search.asked().p99ObjectiveMs()), search.lowestPool(),
 				(search.chosenPool() != null) ? "pool " + search.chosenPool() : "no pool that meets it")
 				: "per replica; MEASURED: the smallest pool that met the objective in the search"
-						+ (search.exact() ? "" : " (the probe budget ran out: a smaller one may also meet it)"));
-		OptionalDouble basisMs = theirs ? OptionalDouble.of(answer.theirs().get().predict(poolSize).latencyP99Ms())
+						+ (search.exact() ? "" : " (the probe budget ran out: a smaller one may also meet it)");
+		OptionalDouble waitBasisMs = theirs ? OptionalDouble.of(answer.theirs().get().predict(poolSize).latencyP99Ms())
 				: answer.slowestMetMs();
-		String source = theirs ? "FROM YOUR bench.holdTime: the model's p99 at this pool"
+		String waitBasis = theirs ? "FROM YOUR bench.holdTime: the model's p99 at this pool"
 				: "MEASURED: the slowest successful request in the windows that met the objective";
-		long connectionTimeoutMs = basisMs.isPresent() ? RecommendedYaml.connectionTimeoutMs(basisMs.getAsDouble())
-				: RecommendedYaml.DEFAULT_CONNECTION_TIMEOUT_MS;
-		RecommendedYaml.line(yaml, "", "connection-timeout", connectionTimeoutMs, basisMs.isPresent()
-				? "ms; " + ConnectionTimeout.rule(source, basisMs.getAsDouble()) + ": " + ConnectionTimeout.FAIL_FAST
-				: "ms; HikariCP's default");
-		long validationTimeoutMs = RecommendedYaml.validationTimeoutMs(connectionTimeoutMs);
-		RecommendedYaml.line(yaml, "", "validation-timeout", validationTimeoutMs,
-				"ms; below connection-timeout, as HikariCP requires");
-		RecommendedYaml.line(yaml, "", "max-lifetime", RecommendedYaml.MAX_LIFETIME_MS,
-				"ms (30 min), HikariCP's default; not measured");
-		RecommendedYaml.line(yaml, "", "keepalive-time", RecommendedYaml.KEEPALIVE_TIME_MS,
-				"ms (2 min), HikariCP's default; not measured");
-		double holdBasisMs = theirs ? holdP99Ms(search.asked()) : answer.slowestMetMs().orElse(6_000);
-		long leakMs = RecommendedYaml.leakDetectionThresholdMs(holdBasisMs);
-		RecommendedYaml.line(yaml, "", "leak-detection-threshold", leakMs, String.format(Locale.ROOT,
-				"ms; 10x %s (%s ms), rounded up to whole seconds, at least 2 s: flags only real leaks",
-				theirs ? "FROM YOUR bench.holdTime: your hold's p99" : "MEASURED: the slowest successful request",
-				Durations.ms(holdBasisMs)));
-		Map<String, Long> written = new LinkedHashMap<>();
-		written.put("maximum-pool-size", (long) poolSize);
-		written.put("connection-timeout", connectionTimeoutMs);
-		written.put("validation-timeout", validationTimeoutMs);
-		written.put("max-lifetime", RecommendedYaml.MAX_LIFETIME_MS);
-		written.put("keepalive-time", RecommendedYaml.KEEPALIVE_TIME_MS);
-		written.put("leak-detection-threshold", leakMs);
-		HikariRules.require(written);
-		return yaml.toString();
+		OptionalDouble holdBasisMs = theirs ? OptionalDouble.of(holdP99Ms(search.asked())) : answer.slowestMetMs();
+		String holdBasis = theirs ? "FROM YOUR bench.holdTime: your hold's p99"
+				: "the longest hold measured, bounded by the slowest successful request";
+		return PastedSettings.of(OptionalLong.of(poolSize), poolWhy, search.lowestPool(), waitBasisMs, waitBasis,
+				holdBasisMs, holdBasis);
 	}
 
 	/** Their hold's p99: as given, else an exponential hold's (mean × ln 100). */

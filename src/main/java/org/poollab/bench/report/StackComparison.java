@@ -92,7 +92,8 @@ record StackComparison(Section jdbc, Section r2dbc) {
 		notes.add(String.format(Locale.ROOT,
 				"Recommended: JDBC → maximum-pool-size %s, connection-timeout %d ms; R2DBC → max-size %s, "
 						+ "max-acquire-time %d ms (the same rule: 4× the slowest successful request at a sustained "
-						+ "point, at least 500 ms). Each stack's block is in recommended-application.yml.",
+						+ "point, at least 500 ms, and for HikariCP at least 10 s, since it also sets the driver's "
+						+ "login timeout). Each stack's block is in recommended-application.yml.",
 				poolText(this.jdbc), RecommendedYaml.connectionTimeoutMs(this.jdbc), poolText(this.r2dbc),
 				RecommendedYaml.connectionTimeoutMs(this.r2dbc)));
 		return notes;

@@ -92,7 +92,7 @@ record ThreadComparison(Section platform, Section virtual) {
 		notes.add(String.format(Locale.ROOT,
 				"Recommended: %s → pool %s, connection-timeout %d ms; virtual threads → pool %s, connection-timeout "
 						+ "%d ms. Both timeouts follow the same rule (4× the slowest successful request at a sustained "
-						+ "point, at least 500 ms). With virtual threads it is the only bound on a request's wait, so "
+						+ "point, at least HikariCP's 10 s floor: it also sets the driver's login timeout). With virtual threads it is the only bound on a request's wait, so "
 						+ "do not raise it above what a client waits for an answer: a longer one only lets the queue "
 						+ "grow.",
 				platformName(this.platform), poolText(this.platform),

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.poollab.bench.deciding.ConnectionTimeout;
 import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.deciding.RecommenderTests;
 import org.poollab.bench.results.DatabaseFacts;

@@ -224,13 +224,16 @@ class ReportTests {
 		int connectionTimeoutMs = (int) hikari.get("connection-timeout");
 		int maxLifetimeMs = (int) hikari.get("max-lifetime");
 		int keepaliveTimeMs = (int) hikari.get("keepalive-time");
-		int leakDetectionThresholdMs = (int) hikari.get("leak-detection-threshold");
-		assertThat(connectionTimeoutMs).isGreaterThanOrEqualTo(250);
+		// Never below the floor that bounds opening a new connection too (the login
+		// timeout).
+		assertThat(connectionTimeoutMs).isGreaterThanOrEqualTo(10_000);
 		assertThat(maxLifetimeMs).isGreaterThanOrEqualTo(30_000);
 		assertThat(keepaliveTimeMs).isGreaterThanOrEqualTo(30_000).isLessThan(maxLifetimeMs);
-		// well above the slowest sustained request of the multi topology (70 ms)
-		assertThat(leakDetectionThresholdMs).isGreaterThanOrEqualTo(2_000).isLessThan(maxLifetimeMs);
-		assertThat((int) hikari.get("validation-timeout")).isBetween(250, connectionTimeoutMs - 1);
+		// Opt-in: written commented out, at HikariCP's 2 s minimum (the slowest sustained
+		// request of the multi topology is 70 ms).
+		assertThat(hikari).doesNotContainKey("leak-detection-threshold");
+		assertThat(text).contains("\n      # leak-detection-threshold: 2000\n");
+		assertThat((int) hikari.get("validation-timeout")).as("HikariCP's default").isEqualTo(5_000);
 		List<String> lines = text.lines().toList();
 		for (int i = 0; i < lines.size(); i++) {
 			if (lines.get(i).matches("\\s+[a-z-]+: \\d+")) {

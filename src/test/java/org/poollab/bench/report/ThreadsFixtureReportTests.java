@@ -68,7 +68,7 @@ class ThreadsFixtureReportTests {
 			.contains("| 19 → 3909 | none → 3214 pool-timeout | 20 → 3997 |", "| yes → no |");
 		assertThat(ReportFiguresTests.row(comparison, "1 | 1200")).contains("| 72 → died |");
 		assertThat(comparison).contains("Recommended: 200 Tomcat threads → pool 1,",
-				"virtual threads → pool 1, connection-timeout 500 ms",
+				"virtual threads → pool 1, connection-timeout 10000 ms",
 				"Pinned virtual threads in the measured windows: 1 over 7 window(s) (1 more had no scrape");
 	}
 

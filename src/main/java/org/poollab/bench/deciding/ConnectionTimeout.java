@@ -1,38 +1,41 @@
-package org.poollab.bench.report;
+package org.poollab.bench.deciding;
 
 import java.util.Locale;
 
 import org.poollab.bench.text.Durations;
 
 /**
- * The recommended wait for a connection ({@code connection-timeout}, r2dbc-pool's
- * {@code max-acquire-time}) and the one sentence that explains it wherever it is written.
+ * The sweep's rule for the wait for a connection: how long a healthy request can wait
+ * before the wait itself says the pool is saturated. r2dbc-pool's
+ * {@code max-acquire-time} is this rule as written; HikariCP's {@code connection-timeout}
+ * is it or a floor, since HikariCP also derives the driver's login timeout from it
+ * ({@link PastedSettings}).
  */
-final class ConnectionTimeout {
+public final class ConnectionTimeout {
 
 	/** The wait is this many times the slowest healthy request ... */
-	static final int FACTOR = 4;
+	public static final int FACTOR = 4;
 
 	/** ... rounded up to this step ... */
-	static final long STEP_MS = 250;
+	public static final long STEP_MS = 250;
 
 	/**
 	 * ... and at least this long: HikariCP ignores a connection-timeout below 250 ms, and
 	 * validation-timeout (at least 250 ms) must stay below it.
 	 */
-	static final long MIN_MS = 500;
+	public static final long MIN_MS = 500;
 
 	/** Why a wait longer than the rule's is not worth it. */
-	static final String FAIL_FAST = "a longer wait means the pool is saturated, so fail fast";
+	public static final String FAIL_FAST = "a longer wait means the pool is saturated, so fail fast";
 
 	private ConnectionTimeout() {
 	}
 
 	/**
-	 * connection-timeout from the slowest healthy request: {@link #FACTOR} times it,
-	 * rounded up to {@link #STEP_MS}, at least {@link #MIN_MS}.
+	 * The wait from the slowest healthy request: {@link #FACTOR} times it, rounded up to
+	 * {@link #STEP_MS}, at least {@link #MIN_MS}.
 	 */
-	static long ms(double slowestMs) {
+	public static long ms(double slowestMs) {
 		return Math.max(MIN_MS, (long) Math.ceil(FACTOR * slowestMs / STEP_MS) * STEP_MS);
 	}
 
@@ -42,7 +45,7 @@ final class ConnectionTimeout {
 	 * @param basis what the wait was derived from
 	 * @param basisMs its figure
 	 */
-	static String rule(String basis, double basisMs) {
+	public static String rule(String basis, double basisMs) {
 		return String.format(Locale.ROOT, "%dx %s (%s ms), rounded up to %d ms, at least %d ms", FACTOR, basis,
 				Durations.ms(basisMs), STEP_MS, MIN_MS);
 	}

@@ -1,0 +1,1 @@
+INSERT INTO greeting (text) VALUES ('hello'), ('bonjour'), ('hallo');
