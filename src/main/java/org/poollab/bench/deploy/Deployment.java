@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -63,6 +64,9 @@ public final class Deployment implements AutoCloseable {
 	 * instance's.
 	 */
 	private int poolSize;
+
+	/** See {@link #resizedAtMs()}. */
+	private List<Long> resizedAtMs = List.of();
 
 	private Deployment(List<Instance> instances, Entry entry, @Nullable PgBouncer pgbouncer, Context context,
 			int poolSize, @Nullable ExternalPools external) {
@@ -307,14 +311,21 @@ public final class Deployment implements AutoCloseable {
 		}
 		if (external != null && external.byCommand()) {
 			external.redeploy(poolSize);
-		}
-		else if (this.instances.size() == 1) {
-			this.instances.get(0).resize(poolSize);
+			this.resizedAtMs = Collections.nCopies(this.instances.size(), System.currentTimeMillis());
 		}
 		else {
-			Instance.resizeAtOnce(this.instances, poolSize);
+			this.resizedAtMs = Instance.resizeAtOnce(this.instances, poolSize);
 		}
 		this.poolSize = poolSize;
+	}
+
+	/**
+	 * By instance, when the lab last saw its pool at a new size (its resize answered, or
+	 * the resize command's wait read the size); empty before the first resize. The pool's
+	 * gauges may show the old size for a while after (PoolWindow).
+	 */
+	public List<Long> resizedAtMs() {
+		return this.resizedAtMs;
 	}
 
 	public int poolSize() {

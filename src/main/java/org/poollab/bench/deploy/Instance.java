@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -216,14 +217,16 @@ public final class Instance {
 	 * of connections, which for a shrink waits for busy connections to come back. One
 	 * after the other, three instances took 3.5 s at 500 rps (measured in a default
 	 * sweep), so the last one changed inside a window that started 2 s after the phase.
+	 * @return by instance, when its resize was answered (epoch milliseconds)
 	 */
-	static void resizeAtOnce(List<Instance> instances, int poolSize) throws IOException, InterruptedException {
-		List<CompletableFuture<Void>> resizes = instances.stream()
-			.map((instance) -> instance.resizeAsync(poolSize))
+	static List<Long> resizeAtOnce(List<Instance> instances, int poolSize) throws IOException, InterruptedException {
+		List<CompletableFuture<Long>> resizes = instances.stream()
+			.map((instance) -> instance.resizeAsync(poolSize).thenApply((done) -> System.currentTimeMillis()))
 			.toList();
-		for (CompletableFuture<Void> resize : resizes) {
+		List<Long> resizedAtMs = new ArrayList<>();
+		for (CompletableFuture<Long> resize : resizes) {
 			try {
-				resize.get();
+				resizedAtMs.add(resize.get());
 			}
 			catch (InterruptedException ex) {
 				resizes.forEach((other) -> other.cancel(true));
@@ -239,8 +242,8 @@ public final class Instance {
 				throw new LabFailureException("Could not resize the pools to %d: %s".formatted(poolSize, ex.getCause()),
 						ex.getCause());
 			}
-
 		}
+		return resizedAtMs;
 	}
 
 	/**

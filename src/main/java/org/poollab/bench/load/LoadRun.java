@@ -21,6 +21,7 @@ import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.telemetry.LoadWindow;
+import org.poollab.bench.telemetry.PoolWindow;
 import org.poollab.bench.telemetry.Telemetry;
 
 /**
@@ -160,7 +161,8 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		RunWindows windows = new RunWindows(this.grid, this.jmeter);
 		List<Point> measured = new ArrayList<>();
 		for (int i = 0; i <= last; i++) {
-			measured.add(windows.point(segments.get(i), recording, samples, deployment, i == diedIn));
+			measured.add(windows.point(segments.get(i), recording.resizedAtMs(i), recording, samples, deployment,
+					i == diedIn));
 		}
 		windows.writeSlices(segments.subList(0, last + 1), recording.originMs(), samples,
 				directory.resolve(Dashboards.WINDOWS).resolve(runId));
@@ -183,9 +185,20 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 	 *
 	 * @param originMs the schedule's origin, every segment's times are from it
 	 * @param diedIn the segment during which an instance was seen dead, -1 when none died
+	 * @param resizedAtMs by segment reached, {@link Deployment#resizedAtMs()} after that
+	 * segment's resize: what {@link PoolWindow} waits out
 	 */
 	record Recording(long originMs, int diedIn, List<Telemetry.Scrape> scrapes, List<Telemetry.CpuSample> cpu,
-			List<Telemetry.CpuSample> databaseCpu, List<PgBouncer.Sample> pgbouncer) {
+			List<Telemetry.CpuSample> databaseCpu, List<PgBouncer.Sample> pgbouncer, List<List<Long>> resizedAtMs) {
+
+		/**
+		 * The instances' last resizes as of a segment (the last one reached for later).
+		 */
+		List<Long> resizedAtMs(int segment) {
+			return this.resizedAtMs.isEmpty() ? List.of()
+					: this.resizedAtMs.get(Math.min(segment, this.resizedAtMs.size() - 1));
+		}
+
 	}
 
 	/**
@@ -197,7 +210,8 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle(),
 				deployment::databaseCpuNanos)) {
 			long originMs = run.origin();
-			int diedIn = followSchedule(segments, originMs, deployment, telemetry);
+			List<List<Long>> resizedAtMs = new ArrayList<>();
+			int diedIn = followSchedule(segments, originMs, deployment, telemetry, resizedAtMs);
 			telemetry.scrapeNow(); // the last window's end
 			if (diedIn >= 0) {
 				run.stop();
@@ -206,16 +220,18 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 				run.await(telemetry::idle);
 			}
 			return new Recording(originMs, diedIn, telemetry.scrapes(), telemetry.cpu(), telemetry.databaseCpu(),
-					telemetry.pgbouncer());
+					telemetry.pgbouncer(), List.copyOf(resizedAtMs));
 		}
 	}
 
 	/**
 	 * Scrapes at every window's edges and resizes the pools at each phase's start.
+	 * @param resizedAtMs filled with the instances' last resizes as of each segment
+	 * reached
 	 * @return the segment during which an instance was seen dead, -1 when none died
 	 */
-	private static int followSchedule(List<Segment> segments, long originMs, Deployment deployment, Telemetry telemetry)
-			throws IOException, InterruptedException {
+	private static int followSchedule(List<Segment> segments, long originMs, Deployment deployment, Telemetry telemetry,
+			List<List<Long>> resizedAtMs) throws IOException, InterruptedException {
 		for (int i = 0; i < segments.size(); i++) {
 			Segment segment = segments.get(i);
 			if (!sleepUntil(originMs + segment.start().toMillis(), deployment)) {
@@ -228,6 +244,7 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 					&& !resizeUnlessDead(deployment, segment.point().poolSize())) {
 				return i;
 			}
+			resizedAtMs.add(deployment.resizedAtMs());
 			if (sleepUntil(originMs + segment.windowStart().toMillis() - EDGE_SCRAPE_LEAD.toMillis(), deployment)) {
 				telemetry.scrapeNow(); // this window's start
 			}

@@ -47,8 +47,8 @@ record RunWindows(Grid grid, JMeter jmeter) {
 	 * One segment's window as a point, judged: whether an instance or pgbouncer died,
 	 * whether the pools were the size planned, whether the generator kept up.
 	 */
-	Point point(LoadRun.Segment segment, LoadRun.Recording recording, List<LoadWindow.Sample> samples,
-			Deployment deployment, boolean died) {
+	Point point(LoadRun.Segment segment, List<Long> resizedAtMs, LoadRun.Recording recording,
+			List<LoadWindow.Sample> samples, Deployment deployment, boolean died) {
 		Planned planned = segment.point();
 		long originMs = recording.originMs();
 		List<Telemetry.Scrape> scrapes = recording.scrapes();
@@ -65,7 +65,7 @@ record RunWindows(Grid grid, JMeter jmeter) {
 				? LoadWindow.engines(samples, this.jmeter.engines(), startMs, endMs,
 						even ? planned.rateRps() / this.jmeter.engines().size() : 0, phaseStartMs)
 				: new LoadWindow.Engines(List.of(), window.startLagP99Ms());
-		Pool pool = PoolWindow.summarize(scrapes, deployment.instances().size(), startMs, endMs);
+		Pool pool = PoolWindow.summarize(scrapes, deployment.instances().size(), startMs, endMs, resizedAtMs);
 		Point measured = Point.builder()
 			.topology(planned.topology().label())
 			.instances(planned.instances())

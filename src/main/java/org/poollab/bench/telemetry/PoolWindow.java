@@ -1,8 +1,10 @@
 package org.poollab.bench.telemetry;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
@@ -17,14 +19,27 @@ import org.poollab.bench.telemetry.Telemetry.Scrape;
  * scrapes inside the window saw, so a peak shorter than the scrape interval can be
  * missed; counters and histograms are the difference between the scrape just before the
  * window and the one just after it, so they cover the window to within one scrape
- * interval. An instance no scrape reached in the window has no observed maximum, and one
- * whose maximum changed during the window reports {@link #CHANGED}: neither proves the
- * point's pool size.
+ * interval.
+ * <p>
+ * The pool's size is proven by the scrapes inside the window that read the pool after its
+ * last resize: HikariCP's gauges lag the pool by up to {@link #GAUGE_LAG}, so a scrape
+ * asked for sooner than that after the resize may still show the size before it. An
+ * instance no such scrape reached has no observed maximum; one whose maximum changed
+ * during the window, or whose resize was confirmed only after the window began, reports
+ * {@link #CHANGED}: neither proves the point's pool size.
  */
 public final class PoolWindow {
 
 	/** The observed maximum of an instance whose pool size changed during the window. */
 	static final int CHANGED = -1;
+
+	/**
+	 * How stale a pool gauge can be: HikariCP serves {@code hikaricp_connections_max} and
+	 * the other pool gauges from statistics it refreshes at most once a second
+	 * ({@code HikariPool.getPoolStats()} builds a {@code PoolStats} with a one-second
+	 * timeout). The reactive twin's r2dbc-pool gauges are held to the same bound.
+	 */
+	static final Duration GAUGE_LAG = Duration.ofSeconds(1);
 
 	private PoolWindow() {
 	}
@@ -48,7 +63,13 @@ public final class PoolWindow {
 		return refused;
 	}
 
-	public static Pool summarize(List<Scrape> scrapes, int instances, long startMs, long endMs) {
+	/**
+	 * The pools' figures over the window.
+	 * @param resizedAtMs by instance, when the lab last saw its pool at a new size, up to
+	 * and including the window's own resize (missing: never resized)
+	 */
+	public static Pool summarize(List<Scrape> scrapes, int instances, long startMs, long endMs,
+			List<Long> resizedAtMs) {
 		List<Integer> observedMax = new ArrayList<>();
 		int peakActive = 0;
 		int peakPending = 0;
@@ -70,9 +91,8 @@ public final class PoolWindow {
 			if (inside.isEmpty()) {
 				continue;
 			}
-			int last = (int) inside.get(inside.size() - 1).pool().max();
-			boolean constant = inside.stream().allMatch((scrape) -> scrape.pool().max() == last);
-			observedMax.add(constant ? last : CHANGED);
+			observedMax(inside, startMs, (i < resizedAtMs.size()) ? resizedAtMs.get(i) : Long.MIN_VALUE)
+				.ifPresent(observedMax::add);
 			for (Scrape scrape : inside) {
 				peakActive = Math.max(peakActive, (int) scrape.pool().active());
 				peakPending = Math.max(peakPending, (int) scrape.pool().pending());
@@ -101,6 +121,24 @@ public final class PoolWindow {
 				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples, meanActive, pinned,
 				(holdCount > 0) ? 1000 * holdSeconds / holdCount : null,
 				(holdCount > 0) ? HistogramQuantile.interpolatedMs(holdBuckets, holdCount, 0.99) : null);
+	}
+
+	/**
+	 * One instance's pool size over the window, from its scrapes inside it: empty when
+	 * none of them read the pool after its resize.
+	 */
+	private static OptionalInt observedMax(List<Scrape> inside, long startMs, long resizedAtMs) {
+		if (resizedAtMs > startMs) {
+			return OptionalInt.of(CHANGED);
+		}
+		long provenFromMs = (resizedAtMs == Long.MIN_VALUE) ? Long.MIN_VALUE : resizedAtMs + GAUGE_LAG.toMillis();
+		List<Scrape> afterResize = inside.stream().filter((scrape) -> scrape.sentMs() >= provenFromMs).toList();
+		if (afterResize.isEmpty()) {
+			return OptionalInt.empty();
+		}
+		int last = (int) afterResize.get(afterResize.size() - 1).pool().max();
+		boolean constant = afterResize.stream().allMatch((scrape) -> scrape.pool().max() == last);
+		return OptionalInt.of(constant ? last : CHANGED);
 	}
 
 	/**

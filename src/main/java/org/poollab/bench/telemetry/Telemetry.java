@@ -15,7 +15,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 
 import org.apache.commons.csv.CSVFormat;
@@ -32,7 +34,7 @@ import org.poollab.bench.results.SweepResults;
  * in the measured window is worked out afterwards, from the scrapes around it.
  * <p>
  * Each source is looked at on a thread of its own: a scrape that hangs on a busy instance
- * (up to its two-second timeout, one instance after another) delays only the next
+ * (up to its two-second timeout; the instances are asked at once) delays only the next
  * scrapes, not the CPU samples or pgbouncer's, which a stalled window needs most.
  */
 public final class Telemetry implements AutoCloseable {
@@ -180,32 +182,42 @@ public final class Telemetry implements AutoCloseable {
 	}
 
 	/**
-	 * Scrapes every instance now, from the caller's thread: at a window's edges, so that
-	 * counters diffed across the window (request and acquire histograms) cover it and not
-	 * up to an interval of the load around it.
+	 * Scrapes every instance now and returns once each has answered or timed out: at a
+	 * window's edges, so that counters diffed across the window (request and acquire
+	 * histograms) cover it and not up to an interval of the load around it. The instances
+	 * are asked at once, not one after the other: on a busy machine one scrape took up to
+	 * 0.4 s, and the pools are resized only after the previous window's edge scrape.
 	 */
 	public void scrapeNow() {
+		List<CompletableFuture<Void>> looks = new ArrayList<>();
 		for (int i = 0; i < this.prometheus.size(); i++) {
-			scrape(i);
+			looks.add(scrape(i));
 		}
-	}
-
-	private void scrape(int index) {
 		try {
-			HttpResponse<String> response = HTTP.send(
-					HttpRequest.newBuilder(this.prometheus.get(index)).timeout(this.scrapeTimeout).build(),
-					HttpResponse.BodyHandlers.ofString());
-			if (response.statusCode() == 200) {
-				this.scrapes.add(new Scrape(System.currentTimeMillis(), index, PoolSnapshot.parse(response.body())));
-			}
-		}
-		catch (IOException ex) {
-			// A missed scrape (instance busy or gone) leaves a gap; telemetrySamples
-			// shows it.
+			CompletableFuture.allOf(looks.toArray(CompletableFuture[]::new)).get();
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+		catch (ExecutionException ex) {
+			// Each look handles its own failure (scrape): a missed scrape leaves a gap.
+		}
+	}
+
+	private CompletableFuture<Void> scrape(int index) {
+		long sentMs = System.currentTimeMillis();
+		return HTTP
+			.sendAsync(HttpRequest.newBuilder(this.prometheus.get(index)).timeout(this.scrapeTimeout).build(),
+					HttpResponse.BodyHandlers.ofString())
+			.handle((response, failure) -> {
+				// A missed scrape (instance busy or gone) leaves a gap; telemetrySamples
+				// shows it.
+				if (failure == null && response.statusCode() == 200) {
+					this.scrapes.add(
+							new Scrape(sentMs, System.currentTimeMillis(), index, PoolSnapshot.parse(response.body())));
+				}
+				return null;
+			});
 	}
 
 	/**
@@ -229,7 +241,17 @@ public final class Telemetry implements AutoCloseable {
 		return true;
 	}
 
-	public record Scrape(long atMs, int instance, PoolSnapshot pool) {
+	/**
+	 * One instance's figures, asked for at {@code sentMs} and received at {@code atMs}:
+	 * the instance rendered them in between.
+	 */
+	public record Scrape(long sentMs, long atMs, int instance, PoolSnapshot pool) {
+
+		/** A scrape answered at once, as tests write it. */
+		public Scrape(long atMs, int instance, PoolSnapshot pool) {
+			this(atMs, atMs, instance, pool);
+		}
+
 	}
 
 	/**

@@ -22,15 +22,67 @@ class PoolWindowTests {
 		List<Scrape> scrapes = List.of(scrape(900, 0, 3), scrape(1000, 0, 0), scrape(1500, 0, 1), scrape(2000, 0, 0),
 				scrape(2500, 0, 1), scrape(3100, 0, 9), scrape(1200, 1, 2), scrape(2200, 1, 2));
 
-		Pool pool = PoolWindow.summarize(scrapes, 2, 1000, 3000);
+		Pool pool = PoolWindow.summarize(scrapes, 2, 1000, 3000, List.of());
 
 		assertThat(pool.meanActive()).isCloseTo(2.5, within(1e-12));
 		assertThat(pool.peakActive()).isEqualTo(2);
 		assertThat(pool.observedMax()).containsExactly(5, 5);
 	}
 
+	/**
+	 * A slow machine, as measured beside a CPU hog: the resize from 4 to 2 confirmed 0.9
+	 * s into a 2 s settle, and a scrape asked for 0.38 s after that still read 4 from
+	 * HikariCP's statistics, refreshed at most once a second. Had the resize come a
+	 * little later, such a scrape fell inside the window, and both instances read
+	 * "changed": [-1, -1]. A scrape asked for within the gauge's lag of the resize proves
+	 * nothing either way.
+	 */
+	@Test
+	void aScrapeThatMayReadThePoolFromBeforeItsResizeDoesNotCountAgainstTheWindow() {
+		List<Long> resizedAtMs = List.of(1_100L, 1_100L);
+		// The window is 2000-4000; the scrapes asked for at 2050 read HikariCP's
+		// statistics of before the resize.
+		List<Scrape> scrapes = List.of(sized(2050, 2060, 0, 4), sized(2050, 2070, 1, 4), sized(2500, 2510, 0, 2),
+				sized(2500, 2520, 1, 2), sized(3000, 3010, 0, 2), sized(3000, 3010, 1, 2));
+
+		assertThat(PoolWindow.summarize(scrapes, 2, 2000, 4000, resizedAtMs).observedMax()).containsExactly(2, 2);
+		// Without the resize's time the same readings are a change in the window.
+		assertThat(PoolWindow.summarize(scrapes, 2, 2000, 4000, List.of(Long.MIN_VALUE, Long.MIN_VALUE)).observedMax())
+			.containsExactly(-1, -1);
+	}
+
+	@Test
+	void aPoolThatChangesInTheWindowLongAfterItsResizeIsStillAChange() {
+		List<Scrape> scrapes = List.of(sized(2500, 2510, 0, 2), sized(3500, 3510, 0, 3));
+
+		assertThat(PoolWindow.summarize(scrapes, 1, 2000, 4000, List.of(500L)).observedMax()).containsExactly(-1);
+	}
+
+	@Test
+	void aResizeConfirmedAfterTheWindowBeganIsAChangeWhateverTheGaugesRead() {
+		// Instance 0's resize answered before the window, instance 1's 0.1 s into it.
+		List<Scrape> scrapes = List.of(sized(3500, 3510, 0, 2), sized(3600, 3610, 1, 2));
+
+		assertThat(PoolWindow.summarize(scrapes, 2, 2000, 4000, List.of(1900L, 2100L)).observedMax()).containsExactly(2,
+				-1);
+	}
+
+	@Test
+	void anInstanceWithNoReadingAfterItsResizeHasNoObservedSize() {
+		// Instance 1's only scrape was asked for 0.5 s after the resize.
+		List<Scrape> scrapes = List.of(sized(2500, 2510, 0, 2), sized(1500, 2100, 1, 4));
+
+		assertThat(PoolWindow.summarize(scrapes, 2, 2000, 4000, List.of(1000L, 1000L)).observedMax())
+			.containsExactly(2);
+	}
+
 	private static Scrape scrape(long atMs, int instance, double active) {
 		return new Scrape(atMs, instance, new PoolSnapshot(5, active, 0, 0, 0, new TreeMap<>(), 0, 0, Map.of(),
+				new TreeMap<>(), null, PoolSnapshot.Hold.NONE));
+	}
+
+	private static Scrape sized(long sentMs, long atMs, int instance, int max) {
+		return new Scrape(sentMs, atMs, instance, new PoolSnapshot(max, 0, 0, 0, 0, new TreeMap<>(), 0, 0, Map.of(),
 				new TreeMap<>(), null, PoolSnapshot.Hold.NONE));
 	}
 
