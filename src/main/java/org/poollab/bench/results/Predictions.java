@@ -56,7 +56,11 @@ public final class Predictions {
 			return Optional.empty();
 		}
 		double baseP99Ms = new Median().evaluate(baseP99s);
-		double perInstanceRps = point.achievedRps() / point.instances();
+		// Each request takes the pool as many times as it uses a connection, each use a
+		// hold of its own: the pool's arrivals are the requests' times their uses.
+		EmulatedHold asked = point.limits().hold();
+		double usesPerRequest = (asked != null) ? asked.usesPerRequest() : 1;
+		double perInstanceRps = usesPerRequest * point.achievedRps() / point.instances();
 		double holdCv2 = HoldTime.cv2Of(holdMeanMs, (holdP99Ms != null) ? holdP99Ms : holdMeanMs);
 		// Poisson arrivals dealt round robin: each instance gets every k-th arrival,
 		// whose
