@@ -138,7 +138,8 @@ class BenchSettingsTests {
 			BenchSetting.DATABASE_USERNAME, "any user name", BenchSetting.DATABASE_PASSWORD, "any password",
 			BenchSetting.OUTPUT_DIRECTORY, "any path: made when missing", BenchSetting.BUILD_DIRECTORY,
 			"any path: the build's, where JMeter is looked for", BenchSetting.RMI_KEYSTORE,
-			"any path: a keystore is made there when missing");
+			"any path: a keystore is made there when missing", BenchSetting.HOLD_TIME_FROM_URI,
+			"any uri label; one the exposition counts no requests for is refused as such (HoldTimeFromTests)");
 
 	static List<Arguments> badValues() {
 		String external = "--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator";
@@ -161,7 +162,8 @@ class BenchSettingsTests {
 				bad(BenchSetting.SURGE, "lots"), bad(BenchSetting.OTHER_CONNECTIONS, "-1"),
 				bad(BenchSetting.CONNECTIONS_PER_REQUEST, "101"), bad(BenchSetting.HOLD_TIME, "5ms,6ms,7ms"),
 				bad(BenchSetting.HOLD_PLACE, "disk"), bad(BenchSetting.HOLD_TIME_FROM, "/nonexistent/metrics.txt"),
-				bad(BenchSetting.HOLD_CPU, "2s"), bad(BenchSetting.TARGET, "elsewhere"),
+				bad(BenchSetting.HOLD_TIME_FROM_WINDOW, "0s"), bad(BenchSetting.HOLD_CPU, "2s"),
+				bad(BenchSetting.TARGET, "elsewhere"),
 				bad(BenchSetting.TARGETS, "https://127.0.0.1:8443",
 						"--bench.target=external --bench.actuators=http://127.0.0.1:8081/actuator"),
 				bad(BenchSetting.ACTUATORS, "ftp://127.0.0.1/actuator",
