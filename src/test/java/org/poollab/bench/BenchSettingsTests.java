@@ -229,6 +229,7 @@ class BenchSettingsTests {
 					--bench.targets=http://127.0.0.1:8080                                         | bench.targets is a setting of target mode: add -Dbench.target=external
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.holdTime=10ms | bench.holdTime=10ms is not allowed with bench.target=external: the lab starts no service and no database there
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.holdTimeFrom=/tmp/m.txt | bench.holdTimeFrom=/tmp/m.txt is not allowed with bench.target=external
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.holdTimeFromWindow=20s | bench.holdTimeFromWindow=20s is not allowed with bench.target=external
 					--bench.resizeCommand=true                                                    | bench.resizeCommand is a setting of target mode
 					--bench.target=external                                                       | bench.target=external needs bench.targets
 					--bench.target=external --bench.targets=http://127.0.0.1:8080                 | bench.target=external needs bench.actuators
