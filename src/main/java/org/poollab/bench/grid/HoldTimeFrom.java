@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.stream.DoubleStream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -216,13 +217,26 @@ public final class HoldTimeFrom {
 		double p50 = (histogram != null) ? histogram.quantileMs(0.5) : Double.NaN;
 		double p99 = (histogram != null) ? histogram.quantileMs(0.99) : (hold.p99Ms() != null) ? hold.p99Ms() : meanMs;
 		String emulated = (histogram != null) ? "mean %s ms, p50 %s ms, p99 %s ms, max %s ms".formatted(ms(meanMs),
-				ms(p50), ms(p99), ms(histogram.maxMs())) : "mean %s ms, p99 %s ms".formatted(ms(meanMs), ms(p99));
+				ms(p50), ms(p99), ms(histogram.maxMs())) : drawn(hold);
 		StringBuilder said = new StringBuilder();
 		said.append("%s of %s%s from %s, %s: %.0f uses".formatted(SERIES, pool, others, source, window, series.count));
 		said.append(System.lineSeparator()).append("  emulated per use: %s; %s".formatted(emulated, shape));
 		said.append(System.lineSeparator()).append("  ").append(uses.said);
 		said.append(System.lineSeparator()).append("  ").append(lifetime(before, after, chosen.getKey(), meanMs));
 		return new Read(hold, histogram, uses.perRequest, said.toString());
+	}
+
+	/**
+	 * A lognormal's or the mixture's figures as an instance would draw them: 100,000
+	 * draws (a few milliseconds), whose max stands for the longest a run will see.
+	 */
+	private static String drawn(HoldTime hold) {
+		if (hold.constant()) {
+			return "every use %s ms".formatted(ms(hold.meanMs()));
+		}
+		double[] draws = DoubleStream.generate(hold.sampler(1)).limit(100_000).sorted().toArray();
+		return "mean %s ms, p50 %s ms, p99 %s ms, max %s ms (of 100,000 draws)".formatted(ms(hold.meanMs()),
+				ms(draws[50_000]), ms(draws[99_000]), ms(draws[draws.length - 1]));
 	}
 
 	/** Uses per request over the window, and what was said of them. */

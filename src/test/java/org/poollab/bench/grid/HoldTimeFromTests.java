@@ -65,7 +65,8 @@ class HoldTimeFromTests {
 				""");
 		assertThat(read.hold().meanMs()).isEqualTo(5.0);
 		assertThat(read.hold().p99Ms()).isEqualTo(25.0);
-		assertThat(read.description()).contains("the summary's 0.99 quantile: a lognormal");
+		assertThat(read.description()).contains("the summary's 0.99 quantile: a lognormal", "mean 5.00 ms, p50 ",
+				"(of 100,000 draws)");
 	}
 
 	@Test
@@ -76,7 +77,8 @@ class HoldTimeFromTests {
 				""");
 		assertThat(read.hold().meanMs()).isEqualTo(5.0);
 		assertThat(read.hold().p99Ms()).isNull();
-		assertThat(read.description()).contains("no histogram or 0.99 quantile exposed: a constant hold at the mean");
+		assertThat(read.description()).contains("every use 5.00 ms",
+				"no histogram or 0.99 quantile exposed: a constant hold at the mean");
 	}
 
 	@Test
