@@ -131,6 +131,11 @@ import org.poollab.service.hold.HoldTime;
  * @param holdTimeFrom a file or http(s) URL of a Prometheus exposition (a service's
  * {@code /actuator/prometheus}) to read the hold from ({@link HoldTimeFrom}), instead of
  * {@code bench.holdTime}
+ * @param holdTimeFromWindow how far apart {@code bench.holdTimeFrom}'s two scrapes of a
+ * URL are, e.g. {@code 60s}, or {@code lifetime} for one scrape (totals since start);
+ * unset: {@link HoldTimeFrom#DEFAULT_WINDOW}
+ * @param holdTimeFromUri the {@code uri} label whose requests count the connection uses
+ * per request by; unset: every request but the actuator's
  * @param holdCpu database CPU each request's transaction also costs, besides any waiting
  * hold ({@code lab.hold.cpu}, {@link CpuHold}: calibrated against the database as each
  * instance starts); unset: the preset's
@@ -186,7 +191,8 @@ record BenchProperties(
 		@DefaultValue("5") @Min(0) @Max(100_000) int otherConnections,
 		@DefaultValue("1") @Min(1) @Max(100) int connectionsPerRequest,
 		@Nullable List<@NotNull @DurationMin(nanos = 100_000) @DurationMax(seconds = 60) Duration> holdTime,
-		@Nullable HoldPlace holdPlace, @Nullable String holdTimeFrom,
+		@Nullable HoldPlace holdPlace, @Nullable String holdTimeFrom, @Nullable String holdTimeFromWindow,
+		@Nullable String holdTimeFromUri,
 		@Nullable @DurationMin(nanos = 100_000) @DurationMax(seconds = 1) Duration holdCpu,
 		@DefaultValue("lab") Target target, @Nullable List<@NotNull String> targets,
 		@Nullable List<@NotNull String> actuators, @Nullable String resizeCommand,

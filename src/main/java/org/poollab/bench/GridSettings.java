@@ -20,6 +20,7 @@ import org.poollab.bench.grid.Topology;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
+import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.service.database.DatabaseVendor;
@@ -66,6 +67,14 @@ final class GridSettings {
 		if (question.isPresent()) {
 			return searchGrid(settings, preset, question.get());
 		}
+		List<Stack> stacks = stacks(settings, preset);
+		EmulatedHold hold = HoldSettings.hold(settings, preset);
+		if (hold != null && hold.usesPerRequest() != 1 && stacks.contains(Stack.R2DBC)) {
+			throw new BenchSettingException(
+					"bench.stack=%s asks for the reactive twin, which takes one connection use per request, and bench.holdTimeFrom read %s: measure the JDBC service alone (bench.stack=jdbc). Nothing was started."
+						.formatted(stacks.stream().map(Stack::value).collect(Collectors.joining(",")),
+								hold.describeWaiting()));
+		}
 		return measured(settings, preset).topologies(distinct(orDefault(settings.topologies(), preset.topologies())))
 			.instances(Objects.requireNonNullElse(settings.instances(), Preset.INSTANCES))
 			.poolSizes(distinct(orDefault(sizes, preset.poolSizes())))
@@ -74,11 +83,11 @@ final class GridSettings {
 			.arrivals(Objects.requireNonNullElse(settings.arrivals(), preset.arrivals()))
 			.instanceCpus(Objects.requireNonNullElse(settings.instanceCpus(), preset.instanceCpus()))
 			.instanceHeap(Objects.requireNonNullElse(settings.instanceHeap(), preset.instanceHeap()))
-			.stacks(stacks(settings, preset))
+			.stacks(stacks)
 			.threads(requestThreads(settings, preset))
 			.acquireCost(Objects.requireNonNullElse(settings.acquireCost(), preset.acquireCost()))
 			.vendors(settings.vendors())
-			.hold(HoldSettings.hold(settings, preset))
+			.hold(hold)
 			.build();
 	}
 

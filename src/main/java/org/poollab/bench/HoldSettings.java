@@ -1,10 +1,13 @@
 package org.poollab.bench;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.convert.DurationStyle;
 
 import org.poollab.bench.grid.HoldTimeFrom;
 import org.poollab.bench.grid.Preset;
@@ -48,9 +51,12 @@ final class HoldSettings {
 					"bench.holdTime and bench.holdTimeFrom=%s are both set: use one, the hold you give or the one read from your metrics. Nothing was started."
 						.formatted(settings.holdTimeFrom()));
 		}
+		Duration window = window(settings.holdTimeFromWindow());
 		if (settings.holdTimeFrom() != null) {
-			HoldTimeFrom.Read read = HoldTimeFrom.read(settings.holdTimeFrom());
-			return EmulatedHold.of(read.hold(), place, "bench.holdTimeFrom: " + read.description());
+			HoldTimeFrom.Read read = HoldTimeFrom.read(settings.holdTimeFrom(),
+					(settings.holdTimeFromWindow() != null) ? window : HoldTimeFrom.DEFAULT_WINDOW,
+					settings.holdTimeFromUri(), System.out::println);
+			return read.emulated(place, "bench.holdTimeFrom: " + read.description());
 		}
 		if (settings.holdTime() != null) {
 			return EmulatedHold.of(requireHoldTime(settings.holdTime()), place, "bench.holdTime");
@@ -64,6 +70,30 @@ final class HoldSettings {
 						.formatted(place.value(), preset.label()));
 		}
 		return null;
+	}
+
+	/**
+	 * {@code bench.holdTimeFromWindow}: {@code null} for one scrape ({@code lifetime}) or
+	 * when unset.
+	 * @throws BenchSettingException for anything else than lifetime or 1s to 1h
+	 */
+	static @Nullable Duration window(@Nullable String written) {
+		if (written == null || written.trim().equalsIgnoreCase(HoldTimeFrom.LIFETIME)) {
+			return null;
+		}
+		Duration window;
+		try {
+			window = DurationStyle.detectAndParse(written.trim(), ChronoUnit.SECONDS);
+		}
+		catch (IllegalArgumentException ex) {
+			window = null;
+		}
+		if (window == null || window.compareTo(Duration.ofSeconds(1)) < 0
+				|| window.compareTo(Duration.ofHours(1)) > 0) {
+			throw new BenchSettingException(
+					BenchSetting.HOLD_TIME_FROM_WINDOW.refusal(written, null) + " Nothing was started.");
+		}
+		return window;
 	}
 
 	/**

@@ -170,7 +170,7 @@ final class Progress {
 		else if (askedP99 != null && Math.abs(p99 - askedP99) > 0.25 * askedP99) {
 			off = String.format(Locale.ROOT, " P99 %+.0f%% OFF THE ASKED", 100 * (p99 / askedP99 - 1));
 		}
-		return measured + " (asked " + ((asked.cpuMs() != null) ? asked.describe() : asked.holdTime().describe()) + ")"
+		return measured + " (asked " + ((asked.cpuMs() != null) ? asked.describe() : asked.describeWaiting()) + ")"
 				+ off;
 	}
 

@@ -75,6 +75,8 @@ final class TargetSettings {
 		refuseBesideExternal("holdTime", (settings.holdTime() != null)
 				? String.join(",", settings.holdTime().stream().map(HoldSettings::millis).toList()) : null);
 		refuseBesideExternal("holdTimeFrom", settings.holdTimeFrom());
+		refuseBesideExternal("holdTimeFromWindow", settings.holdTimeFromWindow());
+		refuseBesideExternal("holdTimeFromUri", settings.holdTimeFromUri());
 		refuseBesideExternal("holdPlace", (settings.holdPlace() != null) ? settings.holdPlace().value() : null);
 		refuseBesideExternal("holdCpu", (settings.holdCpu() != null) ? HoldSettings.millis(settings.holdCpu()) : null);
 		if (settings.database().vendor() != null && settings.database().vendor().size() > 1) {

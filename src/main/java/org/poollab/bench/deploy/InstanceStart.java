@@ -207,8 +207,14 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 		if (hold.waits()) {
 			arguments.addAll(List.of(prefix + "mean=" + micros(hold.meanMs()), prefix + "place=" + hold.place(),
 					prefix + "seed=" + port));
-			if (hold.p99Ms() != null) {
+			if (hold.histogram() != null) {
+				arguments.add(prefix + "histogram=" + hold.histogram());
+			}
+			else if (hold.p99Ms() != null) {
 				arguments.add(prefix + "p99=" + micros(hold.p99Ms()));
+			}
+			if (hold.usesPerRequest() != 1) {
+				arguments.add(prefix + "uses=" + hold.usesPerRequest());
 			}
 		}
 		if (hold.cpuMs() != null) {

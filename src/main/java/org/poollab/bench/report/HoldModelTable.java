@@ -94,12 +94,14 @@ public final class HoldModelTable {
 					Entry.of(modelP99), Entry.of(Durations.ms(cell.p99Ms())), Entry.of(verdict)), false));
 		}
 		List<String> notes = new ArrayList<>();
-		notes.add(((asked != null) ? "Asked: " + asked.describe() + ", from " + asked.source() + ". "
+		notes.add(((asked != null)
+				? "Asked: " + asked.describe() + ", from " + asked.source().replaceAll("\\s*\\R\\s*", "; ") + ". "
 				: "No hold was emulated: each request held its connection for its own statements. ")
 				+ "Measured: every request's hold, checkout to return, timed by each instance on a nanosecond clock "
 				+ "(lab.connection.hold); a mean more than 10 % off the asked, or a p99 more than 25 % off an asked p99, is marked †; the p99 is read off the timer's histogram, interpolated within a bucket up to a third wide.");
 		notes.add("Model: Erlang C with the Allen–Cunneen correction, given each cell's measured hold (its "
-				+ "variability from the lognormal through the measured mean and p99) and sent rate per instance, "
+				+ "variability from the lognormal through the measured mean and p99) and sent rate per instance "
+				+ "(times the connection uses per request, where a request takes more than one), "
 				+ "arrivals per instance as its balancer deals them (round robin: Poisson gaps become Erlang); its "
 				+ "p99 is that of the sum of a request's time without waiting (lognormal through the p50 and p99 "
 				+ "measured with the pool that had the lowest p99 at that rate, never one past the knee) and the "

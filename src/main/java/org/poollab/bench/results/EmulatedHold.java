@@ -1,7 +1,11 @@
 package org.poollab.bench.results;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
 import org.jspecify.annotations.Nullable;
 
+import org.poollab.service.hold.HoldHistogram;
 import org.poollab.service.hold.HoldPlace;
 import org.poollab.service.hold.HoldTime;
 
@@ -19,11 +23,24 @@ import org.poollab.service.hold.HoldTime;
  * or the exposition {@code bench.holdTimeFrom} read
  * @param cpuMs the database CPU each request's transaction costs ({@code lab.hold.cpu});
  * {@code null} for none
+ * @param histogram the measured distribution each hold is drawn from
+ * ({@link HoldHistogram#written()}, scaled to the mean), {@code lab.hold.histogram};
+ * {@code null}: the mean and p99 say it
+ * @param usesPerRequest connection uses each request takes, each a hold of its own
+ * ({@code lab.hold.uses}); 1 unless read from a team's metrics
  */
-public record EmulatedHold(double meanMs, @Nullable Double p99Ms, String place, String source, @Nullable Double cpuMs) {
+public record EmulatedHold(double meanMs, @Nullable Double p99Ms, String place, String source, @Nullable Double cpuMs,
+		@Nullable String histogram, double usesPerRequest) {
 
 	public EmulatedHold {
 		source = (source != null) ? source : "";
+		// results.json written before uses were counted has none: one use.
+		usesPerRequest = (usesPerRequest >= 1) ? usesPerRequest : 1;
+	}
+
+	/** One use per request, no histogram. */
+	public EmulatedHold(double meanMs, @Nullable Double p99Ms, String place, String source, @Nullable Double cpuMs) {
+		this(meanMs, p99Ms, place, source, cpuMs, null, 1);
 	}
 
 	/** A waiting hold alone. */
@@ -35,6 +52,15 @@ public record EmulatedHold(double meanMs, @Nullable Double p99Ms, String place, 
 		return new EmulatedHold(hold.meanMs(), hold.p99Ms(), place.value(), source);
 	}
 
+	/**
+	 * A hold drawn from a measured histogram, {@code usesPerRequest} of them a request;
+	 * the p99 is the histogram's, for the console and the report.
+	 */
+	public static EmulatedHold of(HoldHistogram histogram, double usesPerRequest, HoldPlace place, String source) {
+		return new EmulatedHold(histogram.meanMs(), histogram.quantileMs(0.99), place.value(), source, null,
+				histogram.written(), usesPerRequest);
+	}
+
 	/** Database CPU alone, no waiting hold. */
 	public static EmulatedHold cpu(double cpuMs, String source) {
 		return new EmulatedHold(0, null, HoldPlace.DATABASE.value(), source, cpuMs);
@@ -43,7 +69,15 @@ public record EmulatedHold(double meanMs, @Nullable Double p99Ms, String place, 
 	/** The same hold with database CPU besides; {@code null}: none. */
 	public EmulatedHold withCpu(@Nullable Double cpuMs, String cpuSource) {
 		String both = (cpuMs != null && !cpuSource.equals(this.source)) ? this.source + ", " + cpuSource : this.source;
-		return new EmulatedHold(this.meanMs, this.p99Ms, this.place, both, cpuMs);
+		return new EmulatedHold(this.meanMs, this.p99Ms, this.place, both, cpuMs, this.histogram, this.usesPerRequest);
+	}
+
+	/**
+	 * The same hold with {@code usesPerRequest} uses per request, each drawn as before.
+	 */
+	public EmulatedHold withUses(double usesPerRequest) {
+		return new EmulatedHold(this.meanMs, this.p99Ms, this.place, this.source, this.cpuMs, this.histogram,
+				usesPerRequest);
 	}
 
 	/** Whether requests also wait ({@code lab.hold.mean}), not only cost CPU. */
@@ -64,9 +98,12 @@ public record EmulatedHold(double meanMs, @Nullable Double p99Ms, String place, 
 		return (waits() && this.p99Ms != null) ? this.p99Ms + ((this.cpuMs != null) ? this.cpuMs : 0) : null;
 	}
 
-	/** The waiting hold; only when {@link #waits()}. */
+	/**
+	 * The waiting hold; only when {@link #waits()}. Drawn from a histogram, its p99 may
+	 * be beyond what {@link HoldTime} takes, so only the mean is kept.
+	 */
 	public HoldTime holdTime() {
-		return new HoldTime(this.meanMs, this.p99Ms);
+		return (this.histogram != null) ? new HoldTime(this.meanMs, null) : new HoldTime(this.meanMs, this.p99Ms);
 	}
 
 	/**
@@ -78,7 +115,26 @@ public record EmulatedHold(double meanMs, @Nullable Double p99Ms, String place, 
 		if (!waits()) {
 			return cpu;
 		}
-		return holdTime().describe() + " (" + this.place + ")" + (cpu.isEmpty() ? "" : " + " + cpu);
+		return describeWaiting() + " (" + this.place + ")" + (cpu.isEmpty() ? "" : " + " + cpu);
+	}
+
+	/**
+	 * The waiting hold alone as settings write it, with its histogram and uses:
+	 * {@code 10ms,40ms}, {@code 1.05ms (histogram, p99 9.8ms) x 2.5 uses}.
+	 */
+	public String describeWaiting() {
+		String waiting = (this.histogram != null)
+				? ms(this.meanMs) + " (histogram, p99 " + ms((this.p99Ms != null) ? this.p99Ms : this.meanMs) + ")"
+				: holdTime().describe();
+		return waiting + ((this.usesPerRequest != 1) ? " x " + number(this.usesPerRequest) + " uses" : "");
+	}
+
+	private static String ms(double ms) {
+		return number(ms) + "ms";
+	}
+
+	private static String number(double value) {
+		return BigDecimal.valueOf(value).setScale(2, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
 	}
 
 }

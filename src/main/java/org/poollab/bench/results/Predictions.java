@@ -71,7 +71,11 @@ public final class Predictions {
 		}
 		double baseP99Ms = median(base.get().getValue(), (other) -> other.latency().p99Ms());
 		double baseP50Ms = median(base.get().getValue(), (other) -> other.latency().p50Ms());
-		double perInstanceRps = point.achievedRps() / point.instances();
+		// Each request takes the pool as many times as it uses a connection, each use a
+		// hold of its own: the pool's arrivals are the requests' times their uses.
+		EmulatedHold asked = point.limits().hold();
+		double usesPerRequest = (asked != null) ? asked.usesPerRequest() : 1;
+		double perInstanceRps = usesPerRequest * point.achievedRps() / point.instances();
 		double holdCv2 = HoldTime.cv2Of(holdMeanMs, (holdP99Ms != null) ? holdP99Ms : holdMeanMs);
 		double arrivalCv2 = QueueModel.arrivalCv2PerInstance("random".equals(point.arrivals()), point.instances(),
 				ROUND_ROBIN.contains(point.loadBalancer()));

@@ -13,7 +13,9 @@ import org.jspecify.annotations.Nullable;
  * @param holdMeanMs the measured mean hold the model was given
  * @param holdCv2 the hold's squared coefficient of variation, of the lognormal through
  * the measured mean and p99
- * @param arrivalsPerInstanceRps the achieved rate over the instances (round robin)
+ * @param arrivalsPerInstanceRps the achieved rate over the instances (round robin), times
+ * the connection uses per request ({@link EmulatedHold#usesPerRequest()}): the pool's
+ * arrivals
  * @param arrivalCv2 the gaps' squared coefficient of variation at one instance: 0 for
  * even arrivals, 1/instances for Poisson arrivals dealt round robin (every k-th gap of a
  * Poisson stream is Erlang-k)

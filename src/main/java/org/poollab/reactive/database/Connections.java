@@ -25,6 +25,7 @@ import org.poollab.service.hold.HoldPlace;
 import org.poollab.service.hold.HoldProperties;
 import org.poollab.service.system.Refusals;
 
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -80,6 +81,12 @@ public class Connections {
 			.description("Time to acquire a connection from the r2dbc-pool, measured by the service")
 			.register(registry);
 		this.holds = ConnectionHold.register(registry);
+		if (hold.uses() != 1) {
+			// One use per request here: a further use would need a chain of its own.
+			throw new InvalidConfigurationPropertyValueException(ConnectionHold.PROPERTIES_PREFIX + ".uses",
+					hold.uses(),
+					"the reactive twin takes one connection use per request; only the JDBC service takes more");
+		}
 		this.padding = HoldPadding.of(hold).orElse(null);
 	}
 

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
 
+import org.apache.commons.math3.random.Well19937c;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,18 +42,54 @@ public final class HoldPadding {
 	/** How much longer than drawn padded holds end up, lately. */
 	private final AtomicLong excessNanos = new AtomicLong();
 
-	private HoldPadding(HoldTime hold, HoldPlace place, long seed) {
-		this.holdsMs = hold.sampler(seed);
+	/** Connection uses per request beyond the first, the fraction drawn. */
+	private final double extraUses;
+
+	/** Draws the fraction of a use, apart from the holds' own sequence. */
+	private final Well19937c usesRandom;
+
+	private HoldPadding(DoubleSupplier holdsMs, HoldPlace place, long seed, double uses) {
+		this.holdsMs = holdsMs;
 		this.place = place;
+		this.extraUses = uses - 1;
+		this.usesRandom = new Well19937c(~seed);
 	}
 
 	/** The padding {@code lab.hold.*} asks for, empty when it asks for none. */
 	public static Optional<HoldPadding> of(HoldProperties properties) {
 		return properties.hold().map((hold) -> {
-			logger.info("Emulating a connection hold of {} (lab.hold.*), spent in the {}, seed {}", hold.describe(),
-					properties.place().value(), properties.seed());
-			return new HoldPadding(hold, properties.place(), properties.seed());
+			Optional<HoldHistogram> histogram = properties.histogramOfHolds();
+			String uses = (properties.uses() != 1) ? ", %s connection uses per request".formatted(properties.uses())
+					: "";
+			logger.info("Emulating a connection hold of {} (lab.hold.*), spent in the {}, seed {}{}",
+					histogram
+						.map((measured) -> hold.describe() + " drawn from a measured histogram of "
+								+ measured.written().split(",").length + " buckets")
+						.orElse(hold.describe()),
+					properties.place().value(), properties.seed(), uses);
+			return new HoldPadding(
+					histogram.map((measured) -> measured.sampler(properties.seed()))
+						.orElseGet(() -> hold.sampler(properties.seed())),
+					properties.place(), properties.seed(), properties.uses());
 		});
+	}
+
+	/**
+	 * How many more connection uses the request now holding its first takes, each in a
+	 * transaction of its own: the whole part of {@code lab.hold.uses} beyond one, and one
+	 * more as often as its fraction says.
+	 */
+	public int extraUsesDrawn() {
+		if (this.extraUses <= 0) {
+			return 0;
+		}
+		double whole = Math.floor(this.extraUses);
+		double fraction = this.extraUses - whole;
+		boolean more;
+		synchronized (this.usesRandom) {
+			more = fraction > 0 && this.usesRandom.nextDouble() < fraction;
+		}
+		return (int) whole + (more ? 1 : 0);
 	}
 
 	public HoldPlace place() {

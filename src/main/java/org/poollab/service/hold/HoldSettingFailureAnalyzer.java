@@ -30,7 +30,8 @@ class HoldSettingFailureAnalyzer implements FailureAnalyzer {
 	/** What each setting accepts. */
 	static final Map<String, String> ALLOWED = Map.of(HoldProperties.MEAN, HoldTime.ALLOWED, HoldProperties.P99,
 			HoldTime.ALLOWED, PREFIX + "place", "database or application", PREFIX + "seed", "a whole number",
-			HoldProperties.CPU, CpuHold.ALLOWED);
+			HoldProperties.CPU, CpuHold.ALLOWED, HoldProperties.HISTOGRAM, HoldHistogram.ALLOWED, HoldProperties.USES,
+			HoldProperties.USES_ALLOWED);
 
 	static final String ACTION = "Set %s (and %s for a lognormal hold), each a whole number and a unit (500us, 20ms, 2s), e.g. --%s=10ms --%s=40ms, or leave both unset for no emulated hold."
 		.formatted(HoldProperties.MEAN, HoldProperties.P99, HoldProperties.MEAN, HoldProperties.P99);

@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.datasource.JdbcTransactionObjectSupport;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -28,6 +29,15 @@ import org.springframework.transaction.support.DefaultTransactionStatus;
  * <p>
  * A request is one transaction on one thread, so the hold in flight is the thread's: set
  * at the begin, removed at the end, however the transaction ends.
+ * <p>
+ * With {@code lab.hold.uses} above 1, a committed request then takes the pool again, as
+ * many more times as {@link HoldPadding#extraUsesDrawn()} says, one after another on its
+ * thread: each use checks a connection out, holds it in a transaction of its own for a
+ * hold drawn for it, commits and returns it, timed as the first. Separate checkouts,
+ * because that is what HikariCP counts as uses (a request that kept one connection
+ * throughout, open-in-view, counts one long use): each use waits for the pool on its own,
+ * as a service calling two repositories does. The database CPU ({@code lab.hold.cpu}) is
+ * the first use's alone.
  */
 class HoldTransactionManager extends JdbcTransactionManager {
 
@@ -80,15 +90,18 @@ class HoldTransactionManager extends JdbcTransactionManager {
 			pad(this.padding, checkout, status);
 		}
 		super.doCommit(status);
+		if (checkout != null) {
+			checkout.committed = true;
+		}
 	}
 
 	@Override
 	protected void doCleanupAfterCompletion(Object transaction) {
+		Checkout checkout = this.checkout.get();
 		try {
 			super.doCleanupAfterCompletion(transaction);
 		}
 		finally {
-			Checkout checkout = this.checkout.get();
 			this.checkout.remove();
 			if (checkout != null) {
 				long heldNanos = System.nanoTime() - checkout.startNanos;
@@ -97,6 +110,55 @@ class HoldTransactionManager extends JdbcTransactionManager {
 					this.padding.held(checkout.targetNanos, heldNanos - checkout.burnNanos);
 				}
 			}
+		}
+		if (this.padding != null && checkout != null && checkout.committed) {
+			for (int use = this.padding.extraUsesDrawn(); use > 0; use--) {
+				extraUse(this.padding);
+			}
+		}
+	}
+
+	/**
+	 * One more use of the pool: checkout, a transaction held for a drawn hold, return.
+	 */
+	private void extraUse(HoldPadding padding) {
+		DataSource dataSource = obtainDataSource();
+		long startNanos = System.nanoTime();
+		Connection connection;
+		try {
+			connection = dataSource.getConnection();
+		}
+		catch (SQLException ex) {
+			throw new CannotGetJdbcConnectionException("Failed to obtain JDBC Connection for a further use", ex);
+		}
+		long targetNanos = padding.drawNanos();
+		try {
+			connection.setAutoCommit(false);
+			long waitNanos = padding.waitNanos(targetNanos, System.nanoTime() - startNanos);
+			if (waitNanos > 0) {
+				if (padding.place() == HoldPlace.APPLICATION) {
+					park(waitNanos);
+				}
+				else {
+					sleep(connection, waitNanos);
+				}
+			}
+			connection.commit();
+			connection.setAutoCommit(true);
+		}
+		catch (SQLException ex) {
+			throw translateException("Emulated further connection use", ex);
+		}
+		finally {
+			try {
+				connection.close();
+			}
+			catch (SQLException ex) {
+				logger.debug("Could not close a further use's connection", ex);
+			}
+			long heldNanos = System.nanoTime() - startNanos;
+			this.holds.record(heldNanos, TimeUnit.NANOSECONDS);
+			padding.held(targetNanos, heldNanos);
 		}
 	}
 
@@ -128,12 +190,18 @@ class HoldTransactionManager extends JdbcTransactionManager {
 	private void sleepInTheDatabase(long waitNanos, DefaultTransactionStatus status) {
 		Connection connection = ((JdbcTransactionObjectSupport) status.getTransaction()).getConnectionHolder()
 			.getConnection();
-		try (PreparedStatement sleep = connection.prepareStatement(this.sleepStatement)) {
-			sleep.setBigDecimal(1, HoldPadding.seconds(waitNanos));
-			sleep.execute();
+		try {
+			sleep(connection, waitNanos);
 		}
 		catch (SQLException ex) {
 			throw translateException("Emulated connection hold", ex);
+		}
+	}
+
+	private void sleep(Connection connection, long waitNanos) throws SQLException {
+		try (PreparedStatement sleep = connection.prepareStatement(this.sleepStatement)) {
+			sleep.setBigDecimal(1, HoldPadding.seconds(waitNanos));
+			sleep.execute();
 		}
 	}
 
@@ -159,6 +227,9 @@ class HoldTransactionManager extends JdbcTransactionManager {
 
 		/** Nanoseconds the CPU hold's statement took, 0 without one. */
 		long burnNanos;
+
+		/** Whether it committed: a request that did takes its further uses. */
+		boolean committed;
 
 		Checkout(long startNanos) {
 			this.startNanos = startNanos;

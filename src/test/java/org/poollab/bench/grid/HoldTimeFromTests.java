@@ -41,13 +41,18 @@ class HoldTimeFromTests {
 			""";
 
 	@Test
-	void histogramGivesTheMeanAndTheInterpolatedP99OfTheBusiestPool() {
+	void histogramOfTheBusiestPoolIsWhatHoldsAreDrawnFrom() {
 		HoldTimeFrom.Read read = HoldTimeFrom.parse("metrics.txt", HISTOGRAM);
 		assertThat(read.hold().meanMs()).isEqualTo(10.0);
-		// The 990th of 1,000 is the last in the 10-20 ms bucket.
-		assertThat(read.hold().p99Ms()).isCloseTo(20.0, org.assertj.core.data.Offset.offset(1e-9));
+		assertThat(read.histogram()).isNotNull();
+		// Bucket middles average 10.45 ms; scaled to the measured 10 ms. The 990th of
+		// 1,000 is the last in the 10-20 ms bucket.
+		assertThat(read.histogram().scale()).isCloseTo(10 / 10.45, org.assertj.core.data.Offset.offset(1e-9));
+		assertThat(read.histogram().quantileMs(0.99)).isCloseTo(20 * 10 / 10.45,
+				org.assertj.core.data.Offset.offset(1e-9));
 		assertThat(read.description()).contains("pool \"orders\"", "the busiest of 2 pools", "mean 10.0 ms",
-				"p99 20.0 ms (histogram buckets, interpolated)");
+				"p99 19.1 ms", "max 47.8 ms", "drawn from its 4 histogram buckets",
+				"these are totals since start, start-up included");
 	}
 
 	@Test
@@ -60,7 +65,8 @@ class HoldTimeFromTests {
 				""");
 		assertThat(read.hold().meanMs()).isEqualTo(5.0);
 		assertThat(read.hold().p99Ms()).isEqualTo(25.0);
-		assertThat(read.description()).contains("summary quantile 0.99");
+		assertThat(read.description()).contains("the summary's 0.99 quantile: a lognormal", "mean 5.00 ms, p50 ",
+				"(of 100,000 draws)");
 	}
 
 	@Test
@@ -71,7 +77,8 @@ class HoldTimeFromTests {
 				""");
 		assertThat(read.hold().meanMs()).isEqualTo(5.0);
 		assertThat(read.hold().p99Ms()).isNull();
-		assertThat(read.description()).contains("no p99 exposed");
+		assertThat(read.description()).contains("every use 5.00 ms",
+				"no histogram or 0.99 quantile exposed: a constant hold at the mean");
 	}
 
 	@Test
@@ -105,8 +112,8 @@ class HoldTimeFromTests {
 		server.start();
 		try {
 			String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/actuator/prometheus";
-			assertThat(HoldTimeFrom.read(url).hold().p99Ms()).isCloseTo(20.0,
-					org.assertj.core.data.Offset.offset(1e-9));
+			assertThat(HoldTimeFrom.read(url, null, null, (line) -> {
+			}).histogram().quantileMs(0.99)).isCloseTo(20 * 10 / 10.45, org.assertj.core.data.Offset.offset(1e-9));
 			assertThatThrownBy(() -> HoldTimeFrom.read(url.replace("prometheus", "nothing")))
 				.hasMessageContaining("it answered HTTP 404");
 		}

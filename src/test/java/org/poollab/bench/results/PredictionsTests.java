@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import org.poollab.bench.model.QueueModel;
 import org.poollab.bench.model.ResponseTime;
+import org.poollab.service.database.DatabaseVendor;
 import org.poollab.service.hold.HoldTime;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +53,21 @@ class PredictionsTests {
 		assertThat(model.arrivalCv2()).isCloseTo(1.0 / 3, within(1e-12));
 		assertThat(model.utilisation()).isCloseTo(1.0, within(1e-9));
 		assertThat(model.stable()).isFalse();
+	}
+
+	/**
+	 * A request that takes the pool 2.5 times offers it 2.5 holds: the model's arrivals
+	 * are the rate times the uses.
+	 */
+	@Test
+	void usesPerRequestMultiplyThePoolsArrivals() {
+		Limits limits = new Limits(0, "512m", DatabaseVendor.POSTGRESQL, Stack.JDBC, RequestThreads.TOMCAT_DEFAULT)
+			.withHold(new EmulatedHold(4, null, "database", "bench.holdTimeFrom").withUses(2.5));
+		Point base = point(50, 400, 4, 5, 13).toBuilder().limits(limits).build();
+		Point ten = point(10, 400, 4, 5, 20).toBuilder().limits(limits).build();
+		QueuePrediction model = Predictions.attached(List.of(base, ten)).get(1).model();
+		assertThat(model.arrivalsPerInstanceRps()).isEqualTo(1000);
+		assertThat(model.utilisation()).isCloseTo(0.4, within(1e-9));
 	}
 
 	@Test

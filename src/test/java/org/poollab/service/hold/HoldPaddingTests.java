@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 class HoldPaddingTests {
 
@@ -35,6 +36,34 @@ class HoldPaddingTests {
 			this.padding.held(TARGET_NANOS, 0);
 		}
 		assertThat(this.padding.waitNanos(TARGET_NANOS, 0)).isEqualTo(TARGET_NANOS + HoldPadding.MAX_CORRECTION_NANOS);
+	}
+
+	@Test
+	void theFractionOfAUseIsDrawnAndTheWholePartAlwaysTaken() {
+		HoldPadding uses = HoldPadding
+			.of(new HoldProperties(Duration.ofMillis(20), null, HoldPlace.DATABASE, 1, null, null, 2.4))
+			.orElseThrow();
+		int[] extra = new int[3];
+		for (int i = 0; i < 10_000; i++) {
+			extra[uses.extraUsesDrawn()]++;
+		}
+		assertThat(extra[0]).as("requests with one use only").isZero();
+		assertThat(extra[2] / 10_000.0).as("the share with a third use").isCloseTo(0.4, within(0.02));
+		assertThat(this.padding.extraUsesDrawn()).as("one use per request unless told").isZero();
+	}
+
+	@Test
+	void aHistogramIsDrawnFromInPlaceOfTheLognormal() {
+		HoldPadding measured = HoldPadding
+			.of(new HoldProperties(Duration.ofMillis(10), null, HoldPlace.DATABASE, 1, null, "2:0.5,50:1", 1))
+			.orElseThrow();
+		long longest = 0;
+		for (int i = 0; i < 10_000; i++) {
+			longest = Math.max(longest, measured.drawNanos());
+		}
+		// Bucket middles average 13.5 ms, scaled to 10: nothing beyond 50 x 10 / 13.5 ms.
+		assertThat(longest).isLessThanOrEqualTo(Math.round(50 * 10 / 13.5 * 1e6) + 1)
+			.isGreaterThan(Duration.ofMillis(30).toNanos());
 	}
 
 }

@@ -63,13 +63,15 @@ class HoldSettingsTests {
 									lab.hold.mean=0ms   |                    | lab.hold.mean=0ms is not allowed: the mean hold must be from 0.1ms to 60s; use a mean from 0.1ms to 60s
 									lab.hold.mean=-5ms  |                    | lab.hold.mean=-5ms is not allowed: the mean hold must be from 0.1ms to 60s; use
 									lab.hold.mean=20ms  | lab.hold.p99=10ms  | lab.hold.p99=10ms is not allowed: the p99 must be at least the mean, with lab.hold.mean=20ms; use
-									lab.hold.mean=20ms  | lab.hold.p99=300ms | lab.hold.p99=300ms is not allowed: the p99 must be at most 14.9 times the mean (no lognormal has a wider one), with lab.hold.mean=20ms; use
+									lab.hold.mean=20ms  | lab.hold.p99=1000ms | lab.hold.p99=1000ms is not allowed: the p99 must be at most 45 times the mean (beyond it nearly every hold would be near 0: at least 1 % of holds reach the p99, so it is never beyond 100 times the mean), with lab.hold.mean=20ms; use
 									lab.hold.p99=40ms   |                    | lab.hold.p99=40ms is not allowed: a p99 needs lab.hold.mean, the mean it spreads around; use
 									lab.hold.mean=abc   |                    | lab.hold.mean=abc is not allowed: use a mean from 0.1ms to 60s
 							lab.hold.mean=0.5ms |                    | lab.hold.mean=0.5ms is not allowed: use a mean from 0.1ms to 60s
 									lab.hold.place=disk |                    | lab.hold.place=disk is not allowed: use database or application
+									lab.hold.mean=20ms  | lab.hold.uses=0.5  | lab.hold.uses=0.5 is not allowed: uses per request must be from 1 to 100; use a number of connection uses per request from 1 to 100
+									lab.hold.mean=20ms  | lab.hold.histogram=5:0.5,2:1 | lab.hold.histogram=5:0.5,2:1 is not allowed: the buckets' bounds must rise and their shares must not fall nor pass 1; use bucket upper bounds in milliseconds
 									lab.hold.cpu=2000ms |                    | lab.hold.cpu=2000ms is not allowed: the database CPU per request must be from 0.1ms to 1s; use a duration of database CPU per request from 0.1ms to 1s
-					lab.hold.mena=20ms  |                    | lab.hold.mena=20ms is not a setting of the service: use lab.hold.cpu, lab.hold.mean, lab.hold.p99, lab.hold.place, lab.hold.seed
+					lab.hold.mena=20ms  |                    | lab.hold.mena=20ms is not a setting of the service: use lab.hold.cpu, lab.hold.histogram, lab.hold.mean, lab.hold.p99, lab.hold.place, lab.hold.seed, lab.hold.uses
 									""")
 	void badSettingIsNamedWithItsValueAndWhatIsAllowed(String setting, String other, String message) {
 		this.runner.withPropertyValues(setting, (other != null) ? other : "lab.hold.seed=1").run((context) -> {
@@ -86,7 +88,7 @@ class HoldSettingsTests {
 		// application.yml's web-application-type would override the builder's.
 		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(Settings.class).bannerMode(Banner.Mode.OFF)
 			.run("--spring.main.web-application-type=none", "--lab.hold.mean=10ms", "--lab.hold.p99=500ms"));
-		assertThat(output).contains("lab.hold.p99=500ms is not allowed: the p99 must be at most 14.9 times the mean",
+		assertThat(output).contains("lab.hold.p99=500ms is not allowed: the p99 must be at most 45 times the mean",
 				"use a mean from 0.1ms to 60s, or a mean and a p99", "Set lab.hold.mean (and lab.hold.p99");
 		assertThat(output).as("no stack trace").doesNotContain("\tat ");
 	}

@@ -29,6 +29,7 @@ import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 
 /**
@@ -114,6 +115,25 @@ class HoldTransactionManagerTests {
 	}
 
 	@Test
+	void furtherUsesAreSeparateCheckoutsEachTimedAsAHold() throws SQLException {
+		new TransactionTemplate(manager(HoldPlace.APPLICATION, Duration.ofMillis(1), 3))
+			.executeWithoutResult((status) -> {
+			});
+		verify(this.dataSource, times(3)).getConnection();
+		verify(this.connection, times(3)).commit();
+		verify(this.connection, times(3)).close();
+		assertThat(holds().count()).isEqualTo(3);
+	}
+
+	@Test
+	void aRolledBackRequestTakesNoFurtherUse() throws SQLException {
+		new TransactionTemplate(manager(HoldPlace.APPLICATION, Duration.ofMillis(1), 3))
+			.executeWithoutResult((status) -> status.setRollbackOnly());
+		verify(this.dataSource, times(1)).getConnection();
+		assertThat(holds().count()).isOne();
+	}
+
+	@Test
 	void withoutAHoldNothingWaits() throws SQLException {
 		new TransactionTemplate(manager(null)).executeWithoutResult((status) -> {
 		});
@@ -126,8 +146,12 @@ class HoldTransactionManagerTests {
 	}
 
 	private HoldTransactionManager manager(@Nullable HoldPlace place, Duration hold) {
+		return manager(place, hold, 1);
+	}
+
+	private HoldTransactionManager manager(@Nullable HoldPlace place, Duration hold, double uses) {
 		HoldProperties properties = new HoldProperties((place != null) ? hold : null, null,
-				(place != null) ? place : HoldPlace.DATABASE, 1, null);
+				(place != null) ? place : HoldPlace.DATABASE, 1, null, null, uses);
 		return new HoldTransactionManager(this.dataSource, ConnectionHold.register(this.registry),
 				HoldPadding.of(properties).orElse(null), HoldConfiguration.sleepStatement(DatabaseVendor.POSTGRESQL));
 	}
