@@ -114,8 +114,11 @@ final class AdaptiveEffort {
 			.toList();
 		this.sweep.out()
 			.printf(Locale.ROOT,
-					"  The decision is not settled (pool %d in %.0f %% of redone decisions): measuring pools %s at %d rps once more (repeat %d).%n",
-					now.chosen(), 100 * now.probability(), now.pools(), now.rateRps(), repeat);
+					"  The decision is not settled (pool %d in %.0f %% of redone decisions%s): measuring pools %s at %d rps once more (repeat %d).%n",
+					now.chosen(), 100 * now.probability(),
+					now.notSettled().isEmpty() ? ""
+							: "; pools " + now.notSettled() + " neither shown as fast as the best nor slower",
+					now.pools(), now.rateRps(), repeat);
 		this.sweep.emptyWrittenTable();
 		LoadRun.Result result = this.run.announceAndMeasure(todo, deployment, loadDirectory,
 				first.deploymentLabel() + "-settle" + round,

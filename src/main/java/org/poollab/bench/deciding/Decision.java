@@ -61,14 +61,22 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 		double marginMs, Cell chosen, Map<Integer, Double> picks) {
 
 	/**
-	 * The equivalence margin's share of the p99 objective: a difference a user would not
-	 * notice against their own objective.
+	 * The share of the p99 objective a p99 must stay below it by to be clear of it.
 	 */
 	public static final double OBJECTIVE_SHARE = 0.10;
 
 	/**
+	 * The equivalence margin's share of the p99 objective. A tenth of the objective is a
+	 * difference a team would not notice against its own objective; two one-sided tests
+	 * ask the whole 90 % interval of the difference to fit inside the margin, so the
+	 * margin is twice that: a difference of a tenth with an interval as wide again still
+	 * fits, one of a fifth never does.
+	 */
+	public static final double EQUIVALENCE_SHARE = 0.20;
+
+	/**
 	 * The bound on that margin, as a share of the best p99: under a loose objective (1 s
-	 * against p99s of 5 ms) a tenth of the objective would make a pool many times slower
+	 * against p99s of 5 ms) a fifth of the objective would make a pool many times slower
 	 * than the best "the same". A difference as large as the best p99 itself doubles the
 	 * tail, which no objective makes irrelevant; below that bound the team's own
 	 * objective sets the scale. A tighter bound (a fifth of the best) would tell the
@@ -168,7 +176,7 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 	}
 
 	/**
-	 * The equivalence margin around a best p99: {@link #OBJECTIVE_SHARE} of the
+	 * The equivalence margin around a best p99: {@link #EQUIVALENCE_SHARE} of the
 	 * objective, bounded by {@link #BEST_SHARE} of the best p99 (without an objective,
 	 * that share alone), never below {@link #MARGIN_FLOOR_MS}.
 	 * @param bestP99Ms the best p99 the others are compared with
@@ -176,7 +184,7 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 	 */
 	public static double equivalenceMarginMs(double bestP99Ms, double objectiveMs) {
 		double relativeMs = BEST_SHARE * bestP99Ms;
-		double marginMs = (objectiveMs > 0) ? Math.min(OBJECTIVE_SHARE * objectiveMs, relativeMs) : relativeMs;
+		double marginMs = (objectiveMs > 0) ? Math.min(EQUIVALENCE_SHARE * objectiveMs, relativeMs) : relativeMs;
 		return Math.max(MARGIN_FLOOR_MS, marginMs);
 	}
 

@@ -54,9 +54,13 @@ public final class Decisions {
 	 * @param chosen the pool size chosen now
 	 * @param probability how often the redone decision picks it
 	 * @param pools the pool sizes to measure again: the choice, its smaller neighbour and
-	 * the pool the redone decision picks most often instead, largest first
+	 * the pool the redone decision picks most often instead, and the pools not settled
+	 * against the best, largest first
+	 * @param notSettled the pools neither shown equivalent to the best nor told apart
+	 * from it ({@link Recommendation#unsettled()})
 	 */
-	public record Unsettled(String topology, int rateRps, int chosen, double probability, List<Integer> pools) {
+	public record Unsettled(String topology, int rateRps, int chosen, double probability, List<Integer> pools,
+			List<Integer> notSettled) {
 	}
 
 	/**
@@ -77,8 +81,9 @@ public final class Decisions {
 	}
 
 	/**
-	 * The deployment's decision when it is not settled (picked less often than 80 % when
-	 * redone on drawn p99s).
+	 * The deployment's decision when it is not settled: picked less often than 80 % when
+	 * redone on drawn p99s, or with a pool neither shown equivalent to the best nor told
+	 * apart from it.
 	 * @param results the results so far
 	 * @param deployment the topology, with its request threads when the sweep varied them
 	 * (e.g. {@code single-virtual}: {@link Choice#deployment})
@@ -94,8 +99,11 @@ public final class Decisions {
 			return Optional.empty();
 		}
 		Recommendation recommendation = recommend(results, grid.get());
-		if (recommendation.probability().isEmpty()
-				|| recommendation.probability().getAsDouble() >= IntervalVerdict.SETTLED_PROBABILITY
+		// Unsettled: the redone decision wavers, or a pool could be neither shown
+		// equivalent to the best nor told apart from it (more repeats narrow both).
+		boolean wavers = recommendation.probability().isPresent()
+				&& recommendation.probability().getAsDouble() < IntervalVerdict.SETTLED_PROBABILITY;
+		if (!(wavers || !recommendation.unsettled().isEmpty()) || recommendation.poolSize().isEmpty()
 				|| recommendation.decidingRateRps().isEmpty()) {
 			return Optional.empty();
 		}
@@ -111,8 +119,9 @@ public final class Decisions {
 			.max()
 			.ifPresent(pools::add);
 		recommendation.picks().keySet().stream().filter((pool) -> pool != chosen).findFirst().ifPresent(pools::add);
-		return Optional.of(new Unsettled(deployment, rate, chosen, recommendation.probability().getAsDouble(),
-				List.copyOf(pools)));
+		pools.addAll(recommendation.unsettled());
+		return Optional.of(new Unsettled(deployment, rate, chosen, recommendation.probability().orElse(1.0),
+				List.copyOf(pools), recommendation.unsettled()));
 	}
 
 	/**

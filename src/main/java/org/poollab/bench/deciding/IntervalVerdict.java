@@ -52,7 +52,8 @@ public final class IntervalVerdict {
 						+ "it; picked in %.0f %% of redrawn decisions",
 				at.rateRps(), Recommender.pools(decision.indistinguishable()), 100 * decision.probability());
 		return Recommender.answer(at, Verdict.CHOSEN, chosen.poolSize(), summary, chosen, false, basis)
-			.withDecision(decision.indistinguishable().stream().map(Cell::poolSize).toList(), decision.picks());
+			.withDecision(decision.indistinguishable().stream().map(Cell::poolSize).toList(),
+					decision.unsettled().stream().map(Cell::poolSize).toList(), decision.picks());
 	}
 
 	/** The pools indistinguishable from the best, and why, in a clause. */
@@ -70,7 +71,7 @@ public final class IntervalVerdict {
 	}
 
 	/**
-	 * The equivalence margin and where it comes from, e.g. "±10 ms (10 % of the 100 ms
+	 * The equivalence margin and where it comes from, e.g. "±20 ms (20 % of the 100 ms
 	 * objective)".
 	 */
 	private static String margin(Decision decision) {
@@ -80,8 +81,8 @@ public final class IntervalVerdict {
 		if (decision.marginMs() == Decision.MARGIN_FLOOR_MS) {
 			source = "two of the whole milliseconds JMeter records";
 		}
-		else if (objectiveMs > 0 && Decision.OBJECTIVE_SHARE * objectiveMs <= Decision.BEST_SHARE * bestMs) {
-			source = String.format(Locale.ROOT, "%.0f %% of the %s ms objective", 100 * Decision.OBJECTIVE_SHARE,
+		else if (objectiveMs > 0 && Decision.EQUIVALENCE_SHARE * objectiveMs <= Decision.BEST_SHARE * bestMs) {
+			source = String.format(Locale.ROOT, "%.0f %% of the %s ms objective", 100 * Decision.EQUIVALENCE_SHARE,
 					Durations.ms(objectiveMs));
 		}
 		else {

@@ -27,15 +27,18 @@ import org.jspecify.annotations.Nullable;
  * empty when the grid supports no pool size
  * @param indistinguishable the pool sizes indistinguishable from the best at the deciding
  * rate, smallest first; empty when the verdict did not come from intervals
+ * @param unsettled the pool sizes neither shown equivalent to the best nor told apart
+ * from it, which more repeats may settle
  * @param picks how often the decision redone on drawn p99s picked each pool size (0 to
  * 1); empty when the verdict did not come from intervals
  */
 public record Recommendation(String topology, String poolSizeKey, Verdict verdict, OptionalInt poolSize,
 		OptionalInt decidingRateRps, String summary, List<String> caveats, CrossChecks crossChecks, boolean provisional,
-		String basis, List<Integer> indistinguishable, Map<Integer, Double> picks) {
+		String basis, List<Integer> indistinguishable, List<Integer> unsettled, Map<Integer, Double> picks) {
 
 	public Recommendation {
 		indistinguishable = List.copyOf(indistinguishable);
+		unsettled = List.copyOf(unsettled);
 		picks = Collections.unmodifiableMap(new LinkedHashMap<>(picks));
 	}
 
@@ -45,7 +48,7 @@ public record Recommendation(String topology, String poolSizeKey, Verdict verdic
 			+ "the sweep's p99 objective (bench.p99Objective), no connection-acquire timeouts, pool size verified "
 			+ "from the pool's own gauge, HikariCP's or r2dbc-pool's). At that rate, when every p99 carries its 95 % interval: the pool sizes "
 			+ "indistinguishable from the best are those shown equivalent to it, the 90 % interval of the "
-			+ "difference lying within the equivalence margin (10 % of the p99 objective, but at most the "
+			+ "difference lying within the equivalence margin (20 % of the p99 objective, but at most the "
 			+ "best p99 itself and at least 2 ms; two one-sided tests); a pool neither shown equivalent nor told apart is "
 			+ "not settled and the pool that measured better stands; recommend the smallest of them that sustained "
 			+ "the rate in every repeat, with its p99 clear of the objective (below it by more than its 95 % "
@@ -69,9 +72,9 @@ public record Recommendation(String topology, String poolSizeKey, Verdict verdic
 	/** Said wherever a verdict rests on one run per point. */
 	public static final String PROVISIONAL = "Provisional: one run per point; confirm with -Dbench.repeats=3.";
 
-	public Recommendation withDecision(List<Integer> set, Map<Integer, Double> picked) {
+	public Recommendation withDecision(List<Integer> set, List<Integer> notSettled, Map<Integer, Double> picked) {
 		return new Recommendation(this.topology, this.poolSizeKey, this.verdict, this.poolSize, this.decidingRateRps,
-				this.summary, this.caveats, this.crossChecks, this.provisional, this.basis, set, picked);
+				this.summary, this.caveats, this.crossChecks, this.provisional, this.basis, set, notSettled, picked);
 	}
 
 	/**

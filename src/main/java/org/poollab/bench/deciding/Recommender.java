@@ -247,7 +247,7 @@ public final class Recommender {
 		return new Recommendation(recommendation.topology(), recommendation.poolSizeKey(), Verdict.REFUTED,
 				OptionalInt.empty(), recommendation.decidingRateRps(), summary, recommendation.caveats(),
 				recommendation.crossChecks(), recommendation.provisional(), "", recommendation.indistinguishable(),
-				recommendation.picks());
+				recommendation.unsettled(), recommendation.picks());
 	}
 
 	private static List<Cell> atRate(List<Cell> considered, int rateRps) {
@@ -307,7 +307,7 @@ public final class Recommender {
 		TopologyGrid grid = topology.grid();
 		return new Recommendation(grid.name(), grid.poolSizeKey(), verdict, OptionalInt.empty(), OptionalInt.empty(),
 				summary, List.copyOf(topology.caveats()), crossChecks(topology, littleCell), false, "", List.of(),
-				Map.of());
+				List.of(), Map.of());
 	}
 
 	/**
@@ -339,7 +339,7 @@ public final class Recommender {
 		TopologyGrid grid = at.topology().grid();
 		return new Recommendation(grid.name(), grid.poolSizeKey(), verdict, OptionalInt.of(poolSize),
 				OptionalInt.of(at.rateRps()), summary, List.copyOf(caveats), crossChecks, provisional, basis, List.of(),
-				Map.of());
+				List.of(), Map.of());
 	}
 
 	static CrossChecks crossChecks(TopologyCase topology, @Nullable Cell littleCell) {

@@ -77,17 +77,21 @@ public class DecisionTests {
 	}
 
 	@Test
-	void theEquivalenceMarginIsATenthOfTheObjectiveBoundedByTheBestP99() {
-		assertThat(Decision.equivalenceMarginMs(50, OBJECTIVE_MS)).as("a tenth of 100 ms").isEqualTo(10);
+	void theEquivalenceMarginIsAFifthOfTheObjectiveBoundedByTheBestP99() {
+		assertThat(Decision.equivalenceMarginMs(50, OBJECTIVE_MS)).as("a fifth of 100 ms").isEqualTo(20);
 		assertThat(Decision.equivalenceMarginMs(6, OBJECTIVE_MS)).as("bounded by the best p99, 6 ms").isEqualTo(6);
 		assertThat(Decision.equivalenceMarginMs(5, 1000)).as("a loose objective: still the best p99, 5 ms")
 			.isEqualTo(5);
 		assertThat(Decision.equivalenceMarginMs(1, 1000)).as("floored at 2 ms").isEqualTo(2);
 		assertThat(Decision.equivalenceMarginMs(50, 0)).as("no objective: the best p99").isEqualTo(50);
-		// the default question's pools 10 and 50 at 400 rps (p99 27 [24–29] and 20
-		// [19–21] ms,
-		// recorded runs): 7 ms apart, shown within a tenth of the 100 ms objective
-		assertThat(Decision.equivalent(7, 5 / 3.92, 2 / 3.92, Decision.equivalenceMarginMs(20, OBJECTIVE_MS))).isTrue();
+		// the default question's pools 10 and 50 at 400 rps as a default run measured
+		// them
+		// (p99 31 [21–41] and 21 [19–26.1] ms): 10 ms apart, shown within a fifth of the
+		// 100 ms objective, though not within a tenth
+		double tenMs = (41 - 21) / (2 * Cell.Z95);
+		double fiftyMs = (26.1 - 19) / (2 * Cell.Z95);
+		assertThat(Decision.equivalent(10, tenMs, fiftyMs, Decision.equivalenceMarginMs(21, OBJECTIVE_MS))).isTrue();
+		assertThat(Decision.equivalent(10, tenMs, fiftyMs, 10)).isFalse();
 		// 8 ms apart with narrow intervals: more than a 1.2 ms margin allows, and told
 		// apart
 		assertThat(Decision.equivalent(8, 0.2, 0.2, 1.2)).isFalse();
@@ -181,6 +185,23 @@ public class DecisionTests {
 				org.assertj.core.data.Offset.offset(1e-9));
 		assertThat(decision.chosen().poolSize()).isEqualTo(2);
 		assertThat(decision.picks().get(5)).isBetween(0.2, 0.5);
+	}
+
+	@Test
+	void aPoolNotSettledAgainstTheBestIsMeasuredAgainEvenWhenTheRedoneDecisionIsSure() {
+		// pool 2 (25 [10-60]) can be neither shown within pool 5's (10 [9-11]) 10 ms
+		// margin nor told apart from it: pool 5, which measured better, is picked in
+		// most draws, yet pool 2 is what more repeats could settle
+		List<Point> points = List.of(cell(2, 1000, 25, 10, 60), cell(5, 1000, 10, 9, 11));
+		SweepResults results = new SweepResults(Instant.parse("2026-11-29T01:00:00Z"), "test", RecommenderTests.HOST,
+				RecommenderTests.DATABASE, 0, null, new ArrayList<>(points));
+
+		assertThat(recommend(points.toArray(Point[]::new)).unsettled()).containsExactly(2);
+		assertThat(Decisions.unsettled(results, "single")).hasValueSatisfying((unsettled) -> {
+			assertThat(unsettled.probability()).isGreaterThanOrEqualTo(0.8);
+			assertThat(unsettled.notSettled()).containsExactly(2);
+			assertThat(unsettled.pools()).contains(5, 2);
+		});
 	}
 
 	@Test
