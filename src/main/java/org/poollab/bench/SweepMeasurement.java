@@ -114,6 +114,7 @@ final class SweepMeasurement {
 			this.results = (this.results == null)
 					? new SweepResults(this.startedAt, grid.preset().label(), host, database.describe(),
 							properties.p99Objective().toMillis(), grid.workload().label(), this.points)
+						.withConnectionsPerRequest(properties.connectionsPerRequest())
 					: this.results.withDatabase(database.describe());
 			if (grid.vendors().size() > 1) {
 				this.sweep.out().printf(Locale.ROOT, "Database %s: %s.%n", vendor.product(), database.describe().url());

@@ -148,7 +148,9 @@ public record Recommendation(String topology, String poolSizeKey, Verdict verdic
 	 * host, whose cores the lab cannot see
 	 * @param requestThreads Tn, the request threads of each instance (Tomcat's);
 	 * {@link #NO_THREAD_CAP} with virtual threads
-	 * @param deadlockFloor {@code Tn × (Cm − 1) + 1} with Cm = 1 connection per request
+	 * @param connectionsPerRequest Cm, the connections one request of the team's app
+	 * holds at once
+	 * @param deadlockFloor {@code Tn × (Cm − 1) + 1}
 	 * @param instances service instances sharing the database
 	 * @param maxConnections the database's {@code max_connections}
 	 * @param reservedConnections slots regular users cannot take
@@ -157,8 +159,8 @@ public record Recommendation(String topology, String poolSizeKey, Verdict verdic
 	 */
 	public record CrossChecks(double littleRateRps, double littleUsageMeanMs, double littleBusyFleet,
 			double littleBusyPerInstance, int cpuCores, @Nullable String databaseHost,
-			OptionalInt hikariStartingPoolSize, int requestThreads, int deadlockFloor, int instances,
-			int maxConnections, int reservedConnections, int fleetBudgetPerInstance) {
+			OptionalInt hikariStartingPoolSize, int requestThreads, int connectionsPerRequest, int deadlockFloor,
+			int instances, int maxConnections, int reservedConnections, int fleetBudgetPerInstance) {
 
 		/** {@link #requestThreads()} when nothing caps them (virtual threads). */
 		public static final int NO_THREAD_CAP = 0;

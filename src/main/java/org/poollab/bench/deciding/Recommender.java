@@ -36,11 +36,6 @@ public final class Recommender {
 	public static final int EFFECTIVE_SPINDLE_COUNT = 0;
 
 	/**
-	 * Connections one request holds at once: the service runs one statement per request.
-	 */
-	public static final int CONNECTIONS_PER_REQUEST = 1;
-
-	/**
 	 * Tn in HikariCP's deadlock formula when the sweep did not set Tomcat's threads:
 	 * Tomcat's default {@code server.tomcat.threads.max}. It drops out while a request
 	 * holds one connection.
@@ -356,7 +351,8 @@ public final class Recommender {
 				? Math.max(0, database.maxConnections() - database.reservedConnections()) / poolsReachingTheDatabase
 				: CrossChecks.BUDGET_UNKNOWN;
 		int requestThreads = grid.limits().requestCap().orElse(CrossChecks.NO_THREAD_CAP);
-		int deadlockFloor = Fleet.deadlockFloor(requestThreads, CONNECTIONS_PER_REQUEST);
+		// Cm describes the team's app: the lab's service holds one connection at a time.
+		int deadlockFloor = Fleet.deadlockFloor(requestThreads, grid.connectionsPerRequest());
 		DatabaseHost databaseHost = DatabaseHost.of(database);
 		// HikariCP's formula counts the database host's cores; this machine's say nothing
 		// about another host's.
@@ -364,8 +360,8 @@ public final class Recommender {
 				? OptionalInt.of(host.cpuCores() * 2 + EFFECTIVE_SPINDLE_COUNT) : OptionalInt.empty();
 		return new CrossChecks((littleCell != null) ? littleCell.achievedRps() : 0, holdMs, busyFleet,
 				busyFleet / instances, host.cpuCores(), databaseHost.sameHost() ? null : databaseHost.hosts(),
-				hikariStartingPoolSize, requestThreads, deadlockFloor, instances, database.maxConnections(),
-				database.reservedConnections(), budgetPerInstance);
+				hikariStartingPoolSize, requestThreads, grid.connectionsPerRequest(), deadlockFloor, instances,
+				database.maxConnections(), database.reservedConnections(), budgetPerInstance);
 	}
 
 	/** The cell that moved the most requests: where Little's law says the most. */

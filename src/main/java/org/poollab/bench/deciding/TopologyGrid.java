@@ -33,12 +33,14 @@ import org.poollab.bench.results.SweepResults;
  * ({@link Cell#serverSaturated}) is a failed repeat of its cell
  * @param vendorNamed whether {@link #name()} names the database: when the sweep ran on
  * more than one
+ * @param connectionsPerRequest Cm, the connections one request of the team's app holds at
+ * once ({@link SweepResults#connectionsPerRequest()})
  */
-public record TopologyGrid(String topology, Limits limits, List<Cell> cells, List<Point> excluded,
-		boolean vendorNamed) {
+public record TopologyGrid(String topology, Limits limits, List<Cell> cells, List<Point> excluded, boolean vendorNamed,
+		int connectionsPerRequest) {
 
 	public TopologyGrid(String topology, Limits limits, List<Cell> cells, List<Point> excluded) {
-		this(topology, limits, cells, excluded, false);
+		this(topology, limits, cells, excluded, false, SweepResults.ONE_CONNECTION_PER_REQUEST);
 	}
 
 	/**
@@ -55,7 +57,7 @@ public record TopologyGrid(String topology, Limits limits, List<Cell> cells, Lis
 		byDeployment.forEach((key, points) -> {
 			TopologyGrid grid = of(points.get(0).topology(), points.get(0).limits(), points, results.p99ObjectiveMs());
 			grids.add(new TopologyGrid(grid.topology(), grid.limits(), grid.cells(), grid.excluded(),
-					results.severalDatabases()));
+					results.severalDatabases(), results.connectionsPerRequest()));
 		});
 		return grids;
 	}

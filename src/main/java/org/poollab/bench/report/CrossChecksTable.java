@@ -65,23 +65,26 @@ final class CrossChecksTable {
 
 	/** The smallest pool that cannot deadlock on itself. */
 	private static Row deadlockFloor(CrossChecks checks) {
+		int cm = checks.connectionsPerRequest();
+		String cmSet = "Cm = " + cm + " from bench.connectionsPerRequest";
+		String measured = (cm > 1) ? " Cm describes the team's app: the lab's service holds one connection at a "
+				+ "time, so Cm raises the floor under the pool written, not what was measured." : "";
 		if (checks.requestThreads() == CrossChecks.NO_THREAD_CAP) {
-			return row("Deadlock floor",
-					checks.deadlockFloor() + " (Tn unbounded, Cm = " + Recommender.CONNECTIONS_PER_REQUEST + ")",
+			return row("Deadlock floor", checks.deadlockFloor() + " (Tn unbounded, " + cmSet + ")",
 					"With virtual threads, or on the reactive twin's event loop, nothing caps an instance's concurrent "
 							+ "requests (Tn), so no pool size keeps "
 							+ "requests that hold more than one connection at once (Cm > 1) from deadlocking on the "
-							+ "pool; with Cm = 1 any pool of at least 1 cannot deadlock on itself.");
+							+ "pool; with Cm = 1 any pool of at least 1 cannot deadlock on itself." + measured);
 		}
 		else {
 			return row("Deadlock floor",
-					checks.deadlockFloor() + " (Tn = " + checks.requestThreads() + ", Cm = "
-							+ Recommender.CONNECTIONS_PER_REQUEST + ")",
-					"Tn × (Cm − 1) + 1 = " + checks.requestThreads() + " × (" + Recommender.CONNECTIONS_PER_REQUEST
+					checks.deadlockFloor() + " (Tn = " + checks.requestThreads() + ", " + cmSet + ")",
+					"Tn × (Cm − 1) + 1 = " + checks.requestThreads() + " × (" + cm
 							+ " − 1) + 1, with Tn the request threads of an instance (Tomcat's "
 							+ ((checks.requestThreads() == Recommender.DEFAULT_REQUEST_THREADS) ? "default" : "setting")
-							+ ") and Cm the connections one request holds at once: with Cm = 1 any pool of at least "
-							+ "1 cannot deadlock on itself.");
+							+ ") and Cm the connections one request holds at once: a smaller pool can deadlock when "
+							+ "every thread holds Cm − 1 connections and waits for one more (with Cm = 1 any pool of "
+							+ "at least 1 cannot)." + measured);
 		}
 	}
 

@@ -229,6 +229,10 @@ public final class ResultsStore {
 			points.forEach(ResultsStore::group);
 		}
 		points.forEach(ResultsStore::spanUnrecorded);
+		if (tree instanceof ObjectNode results && !results.has("connectionsPerRequest")) {
+			// Written before the setting was recorded: one connection per request.
+			results.put("connectionsPerRequest", SweepResults.ONE_CONNECTION_PER_REQUEST);
+		}
 		return new Read(JSON.treeToValue(tree, SweepResults.class), flat ? Shape.FLAT : Shape.GROUPED);
 	}
 

@@ -35,14 +35,25 @@ import org.jspecify.annotations.Nullable;
  * @param databases every database the sweep ran on, in the order they were started (a
  * point's {@code limits.vendor} says which it ran on); just {@code database} in results
  * written before the lab swept vendors
+ * @param connectionsPerRequest Cm, the connections one request of the team's app holds at
+ * once ({@code bench.connectionsPerRequest}): it raises HikariCP's deadlock floor under
+ * the pool written, not what was measured (the lab's service holds one); 1 in results
+ * written before it was recorded
  */
 public record SweepResults(Instant startedAt, String preset, Host host, DatabaseFacts database, double p99ObjectiveMs,
 		String workload, List<Point> points, @Nullable Timing timing, List<Confirmation> confirmations,
-		@Nullable SloSearch slo, List<DatabaseFacts> databases) {
+		@Nullable SloSearch slo, List<DatabaseFacts> databases, int connectionsPerRequest) {
+
+	/**
+	 * {@link #connectionsPerRequest()} where nothing set it: one connection per request,
+	 * as in results written before the grid sweep carried the setting.
+	 */
+	public static final int ONE_CONNECTION_PER_REQUEST = 1;
 
 	public SweepResults {
 		confirmations = (confirmations != null) ? List.copyOf(confirmations) : List.of();
 		databases = (databases != null && !databases.isEmpty()) ? List.copyOf(databases) : List.of(database);
+		connectionsPerRequest = Math.max(ONE_CONNECTION_PER_REQUEST, connectionsPerRequest);
 	}
 
 	/**
@@ -52,7 +63,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	public SweepResults(Instant startedAt, String preset, Host host, DatabaseFacts database, double p99ObjectiveMs,
 			String workload, List<Point> points) {
 		this(startedAt, preset, host, database, p99ObjectiveMs, workload, points, null, List.of(), null,
-				List.of(database));
+				List.of(database), ONE_CONNECTION_PER_REQUEST);
 	}
 
 	/**
@@ -63,7 +74,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	public SweepResults withPredictions() {
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
 				this.workload, Predictions.attached(this.points), this.timing, this.confirmations, this.slo,
-				this.databases);
+				this.databases, this.connectionsPerRequest);
 	}
 
 	/**
@@ -73,7 +84,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withConfirmations(List<Confirmation> runs) {
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, this.timing, runs, this.slo, this.databases);
+				this.workload, this.points, this.timing, runs, this.slo, this.databases, this.connectionsPerRequest);
 	}
 
 	/**
@@ -83,7 +94,8 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withHost(Host measuredHost) {
 		return new SweepResults(this.startedAt, this.preset, measuredHost, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, this.timing, this.confirmations, this.slo, this.databases);
+				this.workload, this.points, this.timing, this.confirmations, this.slo, this.databases,
+				this.connectionsPerRequest);
 	}
 
 	/**
@@ -93,7 +105,8 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withTiming(Timing spent) {
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, spent, this.confirmations, this.slo, this.databases);
+				this.workload, this.points, spent, this.confirmations, this.slo, this.databases,
+				this.connectionsPerRequest);
 	}
 
 	/**
@@ -103,7 +116,18 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 	 */
 	public SweepResults withSlo(SloSearch search) {
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, this.timing, this.confirmations, search, this.databases);
+				this.workload, this.points, this.timing, this.confirmations, search, this.databases,
+				this.connectionsPerRequest);
+	}
+
+	/**
+	 * The same results for requests that hold this many connections at once.
+	 * @param perRequest Cm
+	 * @return the copy
+	 */
+	public SweepResults withConnectionsPerRequest(int perRequest) {
+		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
+				this.workload, this.points, this.timing, this.confirmations, this.slo, this.databases, perRequest);
 	}
 
 	/**
@@ -115,7 +139,7 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 		List<DatabaseFacts> all = new ArrayList<>(this.databases);
 		all.add(next);
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
-				this.workload, this.points, this.timing, this.confirmations, this.slo, all);
+				this.workload, this.points, this.timing, this.confirmations, this.slo, all, this.connectionsPerRequest);
 	}
 
 	/**

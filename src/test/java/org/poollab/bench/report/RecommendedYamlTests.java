@@ -209,6 +209,23 @@ class RecommendedYamlTests {
 	}
 
 	@Test
+	void requestsHoldingTwoConnectionsGetHikarisDeadlockFloorUnderTheMeasuredPool() throws Exception {
+		List<Point> points = List.of(RecommenderTests.point("single", 2, 1000, 20),
+				RecommenderTests.point("single", 5, 1000, 4));
+
+		Report.write(results(points).withConnectionsPerRequest(2), this.runDir);
+
+		// Tomcat's 200 threads × (2 − 1) + 1: the measured 5 is written as 201
+		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
+		assertThat(hikari(yaml)).containsEntry("maximum-pool-size", 201);
+		assertThat(why(yaml, "maximum-pool-size"))
+			.contains("WRITTEN 201, not the 5 measured: HikariCP's deadlock floor Tn × (Cm − 1) + 1 = 201");
+		assertThat(Files.readString(this.runDir.resolve("report.md"))).contains(
+				"201 (Tn = 200, Cm = 2 from bench.connectionsPerRequest)", "200 × (2 − 1) + 1",
+				"Cm raises the floor under the pool written, not what was measured");
+	}
+
+	@Test
 	void aVerdictOnOneRunPerPointIsMarkedProvisionalInTheYamlAndTheReport() throws Exception {
 		Report.write(results(
 				List.of(RecommenderTests.point("single", 2, 1000, 20), RecommenderTests.point("single", 5, 1000, 4))),

@@ -225,8 +225,8 @@ class ReportFiguresTests {
 	void theDeadlockFloorShowsTn() throws IOException {
 		render(List.of(RecommenderTests.point("single", 2, 1000, 20), RecommenderTests.point("single", 5, 1000, 5)));
 
-		assertThat(markdown())
-			.contains("| Deadlock floor | 1 (Tn = 200, Cm = 1) | Tn × (Cm − 1) + 1 = 200 × (1 − 1) + 1");
+		assertThat(markdown()).contains(
+				"| Deadlock floor | 1 (Tn = 200, Cm = 1 from bench.connectionsPerRequest) | Tn × (Cm − 1) + 1 = 200 × (1 − 1) + 1");
 	}
 
 	@Test

@@ -150,6 +150,22 @@ class ResultsStoreTests {
 		assertThat(again.results()).isEqualTo(read.results());
 	}
 
+	@Test
+	void connectionsPerRequestRoundTripsAndResultsWithoutItReadAsOne() throws Exception {
+		Path older = Path
+			.of(ResultsStoreTests.class.getResource("/org/poollab/bench/report/quick-results-new-format.json").toURI());
+		assertThat(Files.readString(older)).doesNotContain("\"connectionsPerRequest\"");
+		SweepResults quick = ResultsStore.read(older);
+		assertThat(quick.connectionsPerRequest()).isEqualTo(1);
+
+		SweepResults two = quick.withConnectionsPerRequest(2);
+		writeAndReadCsv(two);
+
+		SweepResults read = ResultsStore.read(this.output.resolve("latest").resolve(ResultsStore.RESULTS_JSON));
+		assertThat(read.connectionsPerRequest()).isEqualTo(2);
+		assertThat(read).isEqualTo(two);
+	}
+
 	private List<CSVRecord> writeAndReadCsv(SweepResults results) throws IOException {
 		ResultsStore store = ResultsStore.create(this.output, results.startedAt());
 		store.write(results);
