@@ -230,24 +230,23 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 	private record ThreadCpu(Path schedstat) implements CpuClock {
 
 		/**
-		 * The thread's {@code schedstat}, when {@code tid} is a thread of a process whose
-		 * executable is one of {@code commands}.
+		 * The thread's {@code schedstat}, when {@code tid} is a thread of a process named
+		 * one of {@code commands}: its thread group's {@code comm}, which any user may
+		 * read (as the thread's {@code status} and {@code schedstat}), unlike its
+		 * {@code exe}.
 		 */
 		static Optional<Path> schedstat(long tid, String... commands) {
 			try {
-				Path thread = Path.of("/proc", Long.toString(tid));
-				String executable = Files.readSymbolicLink(thread.resolve("exe")).getFileName().toString();
-				if (!List.of(commands).contains(executable)) {
-					return Optional.empty();
-				}
-				long pid = Files.readAllLines(thread.resolve("status"))
+				String pid = Files.readAllLines(Path.of("/proc", Long.toString(tid), "status"))
 					.stream()
 					.filter((line) -> line.startsWith("Tgid:"))
-					.mapToLong((line) -> Long.parseLong(line.substring("Tgid:".length()).trim()))
+					.map((line) -> line.substring("Tgid:".length()).trim())
 					.findFirst()
 					.orElseThrow();
-				Path schedstat = Path.of("/proc", Long.toString(pid), "task", Long.toString(tid), "schedstat");
-				return Files.isReadable(schedstat) ? Optional.of(schedstat) : Optional.empty();
+				String command = Files.readString(Path.of("/proc", pid, "comm")).trim();
+				Path schedstat = Path.of("/proc", pid, "task", Long.toString(tid), "schedstat");
+				return (List.of(commands).contains(command) && Files.isReadable(schedstat)) ? Optional.of(schedstat)
+						: Optional.empty();
 			}
 			catch (IOException | RuntimeException ex) {
 				return Optional.empty();
