@@ -70,8 +70,17 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 	 */
 	static final int[] MULTIPLES = { 1, 2, 3, 4 };
 
-	/** The server CPU each unit count is measured over, where it can be read. */
+	/**
+	 * The backend CPU each unit count is measured over on PostgreSQL: the kernel counts a
+	 * process's CPU in ticks of 10 ms, a twentieth of it.
+	 */
 	static final Duration CPU_PER_COUNT = Duration.ofMillis(200);
+
+	/**
+	 * The thread CPU each unit count is measured over on MariaDB: counted in nanoseconds,
+	 * a few executions' worth is enough.
+	 */
+	static final Duration THREAD_CPU_PER_COUNT = Duration.ofMillis(20);
 
 	/**
 	 * Times each unit count's server CPU is measured; the least counts. What else runs on
@@ -205,6 +214,9 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 		/** What it reads, e.g. {@code backend}. */
 		String name();
 
+		/** The CPU each unit count is measured over. */
+		Duration perCount();
+
 	}
 
 	/** A PostgreSQL backend's user + system time, in the kernel's ticks of 10 ms. */
@@ -218,6 +230,11 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 		@Override
 		public String name() {
 			return "backend";
+		}
+
+		@Override
+		public Duration perCount() {
+			return CPU_PER_COUNT;
 		}
 
 	}
@@ -268,6 +285,11 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 			return "server thread";
 		}
 
+		@Override
+		public Duration perCount() {
+			return THREAD_CPU_PER_COUNT;
+		}
+
 	}
 
 	/** The cost of one execution of some units of work, milliseconds. */
@@ -309,8 +331,8 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 	}
 
 	/**
-	 * The server's CPU per execution, over executions enough for {@link #CPU_PER_COUNT}:
-	 * the kernel counts a process's CPU in ticks of 10 ms, a twentieth of it.
+	 * The server's CPU per execution, over executions enough for the clock's
+	 * {@link CpuClock#perCount()}.
 	 */
 	private static double cpuMs(PreparedStatement burn, long units, CpuClock cpu) throws SQLException {
 		long before = cpu.nanos();
@@ -321,7 +343,7 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 			executions++;
 			spent = cpu.nanos() - before;
 		}
-		while (spent < CPU_PER_COUNT.toNanos());
+		while (spent < cpu.perCount().toNanos());
 		return spent / 1e6 / executions;
 	}
 
