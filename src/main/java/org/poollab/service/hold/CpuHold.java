@@ -1,11 +1,16 @@
 package org.poollab.service.hold;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -26,21 +31,27 @@ import org.poollab.service.database.DatabaseVendor;
  * <p>
  * Calibration costs the statement at a few unit counts and fits milliseconds against
  * units ({@link SimpleRegression}): the slope is the CPU per unit, the intercept what
- * every execution costs besides (parse, executor start), taken off. On PostgreSQL on this
- * machine the cost is CPU itself: the backend serving the connection is a process of its
- * own, and its user + system time ({@code /proc/<pid>/stat}) over 200 ms of executions is
- * what they cost the database, however busy the machine is (instances start at once).
- * Elsewhere (MariaDB's threads, a database on another host) it is the least of several
- * wall times, the execution nothing interrupted, round trip included. CpuHoldIT checks
- * the result against the backend's CPU time.
+ * every execution costs besides (parse, executor start), taken off. Where the database
+ * runs on this machine the cost is CPU itself, however busy the machine is (instances
+ * start at once): on PostgreSQL the backend serving the connection, a process of its own
+ * (user + system time, {@code /proc/<pid>/stat}); on MariaDB the server's thread serving
+ * it, one thread per connection ({@code information_schema.PROCESSLIST.TID}; the kernel's
+ * nanoseconds on the CPU, {@code /proc/<pid>/task/<tid>/schedstat}). Elsewhere (a
+ * database on another host, MariaDB's thread pool) it is the least of several wall times,
+ * the execution nothing interrupted, round trip included: a busy machine preempts a
+ * statement and so makes that calibration undershoot. Which way it was calibrated is
+ * {@link #calibratedBy}, and the start-up log says it. CpuHoldIT checks the result
+ * against the server's CPU time.
  *
  * @param statement the vendor's statement, one parameter: units of work
  * @param unitsPerMs units that cost one millisecond of CPU
  * @param overheadMs what an execution costs besides its units (the fit's intercept, at
  * least 0), taken off the units it is given
  * @param cpuMs the CPU each execution is asked to cost, milliseconds
+ * @param calibratedBy what the calibration measured, e.g. {@code least of 3 CPU times
+ * of the server thread}
  */
-public record CpuHold(String statement, double unitsPerMs, double overheadMs, double cpuMs) {
+public record CpuHold(String statement, double unitsPerMs, double overheadMs, double cpuMs, String calibratedBy) {
 
 	/** The least CPU hold: below it the round trip would dwarf it. */
 	public static final Duration SHORTEST = Duration.ofNanos(100_000);
@@ -59,16 +70,25 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 	 */
 	static final int[] MULTIPLES = { 1, 2, 3, 4 };
 
-	/** The backend CPU each unit count is measured over, where it can be read. */
+	/**
+	 * The backend CPU each unit count is measured over on PostgreSQL: the kernel counts a
+	 * process's CPU in ticks of 10 ms, a twentieth of it.
+	 */
 	static final Duration CPU_PER_COUNT = Duration.ofMillis(200);
 
 	/**
-	 * Times each unit count's backend CPU is measured; the least counts. What else runs
-	 * on the machine can only add to a backend's CPU time (a busy sibling core, caches
-	 * shared), never take from it, as with wall time ({@link #RUNS_PER_COUNT}). With one
-	 * measurement per count a fresh-clone CI run calibrated 15,691 units per ms (r²
-	 * 0.949) where the same statement then cost 20,921 per ms, and CpuHoldIT failed (1.5
-	 * ms for 2 ms asked, 2026-11-27).
+	 * The thread CPU each unit count is measured over on MariaDB: counted in nanoseconds,
+	 * a few executions' worth is enough.
+	 */
+	static final Duration THREAD_CPU_PER_COUNT = Duration.ofMillis(20);
+
+	/**
+	 * Times each unit count's server CPU is measured; the least counts. What else runs on
+	 * the machine can only add to a backend's or thread's CPU time (a busy sibling core,
+	 * caches shared), never take from it, as with wall time ({@link #RUNS_PER_COUNT}).
+	 * With one measurement per count a fresh-clone CI run calibrated 15,691 units per ms
+	 * (r² 0.949) where the same statement then cost 20,921 per ms, and CpuHoldIT failed
+	 * (1.5 ms for 2 ms asked, 2026-11-27).
 	 */
 	static final int CPU_MEASURES_PER_COUNT = 3;
 
@@ -102,10 +122,16 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 		String statement = statement(vendor);
 		try (Connection connection = dataSource.getConnection();
 				PreparedStatement burn = connection.prepareStatement(statement)) {
-			Optional<ProcessHandle> backend = backend(connection, vendor);
-			Meter meter = backend
-				.<Meter>map((process) -> (units) -> least(CPU_MEASURES_PER_COUNT, () -> cpuMs(burn, units, process)))
+			Optional<CpuClock> clock = switch (vendor) {
+				case POSTGRESQL -> backend(connection);
+				case MARIADB -> serverThread(connection);
+			};
+			Meter meter = clock
+				.<Meter>map((server) -> (units) -> least(CPU_MEASURES_PER_COUNT, () -> cpuMs(burn, units, server)))
 				.orElse((units) -> leastWallMs(burn, units));
+			String calibratedBy = clock
+				.map((server) -> "least of " + CPU_MEASURES_PER_COUNT + " CPU times of the " + server.name())
+				.orElse("least of " + RUNS_PER_COUNT + " wall times");
 			long base = 1_000;
 			while (leastWallMs(burn, base) < 1 && base < Integer.MAX_VALUE / 16) {
 				base *= 2;
@@ -121,38 +147,149 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 							.formatted(statement, msPerUnit));
 			}
 			double overheadMs = Math.max(0, fit.getIntercept());
-			CpuHold hold = new CpuHold(statement, 1 / msPerUnit, overheadMs, cpu.toNanos() / 1e6);
+			CpuHold hold = new CpuHold(statement, 1 / msPerUnit, overheadMs, cpu.toNanos() / 1e6, calibratedBy);
 			logger.info(
 					"Costing each request {} of database CPU (lab.hold.cpu): {} with {} units; calibrated on the {}: {} units per ms plus {} ms an execution (r\u00b2 {})",
-					HoldProperties.written(cpu), statement, hold.units(),
-					backend.isPresent() ? "least of " + CPU_MEASURES_PER_COUNT + " backend CPU times"
-							: "least of " + RUNS_PER_COUNT + " wall times",
-					Math.round(hold.unitsPerMs()), String.format(Locale.ROOT, "%.3f", overheadMs),
+					HoldProperties.written(cpu), statement, hold.units(), calibratedBy, Math.round(hold.unitsPerMs()),
+					String.format(Locale.ROOT, "%.3f", overheadMs),
 					String.format(Locale.ROOT, "%.3f", fit.getRSquare()));
 			return hold;
 		}
 	}
 
 	/**
-	 * The process serving this connection, when it is on this machine and its CPU time
-	 * can be read: a PostgreSQL backend ({@code pg_backend_pid()}) whose
-	 * {@code /proc/<pid>} is a postgres process. MariaDB serves a connection on a thread
-	 * of its one process, which other connections share.
+	 * The PostgreSQL backend serving this connection ({@code pg_backend_pid()}), when it
+	 * is a postgres process of this machine whose CPU time can be read.
 	 */
-	private static Optional<ProcessHandle> backend(Connection connection, DatabaseVendor vendor) {
-		if (vendor != DatabaseVendor.POSTGRESQL) {
-			return Optional.empty();
-		}
+	private static Optional<CpuClock> backend(Connection connection) {
 		try (Statement query = connection.createStatement();
 				ResultSet pid = query.executeQuery("SELECT pg_backend_pid()")) {
 			pid.next();
 			return ProcessHandle.of(pid.getLong(1))
 				.filter((process) -> process.info().command().orElse("").endsWith("postgres"))
-				.filter((process) -> process.info().totalCpuDuration().isPresent());
+				.filter((process) -> process.info().totalCpuDuration().isPresent())
+				.map(BackendCpu::new);
 		}
 		catch (SQLException ex) {
 			return Optional.empty();
 		}
+	}
+
+	/**
+	 * The MariaDB thread serving this connection, when the server runs a thread per
+	 * connection on this machine: its {@code TID} in the process list is a thread of a
+	 * {@code mariadbd} (or {@code mysqld}) here, whose CPU time grows when the connection
+	 * runs a statement (so it is not another server's thread of the same number). MySQL
+	 * has no {@code TID} column: wall time there.
+	 */
+	private static Optional<CpuClock> serverThread(Connection connection) {
+		try (Statement query = connection.createStatement()) {
+			long tid;
+			try (ResultSet thread = query.executeQuery(
+					"SELECT TID, @@thread_handling FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()")) {
+				if (!thread.next() || !"one-thread-per-connection".equals(thread.getString(2))) {
+					return Optional.empty();
+				}
+				tid = thread.getLong(1);
+			}
+			Optional<Path> schedstat = ThreadCpu.schedstat(tid, "mariadbd", "mysqld");
+			if (schedstat.isEmpty()) {
+				return Optional.empty();
+			}
+			CpuClock clock = new ThreadCpu(schedstat.get());
+			long before = clock.nanos();
+			query.execute("DO 1");
+			return (clock.nanos() > before) ? Optional.of(clock) : Optional.empty();
+		}
+		catch (SQLException | UncheckedIOException ex) {
+			return Optional.empty();
+		}
+	}
+
+	/** CPU time a database spends serving one connection. */
+	private interface CpuClock {
+
+		long nanos();
+
+		/** What it reads, e.g. {@code backend}. */
+		String name();
+
+		/** The CPU each unit count is measured over. */
+		Duration perCount();
+
+	}
+
+	/** A PostgreSQL backend's user + system time, in the kernel's ticks of 10 ms. */
+	private record BackendCpu(ProcessHandle process) implements CpuClock {
+
+		@Override
+		public long nanos() {
+			return this.process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+		}
+
+		@Override
+		public String name() {
+			return "backend";
+		}
+
+		@Override
+		public Duration perCount() {
+			return CPU_PER_COUNT;
+		}
+
+	}
+
+	/**
+	 * One thread's time on the CPU, the kernel's scheduler statistics' first field, in
+	 * nanoseconds (Linux's {@code Documentation/scheduler/sched-stats.rst}): a thread's
+	 * own, where {@code /proc/<pid>/stat} sums the process's threads.
+	 */
+	private record ThreadCpu(Path schedstat) implements CpuClock {
+
+		/**
+		 * The thread's {@code schedstat}, when {@code tid} is a thread of a process named
+		 * one of {@code commands}: its thread group's {@code comm}, which any user may
+		 * read (as the thread's {@code status} and {@code schedstat}), unlike its
+		 * {@code exe}.
+		 */
+		static Optional<Path> schedstat(long tid, String... commands) {
+			try {
+				String pid = Files.readAllLines(Path.of("/proc", Long.toString(tid), "status"))
+					.stream()
+					.filter((line) -> line.startsWith("Tgid:"))
+					.map((line) -> line.substring("Tgid:".length()).trim())
+					.findFirst()
+					.orElseThrow();
+				String command = Files.readString(Path.of("/proc", pid, "comm")).trim();
+				Path schedstat = Path.of("/proc", pid, "task", Long.toString(tid), "schedstat");
+				return (List.of(commands).contains(command) && Files.isReadable(schedstat)) ? Optional.of(schedstat)
+						: Optional.empty();
+			}
+			catch (IOException | RuntimeException ex) {
+				return Optional.empty();
+			}
+		}
+
+		@Override
+		public long nanos() {
+			try {
+				return Long.parseLong(Files.readString(this.schedstat).trim().split(" ", 2)[0]);
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+
+		@Override
+		public String name() {
+			return "server thread";
+		}
+
+		@Override
+		public Duration perCount() {
+			return THREAD_CPU_PER_COUNT;
+		}
+
 	}
 
 	/** The cost of one execution of some units of work, milliseconds. */
@@ -194,24 +331,20 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 	}
 
 	/**
-	 * The backend's CPU per execution, over executions enough for {@link #CPU_PER_COUNT}:
-	 * the kernel counts CPU in ticks of 10 ms, a twentieth of it.
+	 * The server's CPU per execution, over executions enough for the clock's
+	 * {@link CpuClock#perCount()}.
 	 */
-	private static double cpuMs(PreparedStatement burn, long units, ProcessHandle backend) throws SQLException {
-		long before = cpuNanos(backend);
+	private static double cpuMs(PreparedStatement burn, long units, CpuClock cpu) throws SQLException {
+		long before = cpu.nanos();
 		int executions = 0;
 		long spent;
 		do {
 			run(burn, units);
 			executions++;
-			spent = cpuNanos(backend) - before;
+			spent = cpu.nanos() - before;
 		}
-		while (spent < CPU_PER_COUNT.toNanos());
+		while (spent < cpu.perCount().toNanos());
 		return spent / 1e6 / executions;
-	}
-
-	private static long cpuNanos(ProcessHandle backend) {
-		return backend.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
 	}
 
 	private static double leastWallMs(PreparedStatement burn, long units) throws SQLException {

@@ -34,8 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * makes it on every point (its database CPU per request). The calibration and the check
  * both run beside whatever else the machine does, and CPU per unit of work is not
  * constant on a shared machine: beside two other test JVMs on a slower 2-core machine
- * (fresh-clone run, 2026-11-28) PostgreSQL read 3.1 ms and MariaDB, calibrated by wall
- * time, 1.5 ms for 2 ms asked.
+ * (fresh-clone run, 2026-11-28) PostgreSQL read 3.1 ms for 2 ms asked.
  */
 class CpuHoldIT {
 
@@ -63,6 +62,7 @@ class CpuHoldIT {
 				EmbeddedPostgresServer.USER, "", true);
 		try (Connection connection = dataSource.getConnection()) {
 			CpuHold hold = CpuHold.calibrate(dataSource, DatabaseVendor.POSTGRESQL, ASKED);
+			assertThat(hold.calibratedBy()).isEqualTo("least of 3 CPU times of the backend");
 			ProcessHandle backend = ProcessHandle.of(backendPid(connection)).orElseThrow();
 			assertThat(cpuMsPerExecution(hold, connection, backend))
 				.as("database CPU per execution, ms (%d units)", hold.units())
@@ -74,9 +74,12 @@ class CpuHoldIT {
 	}
 
 	/**
-	 * MariaDB serves a connection on a thread of its one {@code mariadbd}, so the
-	 * calibration there times the statement ({@code BENCHMARK}) instead of reading a
-	 * backend's CPU; the whole server's CPU, with nothing else connected, checks it.
+	 * MariaDB serves a connection on a thread of its one {@code mariadbd}: the
+	 * calibration reads that thread's CPU (the embedded server runs on this machine, a
+	 * thread per connection), and the whole server's CPU, with nothing else connected,
+	 * checks it. Calibrated by wall time instead, a busy machine preempts the timed
+	 * statements and the hold undershoots (0.3 ms for 2 ms asked beside two builds,
+	 * 2026-11-28), which the first assertion rules out.
 	 */
 	@Test
 	void onMariaDbTheStatementAskedForTwoMillisecondsCostsTheServerTwoMillisecondsOfCpu() throws SQLException {
@@ -86,15 +89,11 @@ class CpuHoldIT {
 			try (Connection connection = dataSource.getConnection()) {
 				CpuHold hold = CpuHold.calibrate(dataSource, DatabaseVendor.MARIADB, ASKED);
 				assertThat(hold.statement()).contains("BENCHMARK");
+				assertThat(hold.calibratedBy()).isEqualTo("least of 3 CPU times of the server thread");
 				ProcessHandle server = mariadb.process().orElseThrow();
-				// Timed calibration can only undershoot: a statement's wall time is at
-				// least its CPU, and more when the machine preempts it, so a busy
-				// machine calibrates fewer units than asked for (0.7 ms for 2 asked
-				// beside a benchmark at load 35, 2026-11-28). The lower bound says CPU
-				// was spent in the server, the upper that the hold is not inflated.
 				assertThat(cpuMsPerExecution(hold, connection, server))
 					.as("mariadbd CPU per execution, ms (%d units)", hold.units())
-					.isBetween(0.2 * ASKED_MS, 2.0 * ASKED_MS);
+					.isBetween(0.5 * ASKED_MS, 2.0 * ASKED_MS);
 			}
 			finally {
 				dataSource.destroy();

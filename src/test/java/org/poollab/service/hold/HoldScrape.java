@@ -53,20 +53,22 @@ public record HoldScrape(double count, double sumSeconds, Map<String, Double> bu
 	}
 
 	/**
-	 * One hold a request, each near the hold: their mean no shorter than
-	 * {@link #assertHoldsAtLeast} allows, and their median in a histogram bucket at most
-	 * 1.5 times the hold. A hold missing, doubled or not padded fails; a busy machine
-	 * does not, whose requests wake late from their waits (three test JVMs on a slower
-	 * 2-core machine, 2026-11-28: a mean of 25.7 ms for 20 ms, most holds at 20-28 ms and
-	 * one at up to 89 ms). How close the holds come is measured by the lab on every
-	 * point, which it flags 10 % off; a test on a machine it does not own checks the
-	 * behaviour.
+	 * One hold a request, each at least the hold: their mean no shorter than
+	 * {@link #assertHoldsAtLeast} allows, which a missing or unpadded hold fails. And
+	 * their median in a histogram bucket below twice the hold, which a hold padded twice
+	 * in full fails (40 ms for 20, in the 44.7 ms bucket) and a busy machine does not,
+	 * whose requests wake late from their waits (a median in the 33.6 ms bucket for 20 ms
+	 * beside two builds on a 2-core machine, 2026-11-28). Two pads each shortened by the
+	 * largest correction (36 ms) may share the 39.1 ms bucket: that each request is
+	 * padded once, by what remains of its hold, HoldTransactionManagerTests (JDBC) and
+	 * ConnectionsTests (reactive) show without a clock. How close the holds come is
+	 * measured by the lab on every point, which it flags 10 % off.
 	 */
 	public void assertHolds(String service, int requests, double holdMs) {
 		assertHoldsAtLeast(service, requests, holdMs);
 		assertThat(medianBucketMs())
 			.as("%s: median hold's bucket, ms (holds by bucket, seconds: %s)", service, histogram())
-			.isLessThanOrEqualTo(1.5 * holdMs);
+			.isLessThan(2 * holdMs);
 	}
 
 	/** The upper bound of the histogram bucket the median hold falls in, in ms. */
