@@ -52,6 +52,36 @@ class ResponseTimeTests {
 		assertThat(new ResponseTime(5, 20).p99Ms(new QueueModel(10, 1, 1, 1, 20).predict(10))).isEqualTo(20);
 	}
 
+	/**
+	 * Bases as narrow as a p99 1 ms above a 16 ms p50 or as wide as 1 ms against 2 s,
+	 * holds from 0.1 ms to 1 s, every pool from the edge of stability to far past it: the
+	 * p99 is always found (a spike the integrator could not resolve once stopped a quick
+	 * sweep), at least the base's p99 and at most the sum of the two p99s and one waiting
+	 * request's mean wait (where the wait's own p99 is 0, a request that waits still
+	 * pushes the sum's p99 a little past the base's), give or take the solver's
+	 * tolerance.
+	 */
+	@Test
+	void everyShapeGivesAP99BetweenTheBasesAndTheSumOfTheTwo() {
+		double[][] bases = { { 16, 17 }, { 15, 22 }, { 1, 3 }, { 1, 200 }, { 1, 2000 }, { 0.5, 0.6 } };
+		double[] holdsMs = { 0.1, 1, 15, 200, 1000 };
+		for (double[] base : bases) {
+			for (double holdMs : holdsMs) {
+				for (int pool = 1; pool <= 60; pool += 3) {
+					QueueModel model = new QueueModel(100, holdMs, 1, 1, base[1]);
+					QueueModel.Prediction wait = model.predict(pool);
+					if (!wait.stable()) {
+						continue;
+					}
+					double p99 = new ResponseTime(base[0], base[1]).p99Ms(wait);
+					assertThat(p99).as("base %s, hold %s ms, pool %d", java.util.Arrays.toString(base), holdMs, pool)
+						.isBetween(base[1] - 1e-3,
+								base[1] + wait.waitP99Ms() + wait.waitMeanMs() / wait.probabilityOfWaiting() + 1e-3);
+				}
+			}
+		}
+	}
+
 	private static QueueModel queue() {
 		return new QueueModel(RATE, HOLD_MS, 1, 1, HOLD_MS * Math.log(100));
 	}
