@@ -175,8 +175,14 @@ final class SweepMeasurement {
 				finished = finished.withHost(finished.host().withGeneratorCeiling(this.ceiling.rps().getAsInt()));
 			}
 			// The model beside every point, once: what is written, reported and
-			// returned is the same.
-			finished = finished.withPredictions();
+			// returned is the same. A model that cannot be computed loses the model,
+			// never the measured points.
+			try {
+				finished = finished.withPredictions();
+			}
+			catch (RuntimeException ex) {
+				this.sweep.out().println("  The queueing model could not be computed, so no point carries one: " + ex);
+			}
 			this.results = finished;
 		}
 		if (finished != null && !this.points.isEmpty() && !this.processes.stopping()) {
