@@ -5,6 +5,7 @@ import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
+import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.load.DatabaseScaling;
 import org.poollab.bench.model.Fleet;
@@ -69,7 +70,7 @@ final class SloModel {
 	 * hide). The gauge broke the upper bound in a run here (1.27 ms against 0.185 + 1): a
 	 * scrape is read while it makes the instance busy, so it may catch more connections
 	 * in use than the window's average. The variability is the database's timing's
-	 * (exponential without it); the base p99 is the largest pool's.
+	 * (exponential without it); the base p50 and p99 are the largest pool's.
 	 */
 	static SloSearch.@Nullable Model fit(SloSearch.Probe largest, SloSearch.@Nullable Scaling scaling, int rate,
 			Arrivals arrivals) {
@@ -105,7 +106,12 @@ final class SloModel {
 		String source = String.format(Locale.ROOT,
 				"%s; the bounds: the database's own timing on one connection (%s) and HikariCP's usage timer under load (%.3f ms, whole milliseconds rounded down, so at most 1 ms short)",
 				little, (scaling != null) ? String.format(Locale.ROOT, "%.3f ms", aloneMs) : "not measured", usageMs);
-		return new SloSearch.Model(new QueueModel(rate, holdMs, cv2, arrivalCv2, largest.p99Ms()), source);
+		// The base's p50 beside its p99 (the median over the repeats, as the probe's p99
+		// is): the search's model is then ResponseTime's, as the grid's is.
+		double baseP50Ms = Cell.of(largest.repeats(), 0).p50Ms();
+		return new SloSearch.Model(
+				new QueueModel(rate, holdMs, cv2, arrivalCv2, largest.p99Ms(), (baseP50Ms > 0) ? baseP50Ms : null),
+				source);
 	}
 
 }

@@ -163,9 +163,9 @@ final class SweepMeasurement {
 	}
 
 	/**
-	 * On the way out, whichever it is: the results timed and with the model beside every
-	 * point, JMeter's dashboards of the points that decide, every process stopped, and
-	 * the results written.
+	 * On the way out, whichever it is: the results timed, JMeter's dashboards of the
+	 * points that decide, every process stopped, and the results written, which puts the
+	 * model beside every point: what is written is what is reported and returned.
 	 */
 	void finish() throws IOException, InterruptedException {
 		SweepResults finished = this.results;
@@ -173,15 +173,6 @@ final class SweepMeasurement {
 			finished = finished.withTiming(this.time.timing(this.startedAt, finished.measuredWindows()));
 			if (this.ceiling.rps().isPresent()) {
 				finished = finished.withHost(finished.host().withGeneratorCeiling(this.ceiling.rps().getAsInt()));
-			}
-			// The model beside every point, once: what is written, reported and
-			// returned is the same. A model that cannot be computed loses the model,
-			// never the measured points.
-			try {
-				finished = finished.withPredictions();
-			}
-			catch (RuntimeException ex) {
-				this.sweep.out().println("  The queueing model could not be computed, so no point carries one: " + ex);
 			}
 			this.results = finished;
 		}
@@ -197,7 +188,7 @@ final class SweepMeasurement {
 		}
 		this.processes.stopAll();
 		if (finished != null && (!this.points.isEmpty() || finished.slo() != null)) {
-			this.store.write(finished);
+			this.results = this.store.write(finished);
 		}
 	}
 

@@ -302,7 +302,7 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 	 * @param refuted pool sizes refuted at that rate
 	 */
 	public static boolean eligible(Cell cell, List<Cell> atRate, Set<Integer> refuted) {
-		return sustainedEveryRepeat(cell) && !cell.understated() && !refuted.contains(cell.poolSize())
+		return Repeats.allSustained(cell) && !cell.understated() && !refuted.contains(cell.poolSize())
 				&& (clearOfTheObjective(cell) || largerPoolsSustained(cell, atRate));
 	}
 
@@ -317,10 +317,7 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 		if (cell.understated()) {
 			return Optional.of(CellText.latencyCaveat(cell).orElse("latency understated"));
 		}
-		long failedRepeats = cell.points()
-			.stream()
-			.filter((point) -> !Cell.of(List.of(point), cell.p99ObjectiveMs()).sustained())
-			.count();
+		int failedRepeats = Repeats.failed(cell).size();
 		if (failedRepeats > 0) {
 			return Optional.of("failed " + failedRepeats + " of " + cell.points().size() + " repeats");
 		}
@@ -353,10 +350,6 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 		double noiseMs = cell.p99StandardErrorMs().isPresent() ? Z95 * cell.p99StandardErrorMs().getAsDouble()
 				: cell.p99SpreadMs();
 		return objectiveMs - cell.p99Ms() > Math.max(noiseMs, OBJECTIVE_SHARE * objectiveMs);
-	}
-
-	private static boolean sustainedEveryRepeat(Cell cell) {
-		return cell.points().stream().allMatch((point) -> Cell.of(List.of(point), cell.p99ObjectiveMs()).sustained());
 	}
 
 	/**

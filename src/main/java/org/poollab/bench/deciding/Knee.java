@@ -76,15 +76,7 @@ public record Knee(List<Cell> tooSmall, List<Cell> tooLarge, List<Cell> notShown
 	 * repeat, or its p99 is measurably slower ({@link #measurablySlower}).
 	 */
 	public static boolean shownWorse(Cell cell, Cell than) {
-		return failedRepeats(cell) == cell.points().size() || measurablySlower(cell, than);
-	}
-
-	/** How many of the cell's repeats, each on its own, did not sustain the rate. */
-	static long failedRepeats(Cell cell) {
-		return cell.points()
-			.stream()
-			.filter((point) -> !Cell.of(List.of(point), cell.p99ObjectiveMs()).sustained())
-			.count();
+		return Repeats.failed(cell).size() == cell.points().size() || measurablySlower(cell, than);
 	}
 
 	/**
@@ -120,8 +112,8 @@ public record Knee(List<Cell> tooSmall, List<Cell> tooLarge, List<Cell> notShown
 	 */
 	public static String partly(Cell cell) {
 		List<String> p99s = cell.points().stream().map((point) -> Durations.ms(point.latency().p99Ms())).toList();
-		return cell.poolLabel() + " failed " + failedRepeats(cell) + " of " + cell.points().size() + " repeats (p99 "
-				+ String.join(" and ", p99s) + " ms) and is not measurably slower";
+		return cell.poolLabel() + " failed " + Repeats.failed(cell).size() + " of " + cell.points().size()
+				+ " repeats (p99 " + String.join(" and ", p99s) + " ms) and is not measurably slower";
 	}
 
 	/** Whether the sentence names the cell. */

@@ -29,12 +29,7 @@ public final class SloJudge {
 	public static SloSearch.Probe judge(int poolSize, List<Point> repeats, double p99ObjectiveMs) {
 		Cell all = Cell.of(repeats, p99ObjectiveMs);
 		List<String> failed = new ArrayList<>();
-		for (int i = 0; i < repeats.size(); i++) {
-			Cell one = Cell.of(List.of(repeats.get(i)), p99ObjectiveMs);
-			if (!one.sustained()) {
-				failed.add("repeat " + (i + 1) + ": " + CellText.shortfall(one));
-			}
-		}
+		Repeats.failed(all).forEach((repeat, one) -> failed.add("repeat " + repeat + ": " + CellText.shortfall(one)));
 		Optional<Interval> interval = all.p99Interval();
 		double upperMs = interval.map(Interval::highMs).orElse(all.p99Ms());
 		// The instance's own timer (a histogram bucket's upper bound): a second,

@@ -1,7 +1,9 @@
 package org.poollab.bench.model;
 
-import java.util.List;
+import java.util.Arrays;
 import java.util.OptionalInt;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * One instance's pool as a G/G/c queue: requests arrive at {@code arrivalsPerSecond},
@@ -17,20 +19,33 @@ import java.util.OptionalInt;
  * Poisson, 0: evenly spaced)
  * @param baseP99Ms the p99 a client sees when no request waits for a connection (measured
  * with a pool large enough that none did)
+ * @param baseP50Ms the p50 there: with it the p99 a client sees is {@link ResponseTime}'s
+ * (the p99 of the sum of a request's own time and its wait); null where it is not known
+ * (results written before it was recorded, a queue built without it), where the p99 is
+ * the base p99 plus the wait's p99, an upper estimate
  */
 public record QueueModel(double arrivalsPerSecond, double holdMeanMs, double holdCv2, double arrivalCv2,
-		double baseP99Ms) {
+		double baseP99Ms, @Nullable Double baseP50Ms) {
 
 	/** The quantile predicted and compared with the objective. */
 	public static final double P99 = 0.99;
 
 	public QueueModel {
-		if (!(arrivalsPerSecond > 0) || !(holdMeanMs > 0) || !(holdCv2 >= 0) || !(arrivalCv2 >= 0)
-				|| !(baseP99Ms >= 0)) {
+		if (!(arrivalsPerSecond > 0) || !(holdMeanMs > 0) || !(holdCv2 >= 0) || !(arrivalCv2 >= 0) || !(baseP99Ms >= 0)
+				|| (baseP50Ms != null && !(baseP50Ms >= 0))) {
 			throw new IllegalArgumentException(
-					"a queue needs a positive rate and hold and non-negative variabilities and base p99, not %s"
-						.formatted(List.of(arrivalsPerSecond, holdMeanMs, holdCv2, arrivalCv2, baseP99Ms)));
+					"a queue needs a positive rate and hold and non-negative variabilities and base p99 and p50, not %s"
+						.formatted(Arrays.asList(arrivalsPerSecond, holdMeanMs, holdCv2, arrivalCv2, baseP99Ms,
+								baseP50Ms)));
 		}
+	}
+
+	/**
+	 * A queue whose base p50 is not known: its p99 is the base p99 plus the wait's p99.
+	 */
+	public QueueModel(double arrivalsPerSecond, double holdMeanMs, double holdCv2, double arrivalCv2,
+			double baseP99Ms) {
+		this(arrivalsPerSecond, holdMeanMs, holdCv2, arrivalCv2, baseP99Ms, null);
 	}
 
 	/**
@@ -42,9 +57,10 @@ public record QueueModel(double arrivalsPerSecond, double holdMeanMs, double hol
 	 * @param probabilityOfWaiting the share of requests that wait for a connection
 	 * @param waitMeanMs mean acquire wait
 	 * @param waitP99Ms p99 of the acquire wait
-	 * @param latencyP99Ms the p99 a client sees: the base p99 plus the wait's p99, an
-	 * upper estimate (the p99 of a sum is at most the sum of the p99s when both rise
-	 * together, as they do when the pool is the bottleneck)
+	 * @param latencyP99Ms the p99 a client sees: {@link ResponseTime}'s p99 of the sum of
+	 * a request's own time and its wait when the base p50 is known, else the base p99
+	 * plus the wait's p99, an upper estimate (the p99 of a sum is at most the sum of the
+	 * p99s when both rise together, as they do when the pool is the bottleneck)
 	 */
 	public record Prediction(int poolSize, double utilisation, double probabilityOfWaiting, double waitMeanMs,
 			double waitP99Ms, double latencyP99Ms) {
@@ -67,8 +83,13 @@ public record QueueModel(double arrivalsPerSecond, double holdMeanMs, double hol
 				* ErlangC.meanWaitSeconds(poolSize, this.arrivalsPerSecond, holdSeconds, this.arrivalCv2, this.holdCv2);
 		double waitP99Ms = 1000 * ErlangC.waitQuantileSeconds(poolSize, this.arrivalsPerSecond, holdSeconds,
 				this.arrivalCv2, this.holdCv2, P99);
-		return new Prediction(poolSize, offered / poolSize, ErlangC.probabilityOfWaiting(poolSize, offered), waitMeanMs,
-				waitP99Ms, this.baseP99Ms + waitP99Ms);
+		Prediction waiting = new Prediction(poolSize, offered / poolSize,
+				ErlangC.probabilityOfWaiting(poolSize, offered), waitMeanMs, waitP99Ms, this.baseP99Ms + waitP99Ms);
+		if (this.baseP50Ms == null || !waiting.stable()) {
+			return waiting;
+		}
+		return new Prediction(poolSize, waiting.utilisation(), waiting.probabilityOfWaiting(), waitMeanMs, waitP99Ms,
+				new ResponseTime(this.baseP50Ms, this.baseP99Ms).p99Ms(waiting));
 	}
 
 	/**
@@ -109,12 +130,13 @@ public record QueueModel(double arrivalsPerSecond, double holdMeanMs, double hol
 	 * this rate ({@code bench.holdTime}).
 	 */
 	public QueueModel withHold(double meanMs, double cv2) {
-		return new QueueModel(this.arrivalsPerSecond, meanMs, cv2, this.arrivalCv2, this.baseP99Ms);
+		return new QueueModel(this.arrivalsPerSecond, meanMs, cv2, this.arrivalCv2, this.baseP99Ms, this.baseP50Ms);
 	}
 
 	/** The same queue at another rate (another number of replicas sharing the peak). */
 	public QueueModel withArrivals(double perSecond) {
-		return new QueueModel(perSecond, this.holdMeanMs, this.holdCv2, this.arrivalCv2, this.baseP99Ms);
+		return new QueueModel(perSecond, this.holdMeanMs, this.holdCv2, this.arrivalCv2, this.baseP99Ms,
+				this.baseP50Ms);
 	}
 
 }

@@ -33,7 +33,8 @@ public final class Report {
 
 	/**
 	 * Write the three report files into {@code runDir}, replacing earlier ones.
-	 * @param results what the sweep measured
+	 * @param results what the sweep measured, as {@link ResultsStore} wrote or read it
+	 * (with the queueing model beside every point; results never stored carry none)
 	 * @param runDir the run's directory; JMeter dashboards under
 	 * {@code dashboards/<topology>-pool<p>-rate<r>-rep<k>/index.html} are linked when
 	 * present, and an {@code acquire-cost.json} of the acquire-cost benchmark is reported
@@ -41,8 +42,7 @@ public final class Report {
 	 * @throws IOException if a file cannot be written, or the run's
 	 * {@code acquire-cost.json} cannot be read
 	 */
-	public static List<Recommendation> write(SweepResults measured, Path runDir) throws IOException {
-		SweepResults results = measured.withPredictions();
+	public static List<Recommendation> write(SweepResults results, Path runDir) throws IOException {
 		if (results.slo() != null) {
 			// An SLO search answers one question, not a grid: its own report.
 			SloReport.write(results, runDir);

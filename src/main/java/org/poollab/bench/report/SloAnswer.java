@@ -66,8 +66,12 @@ record SloAnswer(SweepResults results, SloSearch search, Fleet fleet, Optional<F
 			holdP99Ms = p99Ms;
 			cv2 = HoldTime.cv2Of(meanMs, p99Ms);
 		}
+		// The toy's base p50 goes with its base p99; where their hold's p99 sets the
+		// base,
+		// its p50 is not known and the p99 is the base p99 plus the wait's.
+		boolean toysBase = toy.baseP99Ms() >= holdP99Ms;
 		return new QueueModel(toy.arrivalsPerSecond(), meanMs, cv2, toy.arrivalCv2(),
-				Math.max(toy.baseP99Ms(), holdP99Ms));
+				toysBase ? toy.baseP99Ms() : holdP99Ms, toysBase ? toy.baseP50Ms() : null);
 	}
 
 	/**

@@ -154,10 +154,19 @@ final class SloText {
 		}
 		QueueModel queue = search.model().queue();
 		return String.format(Locale.ROOT,
-				"%s rps, hold %s ms mean (cv² %.2f, %s), arrivals cv² %.0f, base p99 %s ms (the largest pool's): %.2f connections busy on average",
+				"%s rps, hold %s ms mean (cv² %.2f, %s), arrivals cv² %.0f, base p99 %s ms (the largest pool's): %.2f connections busy on average; %s",
 				Durations.ms(queue.arrivalsPerSecond()), Durations.ms(queue.holdMeanMs()), queue.holdCv2(),
 				search.model().holdSource(), queue.arrivalCv2(), Durations.ms(queue.baseP99Ms()),
-				queue.busyConnections());
+				queue.busyConnections(), p99Formula(queue));
+	}
+
+	/** Which p99 the model predicts, and why when it is the older upper estimate. */
+	static String p99Formula(QueueModel queue) {
+		Double baseP50Ms = queue.baseP50Ms();
+		return (baseP50Ms != null)
+				? "predicted p99: of a request's own time (lognormal through the base p50 " + Durations.ms(baseP50Ms)
+						+ " ms and p99) plus its wait"
+				: "predicted p99: the base p99 plus the wait's p99, an upper estimate (no base p50 recorded)";
 	}
 
 }

@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * @param utilisation λ × hold / pool
  * @param waitMeanMs the predicted mean acquire wait
  * @param waitP99Ms the predicted p99 of the acquire wait
- * @param p99Ms the predicted p99 a client sees: the base plus the wait's p99
+ * @param p99Ms the predicted p99 a client sees: of the sum of a request's own time and
+ * its wait (the model's ResponseTime)
  */
 public record QueuePrediction(double holdMeanMs, double holdCv2, double arrivalsPerInstanceRps, double arrivalCv2,
 		int basePoolSize, double baseP99Ms, double utilisation, @Nullable Double waitMeanMs, @Nullable Double waitP99Ms,

@@ -81,11 +81,17 @@ public final class ResultsStore {
 
 	/**
 	 * Writes the results, each point with the queueing model's prediction beside it
-	 * ({@link Predictions}, recomputed from the points so far).
+	 * ({@link Predictions}, recomputed from the points so far), and returns what was
+	 * written: the one place results get their predictions, so what is written, reported
+	 * and returned to the sweep is the same.
+	 * @param measured the results so far
+	 * @return the results as written, with the model beside every point
+	 * @throws IOException if a file cannot be written
 	 */
-	public void write(SweepResults results) throws IOException {
+	public SweepResults write(SweepResults measured) throws IOException {
+		SweepResults results = stored(measured);
 		Path json = this.directory.resolve(RESULTS_JSON + ".tmp");
-		JSON.writeValue(json.toFile(), results.withPredictions());
+		JSON.writeValue(json.toFile(), results);
 		Files.move(json, this.directory.resolve(RESULTS_JSON), StandardCopyOption.ATOMIC_MOVE,
 				StandardCopyOption.REPLACE_EXISTING);
 		Path csv = this.directory.resolve(RESULTS_CSV + ".tmp");
@@ -97,6 +103,24 @@ public final class ResultsStore {
 		}
 		Files.move(csv, this.directory.resolve(RESULTS_CSV), StandardCopyOption.ATOMIC_MOVE,
 				StandardCopyOption.REPLACE_EXISTING);
+		return results;
+	}
+
+	/**
+	 * Results as the store holds them, written or read: the queueing model beside every
+	 * point, computed from the points (so a file written before the model, or by an
+	 * earlier model, reads with today's), the one home of {@link Predictions}. A model
+	 * that cannot be computed loses the model (the report then shows none), never the
+	 * measured points: the store still writes them.
+	 */
+	private static SweepResults stored(SweepResults results) {
+		try {
+			return results.withPredictions();
+		}
+		catch (RuntimeException ex) {
+			System.err.println("The queueing model could not be computed, so no point carries one: " + ex);
+			return results;
+		}
 	}
 
 	/** The instances' refusal reasons, each a column of its own. */
@@ -233,7 +257,7 @@ public final class ResultsStore {
 			// Written before the setting was recorded: one connection per request.
 			results.put("connectionsPerRequest", SweepResults.ONE_CONNECTION_PER_REQUEST);
 		}
-		return new Read(JSON.treeToValue(tree, SweepResults.class), flat ? Shape.FLAT : Shape.GROUPED);
+		return new Read(stored(JSON.treeToValue(tree, SweepResults.class)), flat ? Shape.FLAT : Shape.GROUPED);
 	}
 
 	/** A flat point's figures moved into the groups {@link Point} has now. */

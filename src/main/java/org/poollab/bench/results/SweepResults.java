@@ -68,10 +68,11 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 
 	/**
 	 * The same results with the queueing model's prediction beside every point
-	 * ({@link Predictions}): what is written and reported.
+	 * ({@link Predictions}): only {@link ResultsStore} attaches them, as it writes or
+	 * reads results, so every consumer reads the same.
 	 * @return the copy
 	 */
-	public SweepResults withPredictions() {
+	SweepResults withPredictions() {
 		return new SweepResults(this.startedAt, this.preset, this.host, this.database, this.p99ObjectiveMs,
 				this.workload, Predictions.attached(this.points), this.timing, this.confirmations, this.slo,
 				this.databases, this.connectionsPerRequest);

@@ -1,6 +1,7 @@
 package org.poollab.bench.model;
 
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -54,6 +55,37 @@ class QueueModelTests {
 	void refusesANonsenseQueue() {
 		assertThatIllegalArgumentException().isThrownBy(() -> new QueueModel(0, 4, 1, 1, 5));
 		assertThatIllegalArgumentException().isThrownBy(() -> new QueueModel(10, Double.NaN, 1, 1, 5));
+	}
+
+	@Test
+	void withItsBaseP50TheQueuePredictsTheResponseTimesP99() {
+		QueueModel withP50 = new QueueModel(750, 4, 1, 1, 5, 2.0);
+		for (int pool = 4; pool <= 8; pool++) {
+			QueueModel.Prediction added = this.model.predict(pool);
+			QueueModel.Prediction summed = withP50.predict(pool);
+			assertThat(summed.latencyP99Ms()).as("pool %d", pool)
+				.isEqualTo(new ResponseTime(2.0, 5).p99Ms(added))
+				.isLessThan(added.latencyP99Ms());
+			assertThat(summed.waitP99Ms()).isEqualTo(added.waitP99Ms());
+		}
+		assertThat(withP50.predict(3).latencyP99Ms()).isInfinite();
+		assertThat(withP50.withArrivals(500).baseP50Ms()).isEqualTo(2.0);
+		assertThat(withP50.withHold(3, 1).baseP50Ms()).isEqualTo(2.0);
+		assertThatIllegalArgumentException().isThrownBy(() -> new QueueModel(10, 4, 1, 1, 5, -1.0));
+	}
+
+	@Test
+	void aQueueWrittenWithoutItsBaseP50ReadsAsOneThatAddsTheP99s() {
+		JsonMapper json = JsonMapper.builder().build();
+		QueueModel older = json.readValue(
+				"{\"arrivalsPerSecond\":750,\"holdMeanMs\":4,\"holdCv2\":1,\"arrivalCv2\":1,\"baseP99Ms\":5}",
+				QueueModel.class);
+		assertThat(older).isEqualTo(this.model);
+		assertThat(older.baseP50Ms()).isNull();
+		assertThat(older.predict(5).latencyP99Ms()).isEqualTo(5 + older.predict(5).waitP99Ms());
+
+		QueueModel withP50 = new QueueModel(750, 4, 1, 1, 5, 2.0);
+		assertThat(json.readValue(json.writeValueAsString(withP50), QueueModel.class)).isEqualTo(withP50);
 	}
 
 }

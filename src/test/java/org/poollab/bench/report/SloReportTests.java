@@ -68,6 +68,14 @@ class SloReportTests {
 	}
 
 	@Test
+	void theModelSaysWhichP99ItPredictsAndWhyWhenItAddsTheP99s() {
+		assertThat(SloText.model(search(2)))
+			.contains("predicted p99: the base p99 plus the wait's p99, an upper estimate (no base p50 recorded)");
+		assertThat(SloText.p99Formula(new QueueModel(750, 1.0, 1, 1, 12, 6.0))).isEqualTo(
+				"predicted p99: of a request's own time (lognormal through the base p50 6 ms and p99) plus its wait");
+	}
+
+	@Test
 	void ymlCarriesTheQuestionPathAndFleetLimits() throws Exception {
 		SweepResults results = results(search(2));
 		Report.write(results, this.runDir);

@@ -13,6 +13,7 @@ import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.poollab.service.database.DatabaseVendor;
 
@@ -228,6 +229,40 @@ class ResultsStoreTests {
 
 		SweepResults read = ResultsStore.read(this.output.resolve("latest").resolve(ResultsStore.RESULTS_JSON));
 		assertThat(read.database()).isEqualTo(mariaDb);
+	}
+
+	@Test
+	void theStoreAttachesTheModelSoWhatIsWrittenReturnedAndReadAgree() throws Exception {
+		SweepResults quick = fixture("quick-results-new-format.json");
+		SweepResults measured = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
+				quick.p99ObjectiveMs(), quick.workload(), List.of(PredictionsTests.point(50, 600, 10.2, 10.9, 13.0),
+						PredictionsTests.point(10, 600, 10.1, 10.8, 14.0)));
+		assertThat(measured.points()).allSatisfy((point) -> assertThat(point.model()).isNull());
+
+		ResultsStore store = ResultsStore.create(this.output, measured.startedAt());
+		SweepResults written = store.write(measured);
+		SweepResults read = ResultsStore.read(store.directory().resolve(ResultsStore.RESULTS_JSON));
+
+		QueuePrediction atTen = written.points().get(1).model();
+		assertThat(atTen).isNotNull();
+		assertThat(atTen.basePoolSize()).isEqualTo(50);
+		assertThat(read.points().get(1).model()).isEqualTo(atTen);
+		assertThat(read.points()).isEqualTo(written.points());
+	}
+
+	@Test
+	void resultsStoredWithoutTheModelReadWithIt() throws Exception {
+		SweepResults quick = fixture("quick-results-new-format.json");
+		SweepResults measured = new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
+				quick.p99ObjectiveMs(), quick.workload(), List.of(PredictionsTests.point(50, 600, 10.2, 10.9, 13.0),
+						PredictionsTests.point(10, 600, 10.1, 10.8, 14.0)));
+		Path file = this.output.resolve(ResultsStore.RESULTS_JSON);
+		JsonMapper.builder().build().writeValue(file.toFile(), measured);
+		assertThat(Files.readString(file)).doesNotContain("basePoolSize");
+
+		assertThat(ResultsStore.read(file).points().get(1).model()).isNotNull()
+			.extracting(QueuePrediction::basePoolSize)
+			.isEqualTo(50);
 	}
 
 	private static SweepResults fixture(String name) throws IOException, URISyntaxException {
