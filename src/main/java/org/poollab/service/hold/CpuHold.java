@@ -86,9 +86,8 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 	 * Times each unit count's server CPU is measured; the least counts. What else runs on
 	 * the machine can only add to a backend's or thread's CPU time (a busy sibling core,
 	 * caches shared), never take from it, as with wall time ({@link #RUNS_PER_COUNT}).
-	 * With one measurement per count a fresh-clone CI run calibrated 15,691 units per ms
-	 * (r² 0.949) where the same statement then cost 20,921 per ms, and CpuHoldIT failed
-	 * (1.5 ms for 2 ms asked, 2026-11-27).
+	 * One measurement per count let a single disturbed reading skew the fit by a quarter
+	 * (connection-hold.md, "Database CPU", has the run).
 	 */
 	static final int CPU_MEASURES_PER_COUNT = 3;
 
