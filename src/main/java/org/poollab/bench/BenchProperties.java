@@ -31,6 +31,8 @@ import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.HoldTimeFrom;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.grid.Question;
+import org.poollab.bench.grid.TimeScale;
+import org.poollab.bench.grid.TimeScaleSetting;
 import org.poollab.bench.grid.ThreadModel;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Workload;
@@ -139,6 +141,9 @@ import org.poollab.service.hold.HoldTime;
  * @param holdCpu database CPU each request's transaction also costs, besides any waiting
  * hold ({@code lab.hold.cpu}, {@link CpuHold}: calibrated against the database as each
  * instance starts); unset: the preset's
+ * @param timeScale slow motion ({@link TimeScale}): {@code auto}, the capacity probe's k
+ * per topology, or a whole number k for every topology (1 forbids it); read through
+ * {@link #timeScaleSetting()}
  * @param target {@code lab} (the lab deploys the service) or {@code external}: sweep a
  * deployment the lab did not start ({@link ExternalTarget}), which starts no service and
  * no database
@@ -194,6 +199,8 @@ record BenchProperties(
 		@Nullable HoldPlace holdPlace, @Nullable String holdTimeFrom, @Nullable String holdTimeFromWindow,
 		@Nullable String holdTimeFromUri,
 		@Nullable @DurationMin(nanos = 100_000) @DurationMax(seconds = 1) Duration holdCpu,
+		@DefaultValue("auto") @jakarta.validation.constraints.Pattern(
+				regexp = TimeScaleSetting.PATTERN) String timeScale,
 		@DefaultValue("lab") Target target, @Nullable List<@NotNull String> targets,
 		@Nullable List<@NotNull String> actuators, @Nullable String resizeCommand,
 		@DefaultValue("10m") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(seconds = 1) @DurationMax(
@@ -227,6 +234,14 @@ record BenchProperties(
 	 */
 	Grid grid() {
 		return GridSettings.grid(this);
+	}
+
+	/**
+	 * {@code bench.timeScale}, parsed; a fixed k above 1 where nothing may run in slow
+	 * motion is refused by {@link #grid()} and {@link #external}.
+	 */
+	TimeScaleSetting timeScaleSetting() {
+		return TimeScaleSetting.parse(this.timeScale);
 	}
 
 	/**

@@ -11,6 +11,7 @@ import org.poollab.bench.deploy.ServiceJvm;
 import org.poollab.bench.grid.HoldTimeFrom;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.grid.Question;
+import org.poollab.bench.grid.TimeScaleSetting;
 import org.poollab.bench.load.RemoteEngines;
 import org.poollab.service.hold.CpuHold;
 import org.poollab.service.hold.HoldTime;
@@ -125,6 +126,8 @@ enum BenchSetting {
 			"Whose requests bench.holdTimeFrom counts connection uses per request by (unset: all but /actuator/**)"),
 	HOLD_CPU("holdCpu", "preset", CpuHold.ALLOWED,
 			"Database CPU every instance's request also costs, calibrated at the instance's start"),
+	TIME_SCALE("timeScale", "auto", TimeScaleSetting.ALLOWED,
+			"Slow motion where the box cannot carry the question: rates ÷ k, holds and connection-timeout × k"),
 	TARGET("target", "lab", "lab or external",
 			"Who deploys what the load goes to: the lab, or someone else (target mode)"),
 	TARGETS("targets", "none", ExternalTarget.TARGETS_ALLOWED, "In target mode, where the load goes"),

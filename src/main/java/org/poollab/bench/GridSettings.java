@@ -16,6 +16,7 @@ import org.poollab.bench.grid.GridBuilder;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.grid.Question;
 import org.poollab.bench.grid.ThreadModel;
+import org.poollab.bench.grid.TimeScaleSetting;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.results.Limits;
@@ -51,7 +52,26 @@ final class GridSettings {
 								HoldTime.of(Duration.ofNanos(Math.round(grid.hold().cpuMs() * 1e6)), null).describe(),
 								String.join(",", grid.stacks().stream().map(Stack::value).toList())));
 		}
+		requireScalableHold(settings, grid);
 		return grid;
+	}
+
+	/**
+	 * A fixed {@code bench.timeScale} above 1 beside a database-CPU hold is refused:
+	 * stretching time does not stretch the database's CPU, which is what such a hold
+	 * measures. With {@code auto} the probe runs it at k = 1.
+	 * @throws BenchSettingException naming both settings
+	 */
+	private static void requireScalableHold(BenchProperties settings, Grid grid) {
+		TimeScaleSetting scale = settings.timeScaleSetting();
+		if (!scale.fixedSlowMotion() || grid.hold() == null || grid.hold().cpuMs() == null) {
+			return;
+		}
+		String cpu = (settings.holdCpu() != null) ? "bench.holdCpu=" + HoldSettings.millis(settings.holdCpu())
+				: "bench.preset=" + settings.preset();
+		throw new BenchSettingException(
+				"bench.timeScale=%s is not allowed with %s: the database's CPU is what is measured; it cannot run in slow motion. Use bench.timeScale=1 or auto (which runs it at 1). Nothing was started."
+					.formatted(scale.written(), cpu));
 	}
 
 	private static Grid presetOrSearchGrid(BenchProperties settings) {

@@ -79,6 +79,11 @@ final class TargetSettings {
 		refuseBesideExternal("holdTimeFromUri", settings.holdTimeFromUri());
 		refuseBesideExternal("holdPlace", (settings.holdPlace() != null) ? settings.holdPlace().value() : null);
 		refuseBesideExternal("holdCpu", (settings.holdCpu() != null) ? HoldSettings.millis(settings.holdCpu()) : null);
+		if (settings.timeScaleSetting().fixedSlowMotion()) {
+			throw new BenchSettingException(
+					"bench.timeScale=%s is not allowed with bench.target=external: a deployment the lab did not start holds what it holds, so its holds and timeouts cannot be stretched. Use bench.timeScale=1 or auto (which runs it at 1). Nothing was started."
+						.formatted(settings.timeScaleSetting().written()));
+		}
 		if (settings.database().vendor() != null && settings.database().vendor().size() > 1) {
 			refuseBesideExternal("database.vendor", settings.database().vendor());
 		}

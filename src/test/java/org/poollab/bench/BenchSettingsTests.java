@@ -102,6 +102,10 @@ class BenchSettingsTests {
 					bench.remoteEnginesSsl=maybe | bench.remoteEnginesSsl=maybe is not allowed: use true or false
 					bench.maxClockSkew=0ms   | bench.maxClockSkew=0ms is not allowed: use a duration from 1ms to 1s
 					bench.maxClockSkew=2s    | bench.maxClockSkew=2s is not allowed: use a duration from 1ms to 1s
+					bench.timeScale=0        | bench.timeScale=0 is not allowed: use auto or a whole number from 1 to 100
+					bench.timeScale=-2       | bench.timeScale=-2 is not allowed: use auto or a whole number from 1 to 100
+					bench.timeScale=abc      | bench.timeScale=abc is not allowed: use auto or a whole number from 1 to 100
+					bench.timeScale=1.5      | bench.timeScale=1.5 is not allowed: use auto or a whole number from 1 to 100
 					""")
 	void badSettingIsRefusedBeforeAnythingStarts(String setting, String message, CapturedOutput output) {
 		assertRefusedBeforeAnythingStarts(new String[] { "--" + setting }, message, output);
@@ -163,7 +167,7 @@ class BenchSettingsTests {
 				bad(BenchSetting.CONNECTIONS_PER_REQUEST, "101"), bad(BenchSetting.HOLD_TIME, "5ms,6ms,7ms"),
 				bad(BenchSetting.HOLD_PLACE, "disk"), bad(BenchSetting.HOLD_TIME_FROM, "/nonexistent/metrics.txt"),
 				bad(BenchSetting.HOLD_TIME_FROM_WINDOW, "0s"), bad(BenchSetting.HOLD_CPU, "2s"),
-				bad(BenchSetting.TARGET, "elsewhere"),
+				bad(BenchSetting.TIME_SCALE, "1.5"), bad(BenchSetting.TARGET, "elsewhere"),
 				bad(BenchSetting.TARGETS, "https://127.0.0.1:8443",
 						"--bench.target=external --bench.actuators=http://127.0.0.1:8081/actuator"),
 				bad(BenchSetting.ACTUATORS, "ftp://127.0.0.1/actuator",
@@ -212,6 +216,8 @@ class BenchSettingsTests {
 					--bench.targetRps=1500 --bench.holdTime=80ms,12ms                | bench.holdTime=80ms,12ms is not allowed: the p99 must be at least the mean
 					--bench.holdTime=10ms --bench.holdTimeFrom=/tmp/x.txt            | bench.holdTime and bench.holdTimeFrom=/tmp/x.txt are both set: use one
 					--bench.preset=quick --bench.holdPlace=application               | bench.holdPlace=application needs a hold to place, and bench.preset=quick has none
+					--bench.timeScale=2 --bench.holdCpu=2ms                          | bench.timeScale=2 is not allowed with bench.holdCpu=2ms: the database's CPU is what is measured; it cannot run in slow motion. Use bench.timeScale=1 or auto
+					--bench.timeScale=4 --bench.preset=contention                    | bench.timeScale=4 is not allowed with bench.preset=contention: the database's CPU is what is measured
 					--bench.stack=r2dbc --bench.topologies=single --bench.holdTimeFrom=src/test/resources/org/poollab/bench/grid/holdtimefrom/uses-before.txt,src/test/resources/org/poollab/bench/grid/holdtimefrom/uses-after.txt | bench.stack=r2dbc asks for the reactive twin, which takes one connection use per request, and bench.holdTimeFrom read 8.81ms (histogram, p99 73.94ms) x 2.49 uses
 					""")
 	void theQuestionIsRefusedAsAWholeBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
@@ -240,6 +246,7 @@ class BenchSettingsTests {
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://10.1.2.3:8081/actuator | bench.actuators=http://10.1.2.3:8081/actuator is not allowed: 10.1.2.3 is not this machine's loopback
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator,http://127.0.0.1:8081/actuator/ | bench.actuators=http://127.0.0.1:8081/actuator,http://127.0.0.1:8081/actuator/ names an instance twice
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.resizeCommand=true | bench.resizeCommand=true is not allowed: use a command line that contains {poolSize}
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.timeScale=2 | bench.timeScale=2 is not allowed with bench.target=external: a deployment the lab did not start holds what it holds
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.instances=3 | bench.instances=3 is not allowed with bench.target=external: the lab starts no service and no database there
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.targetRps=1500 | bench.targetRps=1500 is not allowed with bench.target=external
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.poolSizes=none,5 | bench.poolSizes=none,5 is not allowed with bench.target=external: the lab resizes the running pools and cannot take them away (none)
