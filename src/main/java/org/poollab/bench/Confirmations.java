@@ -2,6 +2,7 @@ package org.poollab.bench;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -9,7 +10,9 @@ import org.poollab.bench.deciding.Confirming;
 import org.poollab.bench.deciding.Answers;
 import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.load.ConfirmationRun;
+import org.poollab.bench.load.TeamTime;
 import org.poollab.bench.report.Report;
 import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.SweepResults;
@@ -71,8 +74,9 @@ final class Confirmations {
 				}
 				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().vendor(),
 						like.get().stack(), like.get().threads(), block.poolSize(), block.rateRps(), 1);
-				Confirmation confirmed = confirmation.run(block, point, (deployed, file, rates,
-						most) -> deployer.deploy(deployed, block.poolSize(), Optional.of(file), rates, most),
+				Confirmation confirmed = confirmation.run(
+						block, point, scaleOf(results, deployment), (deployed, file, rates, most, scale) -> deployer
+							.deploy(deployed, block.poolSize(), Optional.of(file), rates, most, scale),
 						sweep.store().directory(), sweep.processes());
 				sweep.emptyWrittenTable();
 				confirmations.add(confirmed);
@@ -81,6 +85,19 @@ final class Confirmations {
 			}
 		}
 		return confirmations;
+	}
+
+	/**
+	 * The time scale a deployment's grid points ran at, read from them (the largest k,
+	 * should points differ), with its overhead: the confirmation runs as the grid did.
+	 */
+	static TimeScale scaleOf(SweepResults results, String deployment) {
+		return results.points()
+			.stream()
+			.filter((point) -> point.deployment().equals(deployment))
+			.map(TeamTime::scaleOf)
+			.max(Comparator.comparingInt(TimeScale::factor))
+			.orElse(TimeScale.NONE);
 	}
 
 }

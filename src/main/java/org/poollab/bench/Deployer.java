@@ -12,6 +12,7 @@ import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.deploy.Ports;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.load.ConfirmationRun;
 import org.poollab.bench.load.WarmUp;
@@ -34,24 +35,38 @@ final class Deployer {
 		this.sweep = sweep;
 	}
 
-	/** A deployment for the grid's points, warmed up through the grid's rates. */
+	/**
+	 * A deployment for the grid's points at the team's time, warmed up through the grid's
+	 * rates.
+	 */
 	Deployment deploy(Planned point, int largestPoolSize) throws IOException, InterruptedException {
+		return deploy(point, largestPoolSize, TimeScale.NONE);
+	}
+
+	/**
+	 * A deployment for the grid's points, warmed up through the grid's rates.
+	 * @param scale slow motion: holds and connection-timeout stretched, warm-up rates
+	 * divided ({@link TimeScale#NONE} for none)
+	 */
+	Deployment deploy(Planned point, int largestPoolSize, TimeScale scale) throws IOException, InterruptedException {
 		Grid grid = this.sweep.grid();
-		return deploy(point, largestPoolSize, Optional.empty(), grid.rates(), grid.topologyWarmup());
+		return deploy(point, largestPoolSize, Optional.empty(), grid.rates(), grid.topologyWarmup(), scale);
 	}
 
 	/**
 	 * @param hikariBlock the YAML file every instance reads its HikariCP settings from
 	 * (the confirmation run), empty for the sweep's own deployments
-	 * @param rates the rates the warm-up steps through, up to the highest
+	 * @param rates the team's rates the warm-up steps through, up to the highest
 	 * @param most the longest warm-up; none when zero
+	 * @param scale slow motion ({@link TimeScale#NONE} for none)
 	 */
 	Deployment deploy(Planned point, int largestPoolSize, Optional<Path> hikariBlock, List<Integer> rates,
-			Duration most) throws IOException, InterruptedException {
+			Duration most, TimeScale scale) throws IOException, InterruptedException {
 		Grid grid = this.sweep.grid();
 		PreFlight found = this.sweep.preFlight();
 		if (found.external().isPresent()) {
 			// The confirmation's block needs a deployment the lab starts: never here.
+			// Never slowed: refused with a fixed k, and auto runs it at 1.
 			return external(point, largestPoolSize, found.external().get(), found.foundSizes(), rates);
 		}
 		Topology topology = point.topology();
@@ -60,17 +75,18 @@ final class Deployer {
 		Limits limits = grid.limits(point.vendor(), point.stack(), point.threads());
 		this.sweep.out()
 			.printf("Starting %s topology (%d instance(s), %s, %s)...%n", topology.label(), point.instances(),
-					describePool(point, largestPoolSize, hikariBlock), limits.describe());
+					describePool(point, largestPoolSize, hikariBlock),
+					limits.describe() + (scale.slowed() ? ", in slow motion (k = " + scale.factor() + ")" : ""));
 		// The confirmation runs the pasted block on HikariCP alone.
 		Deployment.Plan plan = new Deployment.Plan(topology, label, point.instances(), largestPoolSize,
 				grid.pgbouncerClientPoolSize(), limits, found.serviceJvm(), found.pinning(),
 				new Ports(this.sweep.properties().basePort(), point.instances()), found.nginx(),
-				hikariBlock.isPresent() ? Optional.empty() : found.pgbouncer(), hikariBlock);
+				hikariBlock.isPresent() ? Optional.empty() : found.pgbouncer(), hikariBlock, scale);
 		Deployment deployment = start(plan);
 		if (most.isZero()) {
 			return deployment;
 		}
-		warmUp(deployment, label, rates, most);
+		warmUp(deployment, label, rates, most, scale);
 		if (deployment.deadInstances().isEmpty()) {
 			return deployment;
 		}
@@ -122,7 +138,7 @@ final class Deployer {
 		}
 		Deployment fresh = start(plan);
 		if (!lower.isEmpty()) {
-			warmUp(fresh, label, lower, most);
+			warmUp(fresh, label, lower, most, plan.scale());
 		}
 		return fresh;
 	}
@@ -140,7 +156,7 @@ final class Deployer {
 		Deployment deployment = Deployment.external(target, foundSizes, largestPoolSize,
 				this.sweep.grid().limits(point.vendor(), point.stack(), point.threads()), context());
 		if (!this.sweep.grid().topologyWarmup().isZero()) {
-			warmUp(deployment, "external", rates, this.sweep.grid().topologyWarmup());
+			warmUp(deployment, "external", rates, this.sweep.grid().topologyWarmup(), TimeScale.NONE);
 		}
 		return deployment;
 	}
@@ -154,10 +170,10 @@ final class Deployer {
 				this.sweep.out());
 	}
 
-	private void warmUp(Deployment deployment, String label, List<Integer> rates, Duration most)
+	private void warmUp(Deployment deployment, String label, List<Integer> rates, Duration most, TimeScale scale)
 			throws IOException, InterruptedException {
 		WarmUp.Plan plan = new WarmUp.Plan(rates, most, this.sweep.properties().p99Objective(),
-				this.sweep.grid().arrivals());
+				this.sweep.grid().arrivals(), scale);
 		this.sweep.time()
 			.warmedUp(new WarmUp(this.sweep.jmeter(), this.sweep.loadDirectory(), this.sweep.processes(),
 					this.sweep.out())

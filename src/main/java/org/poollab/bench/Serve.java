@@ -15,6 +15,7 @@ import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.deploy.PgBouncer;
 import org.poollab.bench.deploy.Ports;
 import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
@@ -62,7 +63,7 @@ record Serve(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 				new Deployment.Plan(topology, topology.label(), instances, poolSize,
 						this.grid.pgbouncerClientPoolSize(), limits, preFlight.serviceJvm(), preFlight.pinning(),
 						new Ports(this.properties.basePort(), instances), preFlight.nginx(), preFlight.pgbouncer(),
-						Optional.empty()),
+						Optional.empty(), TimeScale.NONE),
 				this.paths, new Deployment.Context(database, directory, processes, this.out));
 		this.out.printf(Locale.ROOT,
 				"%n%s deployment running: %d instance(s), pool %s, %s, %s.%nTargets for JMeter's plans (their targets property): %s%n",

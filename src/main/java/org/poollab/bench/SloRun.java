@@ -18,6 +18,7 @@ import org.poollab.bench.deciding.SloJudge;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Question;
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.load.ConfirmationRun;
 import org.poollab.bench.load.DatabaseScaling;
@@ -263,10 +264,11 @@ final class SloRun {
 		Deployer deployer = new Deployer(this.sweep);
 		ConfirmationRun confirmation = new ConfirmationRun(this.sweep.grid(), this.sweep.properties().confirmation(),
 				this.sweep.jmeter(), this.sweep.out());
-		Confirmation confirmed = confirmation.run(
-				new Confirming(Topology.SINGLE.label(), pool, search.rateRps(), block), planned(pool, 1),
-				(deployed, file, rates, most) -> deployer.deploy(deployed, pool, Optional.of(file), rates, most),
-				this.sweep.store().directory(), this.sweep.processes());
+		Confirmation confirmed = confirmation
+			.run(new Confirming(Topology.SINGLE.label(), pool, search.rateRps(), block), planned(pool, 1),
+					TimeScale.NONE, (deployed, file, rates, most, scale) -> deployer.deploy(deployed, pool,
+							Optional.of(file), rates, most, scale),
+					this.sweep.store().directory(), this.sweep.processes());
 		return Optional.of(confirmed);
 	}
 

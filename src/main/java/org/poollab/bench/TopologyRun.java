@@ -13,13 +13,17 @@ import org.poollab.bench.deciding.Fate;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.TimeScale;
+import org.poollab.bench.grid.TimeScaleSetting;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.load.CrossCheck;
 import org.poollab.bench.load.GeneratorCheck;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.load.LoadRun;
+import org.poollab.bench.load.TeamTime;
 import org.poollab.bench.results.CrossCheckResult;
+import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.bench.text.Durations;
@@ -42,7 +46,8 @@ final class TopologyRun {
 
 	private final JMeter jmeter;
 
-	private final LoadRun load;
+	/** The points' load, at the time scale the deployment runs at. */
+	private LoadRun load;
 
 	private final Deployer deployer;
 
@@ -59,8 +64,13 @@ final class TopologyRun {
 		Path loadDirectory = this.sweep.loadDirectory();
 		int largestPool = this.mine.stream().mapToInt(Planned::poolSize).max().orElseThrow();
 		Progress progress = this.sweep.progress();
+		TimeScale scale = fixedScale(this.sweep.properties().timeScaleSetting());
+		if (scale.slowed()) {
+			this.sweep.out().println(slowMotion(scale));
+		}
+		this.load = new LoadRun(this.sweep.grid(), scale, this.jmeter, this.sweep.out());
 		long deployStarted = System.nanoTime();
-		Deployment deployment = this.deployer.deploy(this.first, largestPool);
+		Deployment deployment = this.deployer.deploy(this.first, largestPool, scale);
 		progress.deployed(System.nanoTime() - deployStarted);
 		int runs = 0;
 		Set<Planned> killedOnce = new HashSet<>();
@@ -76,7 +86,7 @@ final class TopologyRun {
 						this.sweep.out().println("  Starting the topology again for the next points.");
 						progress.redeploying();
 						long redeployStarted = System.nanoTime();
-						deployment = this.deployer.deploy(this.first, largestPool);
+						deployment = this.deployer.deploy(this.first, largestPool, scale);
 						progress.deployed(System.nanoTime() - redeployStarted);
 					}
 					this.sweep.emptyWrittenTable();
@@ -102,6 +112,21 @@ final class TopologyRun {
 			deployment.close();
 			this.sweep.emptyWrittenTable();
 		}
+	}
+
+	/**
+	 * The time scale a fixed {@code bench.timeScale} sets; {@code auto} runs at the
+	 * team's time until the capacity probe chooses k.
+	 */
+	static TimeScale fixedScale(TimeScaleSetting setting) {
+		return (setting instanceof TimeScaleSetting.Fixed fixed) ? fixed.scale() : TimeScale.NONE;
+	}
+
+	/** Said once per topology that runs slowed. */
+	static String slowMotion(TimeScale scale) {
+		int k = scale.factor();
+		return "  running in slow motion: k = %d, rates ÷ %d, holds and connection-timeout × %d; latencies shown in your time"
+			.formatted(k, k, k);
 	}
 
 	/**
@@ -263,10 +288,13 @@ final class TopologyRun {
 			}
 			String name = "%s-check-pool%s-%drps".formatted(runId, SweepResults.poolLabel(point.poolSize()),
 					point.rateRps());
-			CrossCheck.Load load = new CrossCheck.Load(urls, point.rateRps(), this.sweep.grid().arrivals(),
+			TimeScale scale = TeamTime.scaleOf(point);
+			CrossCheck.Load load = CrossCheck.Load.of(urls, point.rateRps(), scale, this.sweep.grid().arrivals(),
 					this.sweep.grid().warmup().plus(LoadRun.SETTLE), this.sweep.grid().duration());
-			CrossCheckResult check = CrossCheck.run(this.sweep.paths(), load, loadDirectory.resolve(name + ".log"),
-					this.sweep.processes(), point.latency());
+			// Judged as the point: both in the team's time.
+			Latency labJMeter = (point.labLatency() != null) ? point.labLatency() : point.latency();
+			CrossCheckResult check = TeamTime.crossCheck(CrossCheck.run(this.sweep.paths(), load,
+					loadDirectory.resolve(name + ".log"), this.sweep.processes(), labJMeter), scale, labJMeter);
 			int index = results.points().indexOf(point);
 			results.points().set(index, point.withCrossCheck(check));
 			this.sweep.store().write(results);

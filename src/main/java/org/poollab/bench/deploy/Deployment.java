@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
@@ -126,10 +127,12 @@ public final class Deployment implements AutoCloseable {
 	 * confirmation run); empty: the lab sets {@code maximum-pool-size} to
 	 * {@code poolSize} on the command line and the rest comes from the service's
 	 * {@code application.yml}
+	 * @param scale slow motion: every instance's hold and wait for a connection stretched
+	 * by its factor ({@link InstanceStart}); {@link TimeScale#NONE} for none
 	 */
 	public record Plan(Topology topology, String label, int instances, int poolSize, int clientPoolSize, Limits limits,
 			ServiceJvm jvm, @Nullable CpuPinning pinning, Ports ports, Optional<Path> nginx, Optional<Path> pgbouncer,
-			Optional<Path> hikariBlock) {
+			Optional<Path> hikariBlock, TimeScale scale) {
 
 		/** Every instance's HikariCP pool size. */
 		int instancePoolSize() {
@@ -167,7 +170,8 @@ public final class Deployment implements AutoCloseable {
 		List<Instance> instances = new ArrayList<>();
 		Limits limits = plan.limits();
 		InstanceStart.Shared withoutArchive = new InstanceStart.Shared(paths, plan.jvm(), context.database(), pgbouncer,
-				plan.instancePoolSize(), plan.hikariBlock().orElse(null), limits, plan.pinning(), processes, null);
+				plan.instancePoolSize(), plan.hikariBlock().orElse(null), limits, plan.scale(), plan.pinning(),
+				processes, null);
 		InstanceStart.Shared shared = withoutArchive
 			.withArchive(ServiceArchive.prepare(withoutArchive, directory, out).orElse(null));
 		for (int i = 0; i < plan.instances(); i++) {

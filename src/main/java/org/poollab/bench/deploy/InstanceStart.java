@@ -4,9 +4,11 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
 
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.results.EmulatedHold;
@@ -49,18 +51,20 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 	 * the service's {@code application.yml}), or {@code null}; {@code poolSize} must then
 	 * be the file's {@code maximum-pool-size}
 	 * @param limits their CPUs, heap and Tomcat threads
+	 * @param scale slow motion: the hold and the pool's wait for a connection are
+	 * stretched by its factor ({@link TimeScale#NONE} for none)
 	 * @param pinning how to pin them to their CPUs, or {@code null} when they are not
 	 * pinned
 	 * @param processes where their JVMs are tracked, to be stopped with everything else
 	 * @param archive the class-data archive they start from, or {@code null} for none
 	 */
 	record Shared(LabPaths paths, ServiceJvm jvm, Database database, @Nullable PgBouncer pgbouncer, int poolSize,
-			@Nullable Path hikariBlock, Limits limits, @Nullable CpuPinning pinning, ChildProcesses processes,
-			@Nullable ServiceArchive archive) {
+			@Nullable Path hikariBlock, Limits limits, TimeScale scale, @Nullable CpuPinning pinning,
+			ChildProcesses processes, @Nullable ServiceArchive archive) {
 
 		Shared withArchive(@Nullable ServiceArchive archive) {
 			return new Shared(this.paths, this.jvm, this.database, this.pgbouncer, this.poolSize, this.hikariBlock,
-					this.limits, this.pinning, this.processes, archive);
+					this.limits, this.scale, this.pinning, this.processes, archive);
 		}
 
 	}
@@ -76,8 +80,8 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 	 */
 	static ProcessBuilder training(Shared shared, String classpath, Path archive, Path log) {
 		Shared unpinned = new Shared(shared.paths(), shared.jvm(), shared.database(), shared.pgbouncer(),
-				shared.poolSize(), shared.hikariBlock(), shared.limits().withHold(null), null, shared.processes(),
-				null);
+				shared.poolSize(), shared.hikariBlock(), shared.limits().withHold(null), TimeScale.NONE, null,
+				shared.processes(), null);
 		InstanceStart start = new InstanceStart(unpinned, 0, 0, List.of(), log);
 		return start.processBuilder(start
 			.command(List.of("-XX:ArchiveClassesAtExit=" + archive, "-Dspring.context.exit=onRefresh"), classpath));
@@ -164,16 +168,28 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 			return List.of(reactive ? "--spring.r2dbc.pool.enabled=false"
 					: "--spring.datasource.type=org.springframework.jdbc.datasource.SimpleDriverDataSource");
 		}
+		List<String> arguments = new ArrayList<>();
 		if (hikariBlock != null) {
-			// Nothing of the pool's settings on the command line, which would override
-			// the file: the block runs as pasted. The resize endpoint is the lab's only
-			// way to read the pool's settings back; it changes none of them.
-			return List.of("--spring.config.additional-location=file:" + hikariBlock.toAbsolutePath(),
-					"--lab.pool-resize.enabled=true");
+			// Nothing else of the pool's settings on the command line, which would
+			// override the file: the block runs as pasted (in slow motion, with its wait
+			// for a connection stretched). The resize endpoint is the lab's only way to
+			// read the pool's settings back; it changes none of them.
+			arguments.addAll(List.of("--spring.config.additional-location=file:" + hikariBlock.toAbsolutePath(),
+					"--lab.pool-resize.enabled=true"));
 		}
-		String sizeSetting = reactive ? "--spring.r2dbc.pool.max-size="
-				: "--spring.datasource.hikari.maximum-pool-size=";
-		return List.of(sizeSetting + poolSize, "--lab.pool-resize.enabled=true");
+		else {
+			String sizeSetting = reactive ? "--spring.r2dbc.pool.max-size="
+					: "--spring.datasource.hikari.maximum-pool-size=";
+			arguments.addAll(List.of(sizeSetting + poolSize, "--lab.pool-resize.enabled=true"));
+		}
+		TimeScale scale = this.deployment.scale();
+		if (scale.slowed()) {
+			OptionalLong configuredMs = (hikariBlock != null) ? ServiceTimeouts.ofBlock(hikariBlock, reactive)
+					: OptionalLong.of(ServiceTimeouts.configured(reactive));
+			configuredMs
+				.ifPresent((ms) -> arguments.add(ServiceTimeouts.argument(reactive, Math.round(scale.labMs(ms)))));
+		}
+		return arguments;
 	}
 
 	/** Its emulated hold, virtual threads and Tomcat's thread maximum. */
@@ -181,7 +197,7 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 		List<String> arguments = new ArrayList<>();
 		EmulatedHold hold = limits.hold();
 		if (hold != null) {
-			arguments.addAll(holdArguments(hold, this.port));
+			arguments.addAll(holdArguments(hold.scaled(this.deployment.scale().factor()), this.port));
 		}
 		if (limits.virtualThreads()) {
 			// ThreadTelemetry's gauge is the proof that Boot took it (Java 21+ only).

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Properties;
 import java.util.TreeSet;
 
 import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.io.FileSystemResource;
 
 import org.poollab.bench.deciding.Confirming;
@@ -21,6 +23,7 @@ import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.results.Confirmation;
 import org.poollab.bench.results.Point;
@@ -54,8 +57,12 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 	@FunctionalInterface
 	public interface Deployer {
 
-		Deployment deploy(Planned point, Path hikariBlock, List<Integer> warmUpRates, Duration warmUpAtMost)
-				throws IOException, InterruptedException;
+		/**
+		 * @param warmUpRates the team's rates
+		 * @param scale slow motion, as the grid's points of the topology ran
+		 */
+		Deployment deploy(Planned point, Path hikariBlock, List<Integer> warmUpRates, Duration warmUpAtMost,
+				TimeScale scale) throws IOException, InterruptedException;
 
 	}
 
@@ -64,19 +71,23 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 	 * @param block the block and where it was chosen
 	 * @param point the topology's deployment as the sweep planned it, at the block's pool
 	 * size and rate
+	 * @param scale slow motion at the grid's k for the topology (its points say it): the
+	 * block's wait for a connection stretched, the rate ÷ k, the window as the grid's
+	 * were ({@link TimeScale#NONE} for none)
 	 * @param deployer starts and warms the topology
 	 * @param directory the run's directory: the block goes to
 	 * {@code confirm/<topology>/application.yml}, the load to {@code load/}
 	 * @return what the run showed
 	 */
-	public Confirmation run(Confirming block, Planned point, Deployer deployer, Path directory,
+	public Confirmation run(Confirming block, Planned point, TimeScale scale, Deployer deployer, Path directory,
 			ChildProcesses processes) throws IOException, InterruptedException {
 		Path file = Files.createDirectories(directory.resolve("confirm").resolve(block.deployment()))
 			.resolve("application.yml");
 		Files.writeString(file, block.yaml(), StandardCharsets.UTF_8);
 		Map<String, String> settings = settings(file);
-		this.out.printf("Confirming %s: pool %d as pasted from %s, Poisson arrivals at %d rps for %s...%n",
-				block.deployment(), block.poolSize(), file, block.rateRps(), Durations.human(this.duration));
+		this.out.printf("Confirming %s: pool %d as pasted from %s, Poisson arrivals at %d rps for %s%s...%n",
+				block.deployment(), block.poolSize(), file, block.rateRps(), Durations.human(this.duration),
+				scale.slowed() ? ", in slow motion (k = " + scale.factor() + ", as the grid ran)" : "");
 		// Warmed like the grid's deployments, up through the grid's rates to the rate
 		// under test and held there until the instances' own p99 settles, so that the
 		// window compares the block with the grid's cell and not with a JIT still at
@@ -87,14 +98,16 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 		// as much as pool 1: the window measured the climb, not the pool
 		// (src/site/markdown/measurements.md).
 		List<Integer> warmUpRates = warmUpRates(this.grid.rates(), block.rateRps());
-		try (Deployment deployment = deployer.deploy(point, file, warmUpRates, warmUpAtMost(this.grid))) {
+		try (Deployment deployment = deployer.deploy(point, file, warmUpRates, warmUpAtMost(this.grid), scale)) {
 			List<String> mismatches = new ArrayList<>();
+			Map<String, String> expected = stretched(settings, scale);
 			for (Instance instance : deployment.instances()) {
-				mismatches.addAll(mismatches(settings, instance.poolSettings(), instance.port()));
+				mismatches.addAll(mismatches(expected, instance.poolSettings(), instance.port()));
 			}
 			Grid poisson = this.grid.forConfirmation(this.duration);
-			LoadRun.Result result = new LoadRun(poisson, this.jmeter, this.out).measure(List.of(point), deployment,
-					Files.createDirectories(directory.resolve("load")), "confirm-" + block.deployment(), processes);
+			LoadRun.Result result = new LoadRun(poisson, scale, this.jmeter, this.out).measure(List.of(point),
+					deployment, Files.createDirectories(directory.resolve("load")), "confirm-" + block.deployment(),
+					processes);
 			Point measured = result.measured().get(0);
 			return new Confirmation(block.deployment(), block.yaml(), settings, mismatches, measured);
 		}
@@ -155,6 +168,24 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 							String.valueOf(properties.get(key)))));
 		}
 		return settings;
+	}
+
+	/**
+	 * What an instance started from the block runs with in slow motion: the block, its
+	 * wait for a connection ({@code connection-timeout}, {@code max-acquire-time}) × k,
+	 * as the deploy edge starts it.
+	 * @param block the block's settings, milliseconds for the waits
+	 */
+	static Map<String, String> stretched(Map<String, String> block, TimeScale scale) {
+		if (!scale.slowed()) {
+			return block;
+		}
+		Map<String, String> expected = new LinkedHashMap<>(block);
+		for (String wait : List.of("connection-timeout", "max-acquire-time")) {
+			expected.computeIfPresent(wait, (key, value) -> String.valueOf(
+					Math.round(scale.labMs(DurationStyle.detectAndParse(value.trim(), ChronoUnit.MILLIS).toMillis()))));
+		}
+		return expected;
 	}
 
 	/**

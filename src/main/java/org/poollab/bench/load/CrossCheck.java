@@ -1,6 +1,7 @@
 package org.poollab.bench.load;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.poollab.bench.grid.Arrivals;
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
@@ -55,12 +57,23 @@ public final class CrossCheck {
 	 * What the check sends: a point's load again.
 	 *
 	 * @param urls the deployment's entry URLs, taken in turn
-	 * @param rateRps the point's rate
+	 * @param rateRps the point's rate as the lab sends it (÷ k in slow motion)
 	 * @param arrivals even or random
 	 * @param warmup sent first, not counted
 	 * @param window measured
 	 */
-	public record Load(List<String> urls, int rateRps, Arrivals arrivals, Duration warmup, Duration window) {
+	public record Load(List<String> urls, double rateRps, Arrivals arrivals, Duration warmup, Duration window) {
+
+		/**
+		 * A point's load again at the lab's rate and window: the team's rate ÷ k, the
+		 * window as long as the point's ({@link TimeScale#labWindow}).
+		 */
+		public static Load of(List<String> urls, int teamRateRps, TimeScale scale, Arrivals arrivals, Duration warmup,
+				Duration teamWindow) {
+			return new Load(urls, scale.labRateRps(teamRateRps), arrivals, warmup,
+					scale.labWindow(teamWindow, teamRateRps));
+		}
+
 	}
 
 	/**
@@ -78,7 +91,8 @@ public final class CrossCheck {
 		command.add(paths.java());
 		command.addAll(JVM_OPTIONS);
 		command.addAll(List.of("-cp", paths.serviceClasspath(), "org.poollab.crosscheck.OpenLoopCheck",
-				"--url=" + String.join(",", load.urls()), "--rate=" + load.rateRps(),
+				"--url=" + String.join(",", load.urls()),
+				"--rate=" + BigDecimal.valueOf(load.rateRps()).stripTrailingZeros().toPlainString(),
 				"--duration=" + millis(load.window()), "--warmup=" + millis(load.warmup()),
 				"--arrivals=" + load.arrivals().name().toLowerCase(Locale.ROOT), "--timeout=" + millis(TIMEOUT)));
 		Process process = processes.start("cross-check",

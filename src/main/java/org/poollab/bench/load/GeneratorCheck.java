@@ -5,6 +5,7 @@ import java.util.Optional;
 import org.poollab.bench.results.EngineLoad;
 import org.poollab.bench.results.LateStarts;
 import org.poollab.bench.results.Point;
+import org.poollab.bench.text.Durations;
 
 /**
  * Whether a window measured the service or the load generator. A generator that falls
@@ -26,12 +27,16 @@ public final class GeneratorCheck {
 	}
 
 	/**
+	 * Judged in the lab's units, before the point is mapped to the team's time
+	 * ({@link TeamTime}): the rate sent against the lab's rate, the team's ÷ k.
+	 * @param point a window as the lab measured it, its {@code timeScale} set
 	 * @return {@code generator-bound: ...} with the figures that show it, or empty when
 	 * the generator held its schedule
 	 */
 	static Optional<String> verdict(Point point) {
 		boolean late = LateStarts.late(point.startLagP99Ms());
-		double offBy = Math.abs(point.achievedRps() - point.rateRps()) / point.rateRps();
+		double askedRps = (double) point.rateRps() / point.timeScale();
+		double offBy = Math.abs(point.achievedRps() - askedRps) / askedRps;
 		boolean offRate = offBy > rateTolerance(point);
 		if (!late && !offRate) {
 			return Optional.empty();
@@ -43,8 +48,11 @@ public final class GeneratorCheck {
 		}
 		if (offRate) {
 			why.append(late ? " and " : "")
-				.append("sent %.0f rps for %d (off by %.1f %%, limit %.1f %%)".formatted(point.achievedRps(),
-						point.rateRps(), 100 * offBy, 100 * rateTolerance(point)));
+				.append("sent %.0f rps for %s (off by %.1f %%, limit %.1f %%)".formatted(point.achievedRps(),
+						Durations.ms(askedRps), 100 * offBy, 100 * rateTolerance(point)));
+			if (point.slowed()) {
+				why.append(" in slow motion (k = ").append(point.timeScale()).append(')');
+			}
 		}
 		if (!point.engines().isEmpty()) {
 			why.append(" (remote engines: ").append(EngineLoad.describe(point.engines())).append(')');

@@ -1,6 +1,8 @@
 package org.poollab.bench.load;
 
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -119,10 +121,24 @@ public final class JMeter {
 	/**
 	 * One stretch of a schedule at a constant rate.
 	 *
-	 * @param rateRps arrivals per second, whole fleet
+	 * @param rateRps arrivals per second, whole fleet: the lab's rate, fractional in slow
+	 * motion (e.g. 550 ÷ 8 = 68.75)
 	 * @param length how long arrivals come at that rate
 	 */
-	public record Phase(int rateRps, Duration length) {
+	public record Phase(double rateRps, Duration length) {
+
+		/**
+		 * Each engine's share of the rate as the Open Model Thread Group reads it, e.g.
+		 * {@code 68.75}: JMeter 5.6.3's schedule parser takes a decimal rate
+		 * ({@code rate(68.75/sec)} runs at 68.75 per second), so a lab rate that k
+		 * divides unevenly stays exact.
+		 */
+		String perEngine(int engines) {
+			return new BigDecimal(this.rateRps / engines).round(MathContext.DECIMAL64)
+				.stripTrailingZeros()
+				.toPlainString();
+		}
+
 	}
 
 	/**
@@ -180,8 +196,8 @@ public final class JMeter {
 					.append("rate(0/sec) %s_arrivals(%d sec) ".formatted(this.arrivals.label(), seconds(this.ramp)));
 			}
 			for (Phase phase : this.phases.subList(0, this.phases.size() - 1)) {
-				int rate = phase.rateRps() / engines;
-				schedule.append("rate(%d/sec) %s_arrivals(%d sec) rate(%d/sec) ".formatted(rate, this.arrivals.label(),
+				String rate = phase.perEngine(engines);
+				schedule.append("rate(%s/sec) %s_arrivals(%d sec) rate(%s/sec) ".formatted(rate, this.arrivals.label(),
 						seconds(phase.length()), rate));
 			}
 			return schedule.toString().trim();
@@ -220,7 +236,7 @@ public final class JMeter {
 		int engines = Math.max(1, engines().size());
 		Map<String, String> properties = new LinkedHashMap<>();
 		properties.put("phases", schedule.before(engines));
-		properties.put("rate", String.valueOf(schedule.last().rateRps() / engines));
+		properties.put("rate", schedule.last().perEngine(engines));
 		properties.put("durationSeconds", String.valueOf(Schedule.seconds(schedule.last().length())));
 		Duration drain = warmup ? Duration.ofSeconds(1) : RESPONSE_TIMEOUT.plusSeconds(1);
 		properties.put("drainSeconds", String.valueOf(drain.toSeconds()));

@@ -18,6 +18,7 @@ import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.deploy.PgBouncer;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.telemetry.LoadWindow;
@@ -34,10 +35,18 @@ import org.poollab.bench.telemetry.Telemetry;
  * what the run recorded by {@link RunWindows}.
  *
  * @param grid what every point shares (warm-up, window, arrivals)
+ * @param scale slow motion: JMeter sends each point's rate ÷ k, windows grow where they
+ * would hold too few requests ({@link TimeScale#labWindow}), and each window's point is
+ * mapped back to the team's time ({@link TeamTime}); {@link TimeScale#NONE} for none
  * @param jmeter the generator
  * @param out the console
  */
-public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
+public record LoadRun(Grid grid, TimeScale scale, JMeter jmeter, PrintStream out) {
+
+	/** Points at the team's own time. */
+	public LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
+		this(grid, TimeScale.NONE, jmeter, out);
+	}
 
 	/**
 	 * Load between two windows of one run: after a step in rate, the service's queues and
@@ -105,11 +114,21 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 
 	/** Lays the points out one after the other, the first after the run's warm-up. */
 	public List<Segment> segments(List<Planned> points, int currentPoolSize) {
-		return segments(this.grid, points, currentPoolSize);
+		return segments(this.grid, this.scale, points, currentPoolSize);
 	}
 
-	/** The same layout, without a generator: for planning (Progress). */
+	/**
+	 * The same layout at the team's time, without a generator: for planning (Progress).
+	 */
 	public static List<Segment> segments(Grid grid, List<Planned> points, int currentPoolSize) {
+		return segments(grid, TimeScale.NONE, points, currentPoolSize);
+	}
+
+	/**
+	 * The same layout in slow motion: each window as long as the lab needs at the point's
+	 * rate ({@link TimeScale#labWindow}); the settling stretches are not scaled.
+	 */
+	public static List<Segment> segments(Grid grid, TimeScale scale, List<Planned> points, int currentPoolSize) {
 		List<Segment> segments = new ArrayList<>();
 		Duration start = Duration.ZERO;
 		int pool = currentPoolSize;
@@ -121,7 +140,8 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 			}
 			// The Open Model Thread Group counts whole seconds.
 			settle = Duration.ofSeconds(Math.max(1, JMeter.Schedule.seconds(settle)));
-			Duration window = Duration.ofSeconds(JMeter.Schedule.seconds(grid.duration()));
+			Duration window = Duration
+				.ofSeconds(JMeter.Schedule.seconds(scale.labWindow(grid.duration(), point.rateRps())));
 			Segment segment = new Segment(point, settle, window, start);
 			segments.add(segment);
 			start = segment.end();
@@ -158,7 +178,7 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 		// A JMeter that wrote no results file at all is broken, and readSamples says so.
 		List<LoadWindow.Sample> samples = (diedIn >= 0 && !Files.exists(jtl)) ? List.of() : LoadWindow.readSamples(jtl);
 		int last = (diedIn >= 0) ? diedIn : segments.size() - 1;
-		RunWindows windows = new RunWindows(this.grid, this.jmeter);
+		RunWindows windows = new RunWindows(this.grid, this.jmeter, this.scale);
 		List<Point> measured = new ArrayList<>();
 		for (int i = 0; i <= last; i++) {
 			measured.add(windows.point(segments.get(i), recording.resizedAtMs(i), recording, samples, deployment,
@@ -175,9 +195,12 @@ public record LoadRun(Grid grid, JMeter jmeter, PrintStream out) {
 
 	/** The run's schedule: one constant-rate phase per segment. */
 	private JMeter.Schedule schedule(List<Segment> segments) {
-		return new JMeter.Schedule(Duration.ZERO, segments.stream()
-			.map((segment) -> new JMeter.Phase(segment.point().rateRps(), segment.settle().plus(segment.window())))
-			.toList(), this.grid.arrivals());
+		return new JMeter.Schedule(Duration.ZERO,
+				segments.stream()
+					.map((segment) -> new JMeter.Phase(this.scale.labRateRps(segment.point().rateRps()),
+							segment.settle().plus(segment.window())))
+					.toList(),
+				this.grid.arrivals());
 	}
 
 	/**

@@ -11,6 +11,7 @@ import org.poollab.bench.deploy.PgBouncer;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.Pool;
 import org.poollab.bench.results.SweepResults;
@@ -25,8 +26,9 @@ import org.poollab.bench.telemetry.Telemetry;
  *
  * @param grid what every point shares (arrivals, workload, limits)
  * @param jmeter the generator, local or with remote engines
+ * @param scale the time scale the run was sent at
  */
-record RunWindows(Grid grid, JMeter jmeter) {
+record RunWindows(Grid grid, JMeter jmeter, TimeScale scale) {
 
 	/**
 	 * Every window in JMeter's own CSV shape, for the dashboards of the points that
@@ -44,8 +46,10 @@ record RunWindows(Grid grid, JMeter jmeter) {
 	}
 
 	/**
-	 * One segment's window as a point, judged: whether an instance or pgbouncer died,
-	 * whether the pools were the size planned, whether the generator kept up.
+	 * One segment's window as a point, judged in the lab's units (whether an instance or
+	 * pgbouncer died, whether the pools were the size planned, whether the generator kept
+	 * up against the rate it was sent), then mapped once to the team's time
+	 * ({@link TeamTime}).
 	 */
 	Point point(LoadRun.Segment segment, List<Long> resizedAtMs, LoadRun.Recording recording,
 			List<LoadWindow.Sample> samples, Deployment deployment, boolean died) {
@@ -58,12 +62,13 @@ record RunWindows(Grid grid, JMeter jmeter) {
 		long endMs = originMs + segment.end().toMillis();
 		boolean even = this.grid.arrivals() == Arrivals.EVEN;
 		boolean evenSchedule = even && !this.jmeter.distributed();
-		LoadWindow window = LoadWindow.of(samples, startMs, endMs, evenSchedule ? planned.rateRps() : 0, phaseStartMs);
+		double labRateRps = this.scale.labRateRps(planned.rateRps());
+		LoadWindow window = LoadWindow.of(samples, startMs, endMs, evenSchedule ? labRateRps : 0, phaseStartMs);
 		// Remote engines each run the plan at their share of the rate: their requests are
 		// told apart and each is judged against its own schedule.
 		LoadWindow.Engines engines = this.jmeter.distributed()
 				? LoadWindow.engines(samples, this.jmeter.engines(), startMs, endMs,
-						even ? planned.rateRps() / this.jmeter.engines().size() : 0, phaseStartMs)
+						even ? labRateRps / this.jmeter.engines().size() : 0, phaseStartMs)
 				: new LoadWindow.Engines(List.of(), window.startLagP99Ms());
 		Pool pool = PoolWindow.summarize(scrapes, deployment.instances().size(), startMs, endMs, resizedAtMs);
 		Point measured = Point.builder()
@@ -91,8 +96,10 @@ record RunWindows(Grid grid, JMeter jmeter) {
 			.serverLatency(ServerLatencyWindow.summarize(scrapes,
 					deployment.instances().stream().map(Instance::port).toList(), startMs, endMs))
 			.seconds(LoadWindow.seconds(samples, startMs, endMs, scrapes))
+			// the lab's figures, with k so that the judging reads the lab's rate
+			.timeScale(this.scale.factor(), this.scale.overheadMs(), null)
 			.build();
-		return measured.withOutcome(outcome(measured, deployment, died));
+		return TeamTime.of(measured.withOutcome(outcome(measured, deployment, died)), this.scale);
 	}
 
 	static String outcome(Point point, Deployment deployment, boolean died) {

@@ -11,6 +11,7 @@ import java.util.List;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Arrivals;
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.results.ServerLatency;
 import org.poollab.bench.results.WarmUpRecord;
@@ -132,8 +133,16 @@ public final class WarmUp {
 	 * @param most the longest warm-up ({@code bench.topologyWarmup})
 	 * @param objective the sweep's p99 objective: a slower slice is not settled
 	 * @param arrivals even or random
+	 * @param scale slow motion: the lab sends each rate ÷ k, and the instances' p99s are
+	 * judged against the objective in the team's time ({@link TimeScale#NONE} for none)
 	 */
-	public record Plan(List<Integer> rates, Duration most, Duration objective, Arrivals arrivals) {
+	public record Plan(List<Integer> rates, Duration most, Duration objective, Arrivals arrivals, TimeScale scale) {
+
+		/** A warm-up at the team's own time. */
+		public Plan(List<Integer> rates, Duration most, Duration objective, Arrivals arrivals) {
+			this(rates, most, objective, arrivals, TimeScale.NONE);
+		}
+
 	}
 
 	/**
@@ -149,21 +158,22 @@ public final class WarmUp {
 	public WarmUpRecord run(Deployment deployment, String label, Plan plan) throws IOException, InterruptedException {
 		Steps steps = Steps.of(plan.rates(), plan.most());
 		this.out.printf(
-				"  warming up: rising to %d rps in %s, then %s, held until every instance's own p99 settles (at most %s; not measured)%n",
+				"  warming up: rising to %d rps in %s, then %s, held until every instance's own p99 settles (at most %s; not measured%s)%n",
 				steps.rates().get(0), Durations.human(steps.ramp()),
 				(steps.rates().size() > 1)
 						? "stepping up every %s to %d rps".formatted(Durations.human(steps.lower()), steps.top())
 						: "at that rate",
-				Durations.human(plan.most()));
+				Durations.human(plan.most()),
+				plan.scale().slowed() ? "; rates ÷ " + plan.scale().factor() + " in slow motion" : "");
 		Files.createDirectories(this.directory);
 		JMeterRun run = this.jmeter.start(deployment.targets(),
-				new JMeter.Schedule(steps.ramp(), steps.phases(), plan.arrivals()), true,
+				new JMeter.Schedule(steps.ramp(), steps.phases(plan.scale()), plan.arrivals()), true,
 				this.directory.resolve(label + "-warmup.jtl"), this.directory.resolve(label + "-warmup.log"),
 				this.processes);
 		List<Integer> ports = deployment.instances().stream().map(Instance::port).toList();
 		Watched watched;
 		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle())) {
-			watched = watch(run, telemetry, ports, steps, plan.objective());
+			watched = watch(run, telemetry, ports, steps, plan.objective(), plan.scale());
 		}
 		finally {
 			if (run.handle().isAlive()) {
@@ -201,12 +211,13 @@ public final class WarmUp {
 			return this.most.minus(this.ramp).minus(this.lower.multipliedBy(this.rates.size() - 1));
 		}
 
-		List<JMeter.Phase> phases() {
+		/** The phases at the lab's rates. */
+		List<JMeter.Phase> phases(TimeScale scale) {
 			List<JMeter.Phase> phases = new ArrayList<>();
 			for (int rate : this.rates.subList(0, this.rates.size() - 1)) {
-				phases.add(new JMeter.Phase(rate, this.lower));
+				phases.add(new JMeter.Phase(scale.labRateRps(rate), this.lower));
 			}
-			phases.add(new JMeter.Phase(top(), topLength()));
+			phases.add(new JMeter.Phase(scale.labRateRps(top()), topLength()));
 			return phases;
 		}
 
@@ -225,7 +236,7 @@ public final class WarmUp {
 	 * instances drown or the warm-up's time is up.
 	 */
 	private static Watched watch(JMeterRun run, Telemetry telemetry, List<Integer> ports, Steps steps,
-			Duration objective) throws IOException, InterruptedException {
+			Duration objective, TimeScale scale) throws IOException, InterruptedException {
 		long originMs = run.origin();
 		long topStartMs = originMs + steps.most().minus(steps.topLength()).toMillis();
 		long mostEndMs = originMs + steps.most().toMillis();
@@ -238,7 +249,10 @@ public final class WarmUp {
 			long sliceEndMs = sliceStartMs + SLICE.toMillis();
 			sleepUntil(sliceEndMs);
 			telemetry.scrapeNow();
-			double p99 = slowest(ServerLatencyWindow.summarize(telemetry.scrapes(), ports, sliceStartMs, sliceEndMs));
+			// In the team's time, as the objective is (-1, an instance without figures,
+			// stays -1).
+			double p99 = scale
+				.teamMs(slowest(ServerLatencyWindow.summarize(telemetry.scrapes(), ports, sliceStartMs, sliceEndMs)));
 			slices.add(p99);
 			if (sliceStartMs >= topStartMs) {
 				atTop.add(p99);

@@ -80,6 +80,30 @@ public record EmulatedHold(double meanMs, @Nullable Double p99Ms, String place, 
 				usesPerRequest);
 	}
 
+	/**
+	 * The hold as the lab emulates it in slow motion: the mean, the p99 and a histogram's
+	 * bucket bounds {@code k} times as long, the uses as they were. Database CPU cannot
+	 * be stretched (it is what such a hold measures), so a hold with CPU is never scaled.
+	 * @param k the time scale's factor, 1 for the hold as asked
+	 * @throws IllegalArgumentException for k below 1, or above 1 with database CPU
+	 */
+	public EmulatedHold scaled(int k) {
+		if (k < 1) {
+			throw new IllegalArgumentException("a hold is stretched by a whole number of 1 or more, not " + k);
+		}
+		if (k == 1) {
+			return this;
+		}
+		if (this.cpuMs != null) {
+			throw new IllegalArgumentException(
+					"a hold with database CPU cannot run in slow motion: the database's CPU is what it measures");
+		}
+		String stretched = (this.histogram != null)
+				? HoldHistogram.parse(this.histogram, this.meanMs).scaled(k).written() : null;
+		return new EmulatedHold(this.meanMs * k, (this.p99Ms != null) ? this.p99Ms * k : null, this.place, this.source,
+				null, stretched, this.usesPerRequest);
+	}
+
 	/** Whether requests also wait ({@code lab.hold.mean}), not only cost CPU. */
 	public boolean waits() {
 		return this.meanMs > 0;

@@ -40,11 +40,20 @@ import org.jspecify.annotations.Nullable;
  * @param model the queueing model's prediction from the point's measured hold and rate,
  * beside its measured p99; null where there is none (no pool, no hold measured, or no
  * base at its rate yet)
+ * @param timeScale k of slow motion: the lab sent {@code rateRps} ÷ k with every hold and
+ * {@code connection-timeout} × k, and every figure here but the window's seconds, the
+ * counts and the generator's start lag is mapped back to the team's time
+ * ({@code load/TeamTime}); 1 for none, and in results written before slow motion
+ * @param overheadMs the per-request time slow motion does not stretch, which the mapping
+ * keeps: {@code team = overhead + (lab − overhead) ÷ k}; 0 at k = 1
+ * @param labLatency the client latency as the lab measured it, before the mapping;
+ * {@code null} at k = 1 (it is {@code latency})
  */
 public record Point(String topology, int instances, String loadBalancer, int poolSize, int rateRps, String arrivals,
 		int repeat, Window window, Requests requests, Latency latency, Pool pool, Generator generator,
 		ServerSide server, Limits limits, @Nullable PgBouncerFacts pgbouncer, @Nullable CrossCheckResult crossCheck,
-		List<Second> seconds, String outcome, @Nullable QueuePrediction model) {
+		List<Second> seconds, String outcome, @Nullable QueuePrediction model, Integer timeScale, Double overheadMs,
+		@Nullable Latency labLatency) {
 
 	/**
 	 * The topology with the request threads when they are not Tomcat's default, e.g.
@@ -66,6 +75,10 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 		generator = (generator != null) ? generator : new Generator(0, -1.0, List.of());
 		server = (server != null) ? server : new ServerSide(Map.of(), List.of());
 		seconds = (seconds != null) ? List.copyOf(seconds) : List.of();
+		// results.json written before slow motion has neither (boxed, as Jackson gives
+		// a missing number as null): the team's time.
+		timeScale = (timeScale != null) ? Math.max(1, timeScale) : 1;
+		overheadMs = (overheadMs != null) ? overheadMs : 0.0;
 	}
 
 	/**
@@ -232,13 +245,19 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 	 * How far the count of a window may fall from the rate by chance alone, as a share of
 	 * it: random (Poisson) arrivals scatter the count by its square root, and three
 	 * standard deviations cover all but 0.3 % of windows; even arrivals send exactly the
-	 * rate (0).
+	 * rate (0). The count is the lab's: in slow motion the window held the rate ÷ k per
+	 * second (its seconds are the lab's).
 	 */
 	public double arrivalScatter() {
 		if (!"random".equals(this.arrivals)) {
 			return 0;
 		}
-		return 3 / Math.sqrt(Math.max(1, this.rateRps * durationSeconds()));
+		return 3 / Math.sqrt(Math.max(1, (double) this.rateRps / this.timeScale * durationSeconds()));
+	}
+
+	/** Whether the point ran in slow motion. */
+	public boolean slowed() {
+		return this.timeScale > 1;
 	}
 
 	/**

@@ -69,6 +69,12 @@ public final class PointBuilder {
 
 	private @Nullable QueuePrediction model;
 
+	private int timeScale = 1;
+
+	private double overheadMs;
+
+	private @Nullable Latency labLatency;
+
 	PointBuilder() {
 	}
 
@@ -102,6 +108,9 @@ public final class PointBuilder {
 		this.databaseCpuCores = point.databaseCpuCores();
 		this.crossCheck = point.crossCheck();
 		this.seconds = point.seconds();
+		this.timeScale = point.timeScale();
+		this.overheadMs = point.overheadMs();
+		this.labLatency = point.labLatency();
 	}
 
 	public PointBuilder topology(String topology) {
@@ -258,6 +267,17 @@ public final class PointBuilder {
 	}
 
 	/**
+	 * Slow motion's k and the overhead it left unstretched, and the client latency as
+	 * measured before the mapping to the team's time.
+	 */
+	public PointBuilder timeScale(int timeScale, double overheadMs, @Nullable Latency labLatency) {
+		this.timeScale = timeScale;
+		this.overheadMs = overheadMs;
+		this.labLatency = labLatency;
+		return this;
+	}
+
+	/**
 	 * @return the point
 	 * @throws NullPointerException when the topology, latency or pool is missing
 	 */
@@ -271,7 +291,8 @@ public final class PointBuilder {
 				this.latency, this.pool,
 				new Point.Generator(this.loadGeneratorCpuCores, this.startLagP99Ms, this.engines),
 				new Point.ServerSide(this.refusals, this.serverLatency, this.databaseCpuCores), this.limits,
-				this.pgbouncer, this.crossCheck, this.seconds, this.outcome, this.model);
+				this.pgbouncer, this.crossCheck, this.seconds, this.outcome, this.model, this.timeScale,
+				this.overheadMs, this.labLatency);
 	}
 
 }

@@ -55,11 +55,12 @@ public record LoadWindow(long startMs, long endMs, long samples, long errors, Ma
 	 * The window [startMs, endMs) of a run's samples.
 	 * @param all the run's samples, in order of start
 	 * @param evenRateRps the rate of evenly spaced arrivals in the window's phase, from
-	 * one generator; 0 when the schedule is not known (random arrivals, several engines)
+	 * one generator, as the lab sent it (fractional in slow motion); 0 when the schedule
+	 * is not known (random arrivals, several engines)
 	 * @param phaseStartMs when the window's phase began (its rate's schedule is anchored
 	 * there), at or before {@code startMs}
 	 */
-	public static LoadWindow of(List<Sample> all, long startMs, long endMs, int evenRateRps, long phaseStartMs) {
+	public static LoadWindow of(List<Sample> all, long startMs, long endMs, double evenRateRps, long phaseStartMs) {
 		Histogram success = new Histogram(HIGHEST_MS, 3);
 		long[] successMs = new long[Math.max(16, all.size())]; // in order of sending, for
 																// the intervals
@@ -145,13 +146,13 @@ public record LoadWindow(long startMs, long endMs, long samples, long errors, Ma
 	 * resolution).
 	 * @param phase the samples of one constant-rate phase, from its start
 	 */
-	static double startLagP99Ms(List<Sample> phase, int rateRps, long startMs, long endMs) {
+	static double startLagP99Ms(List<Sample> phase, double rateRps, long startMs, long endMs) {
 		Histogram lag = startLags(phase, rateRps, startMs, endMs);
 		return (lag.getTotalCount() > 0) ? lag.getValueAtPercentile(99) : 0;
 	}
 
 	/** Each request's lag, as {@link #startLagP99Ms} reads it. */
-	private static Histogram startLags(List<Sample> phase, int rateRps, long startMs, long endMs) {
+	private static Histogram startLags(List<Sample> phase, double rateRps, long startMs, long endMs) {
 		long[] starts = phase.stream().mapToLong(Sample::startMs).sorted().toArray();
 		double intervalMs = 1000.0 / rateRps;
 		double anchorMs = Double.MAX_VALUE;
@@ -181,7 +182,7 @@ public record LoadWindow(long startMs, long endMs, long samples, long errors, Ma
 	 * @param phaseStartMs when the window's phase began, at or before {@code startMs}
 	 */
 	public static Engines engines(List<Sample> all, List<String> engines, long startMs, long endMs,
-			int evenRatePerEngineRps, long phaseStartMs) {
+			double evenRatePerEngineRps, long phaseStartMs) {
 		List<EngineLoad> loads = new ArrayList<>();
 		Histogram fleet = new Histogram(HIGHEST_MS, 3);
 		for (String engine : engines) {

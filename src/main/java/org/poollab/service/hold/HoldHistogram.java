@@ -129,6 +129,21 @@ public final class HoldHistogram {
 		return new HoldHistogram(upper, cumulative, meanMs);
 	}
 
+	/**
+	 * The same distribution with every hold {@code factor} times as long: each bucket's
+	 * bound and the mean stretched, the shares as they were (slow motion).
+	 */
+	public HoldHistogram scaled(double factor) {
+		if (!(factor > 0)) {
+			throw new IllegalArgumentException("a histogram is stretched by a factor above 0, not " + factor);
+		}
+		double[] upper = new double[this.upperMs.length];
+		for (int i = 0; i < upper.length; i++) {
+			upper[i] = this.upperMs[i] * factor;
+		}
+		return new HoldHistogram(upper, this.cumulative, this.meanMs * factor);
+	}
+
 	/** As {@code lab.hold.histogram} writes it: {@link #parse(String, double)}'s form. */
 	public String written() {
 		StringBuilder written = new StringBuilder();
