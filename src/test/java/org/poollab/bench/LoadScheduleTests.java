@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.Preset;
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.load.GeneratorCeiling;
 import org.poollab.bench.load.JMeter;
@@ -72,6 +74,31 @@ class LoadScheduleTests {
 		JMeter.Schedule warmup = new JMeter.Schedule(Duration.ofSeconds(10),
 				List.of(new JMeter.Phase(2000, Duration.ofSeconds(10))), Arrivals.EVEN);
 		assertThat(warmup.before(2)).isEqualTo("rate(0/sec) even_arrivals(10 sec)");
+	}
+
+	@Test
+	void aFractionalLabRateIsWrittenExactlyAsJMeterParsesIt() {
+		// 550 rps ÷ 8 and 400 ÷ 8: JMeter 5.6.3's schedule parser reads rate(68.75/sec)
+		// as
+		// 68.75.
+		JMeter.Schedule slowed = new JMeter.Schedule(Duration.ZERO,
+				List.of(new JMeter.Phase(TimeScale.of(8).labRateRps(550), Duration.ofSeconds(15)),
+						new JMeter.Phase(TimeScale.of(8).labRateRps(400), Duration.ofSeconds(15))),
+				Arrivals.RANDOM);
+		assertThat(slowed.before(1)).isEqualTo("rate(68.75/sec) random_arrivals(15 sec) rate(68.75/sec)");
+		assertThat(slowed.last().perEngine(1)).isEqualTo("50");
+		assertThat(new JMeter.Phase(137.5, Duration.ofSeconds(1)).perEngine(2)).isEqualTo("68.75");
+	}
+
+	@Test
+	void inSlowMotionAWindowGrowsWhereItWouldHoldTooFewRequestsAndTheSettlingDoesNot() {
+		Grid grid = Grid.builder(Preset.named("quick")).duration(Duration.ofSeconds(10)).build();
+		// 200 ÷ 4 = 50 rps: 20 s for 1,000 requests; 2000 ÷ 4 = 500 rps: 10 s hold 5,000.
+		List<LoadRun.Segment> segments = LoadRun.segments(grid, TimeScale.of(4),
+				List.of(planned(10, 200, 1), planned(10, 2000, 1)), 10);
+		assertThat(segments).extracting(LoadRun.Segment::window)
+			.containsExactly(Duration.ofSeconds(20), Duration.ofSeconds(10));
+		assertThat(segments.get(1).settle()).isEqualTo(LoadRun.SETTLE);
 	}
 
 	@Test

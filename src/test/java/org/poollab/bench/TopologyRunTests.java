@@ -2,6 +2,8 @@ package org.poollab.bench;
 
 import org.junit.jupiter.api.Test;
 
+import org.poollab.bench.grid.TimeScale;
+import org.poollab.bench.grid.TimeScaleSetting;
 import org.poollab.bench.results.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,6 +32,14 @@ class TopologyRunTests {
 		assertThat(TopologyRun.measureAgain(MEASURED
 			.withOutcome("instance(s) on port(s) [18081] died during the point (exit code 3: OutOfMemoryError)")))
 			.isFalse();
+	}
+
+	@Test
+	void aFixedTimeScaleSlowsEveryTopologyAndAutoWaitsForTheProbe() {
+		assertThat(TopologyRun.fixedScale(TimeScaleSetting.parse("2"))).isEqualTo(TimeScale.of(2));
+		assertThat(TopologyRun.fixedScale(TimeScaleSetting.AUTO)).isEqualTo(TimeScale.NONE);
+		assertThat(TopologyRun.slowMotion(TimeScale.of(2))).isEqualTo(
+				"  running in slow motion: k = 2, rates ÷ 2, holds and connection-timeout × 2; latencies shown in your time");
 	}
 
 }

@@ -133,7 +133,7 @@ public final class JMeter {
 		 * ({@code rate(68.75/sec)} runs at 68.75 per second), so a lab rate that k
 		 * divides unevenly stays exact.
 		 */
-		String perEngine(int engines) {
+		public String perEngine(int engines) {
 			return new BigDecimal(this.rateRps / engines).round(MathContext.DECIMAL64)
 				.stripTrailingZeros()
 				.toPlainString();

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Preset;
+import org.poollab.bench.grid.TimeScale;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,6 +52,16 @@ class ConfirmationRunTests {
 				"instance 18081 runs connection-timeout=2000, the block says 500",
 				"instance 18081 does not report keepalive-time (block: 120000)");
 		assertThat(ConfirmationRun.mismatches(Map.of("maximum-pool-size", "5"), reported, 18081)).isEmpty();
+	}
+
+	@Test
+	void inSlowMotionTheInstancesRunTheBlockWithItsWaitForAConnectionKTimesAsLong() {
+		Map<String, String> block = Map.of("maximum-pool-size", "10", "connection-timeout", "10000", "max-acquire-time",
+				"1500ms");
+		assertThat(ConfirmationRun.stretched(block, TimeScale.of(2))).containsEntry("maximum-pool-size", "10")
+			.containsEntry("connection-timeout", "20000")
+			.containsEntry("max-acquire-time", "3000");
+		assertThat(ConfirmationRun.stretched(block, TimeScale.NONE)).isSameAs(block);
 	}
 
 	@Test

@@ -167,6 +167,34 @@ class ResultsStoreTests {
 		assertThat(read).isEqualTo(two);
 	}
 
+	@Test
+	void resultsWrittenBeforeSlowMotionReadAtTheTeamsTimeAndASlowedPointRoundTrips() throws Exception {
+		Path older = Path
+			.of(ResultsStoreTests.class.getResource("/org/poollab/bench/report/quick-results-new-format.json").toURI());
+		assertThat(Files.readString(older)).doesNotContain("\"timeScale\"");
+		SweepResults quick = ResultsStore.read(older);
+		assertThat(quick.points()).isNotEmpty().allSatisfy((point) -> {
+			assertThat(point.timeScale()).isEqualTo(1);
+			assertThat(point.overheadMs()).isZero();
+			assertThat(point.labLatency()).isNull();
+		});
+
+		Point first = quick.points().get(0);
+		Point slowed = first.toBuilder().timeScale(4, 2.5, new Latency(40, 38, 50, 60, 70, 80)).build();
+		List<Point> points = new ArrayList<>(quick.points());
+		points.set(0, slowed);
+		writeAndReadCsv(new SweepResults(quick.startedAt(), quick.preset(), quick.host(), quick.database(),
+				quick.p99ObjectiveMs(), quick.workload(), points, quick.timing(), quick.confirmations(), quick.slo(),
+				quick.databases(), quick.connectionsPerRequest()));
+		Point read = ResultsStore.read(this.output.resolve("latest").resolve(ResultsStore.RESULTS_JSON))
+			.points()
+			.get(0);
+		assertThat(read.timeScale()).isEqualTo(4);
+		assertThat(read.overheadMs()).isEqualTo(2.5);
+		assertThat(read.labLatency()).isEqualTo(slowed.labLatency());
+		assertThat(read.latency()).isEqualTo(first.latency());
+	}
+
 	private List<CSVRecord> writeAndReadCsv(SweepResults results) throws IOException {
 		ResultsStore store = ResultsStore.create(this.output, results.startedAt());
 		store.write(results);
