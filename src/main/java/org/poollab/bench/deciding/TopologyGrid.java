@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import java.util.stream.IntStream;
 
 import org.poollab.bench.results.Limits;
@@ -196,6 +197,17 @@ public record TopologyGrid(String topology, Limits limits, List<Cell> cells, Lis
 
 	public boolean hasRepeats() {
 		return this.cells.stream().anyMatch((cell) -> cell.repeats().size() > 1);
+	}
+
+	/**
+	 * The slow motion's k its points ran at, the largest should they differ; 1 for none
+	 * (their figures are in the team's time either way).
+	 */
+	public int timeScale() {
+		return Stream.concat(this.cells.stream().flatMap((cell) -> cell.points().stream()), this.excluded.stream())
+			.mapToInt(Point::timeScale)
+			.max()
+			.orElse(1);
 	}
 
 	/** Instances behind the load balancer; the same for every point of a topology. */

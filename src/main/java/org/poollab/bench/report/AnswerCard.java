@@ -77,7 +77,17 @@ record AnswerCard(String title, List<Line> lines) {
 		section.confirmed().forEach((confirmed) -> lines.add(new Line("confirmation", confirmed.sentence())));
 		unconfirmed(section).ifPresent((said) -> lines.add(new Line("confirmation", said)));
 		sides(grid, recommendation).forEach(lines::add);
+		slowMotion(grid).ifPresent(lines::add);
 		return new AnswerCard(title, List.copyOf(lines));
+	}
+
+	/** Named when the topology ran in slow motion. */
+	static Optional<Line> slowMotion(TopologyGrid grid) {
+		int k = grid.timeScale();
+		return (k > 1) ? Optional.of(new Line("time scale",
+				"k = %d: measured at rates ÷ %d with holds and connection-timeout × %d, this box being too small for the question as asked; latencies in your time"
+					.formatted(k, k, k)))
+				: Optional.empty();
 	}
 
 	/**

@@ -135,6 +135,12 @@ public final class RecommendedYaml {
 		if (confirmed.isPresent()) {
 			comment(yaml, prefix, confirmed.get());
 		}
+		int k = section.grid().timeScale();
+		if (k > 1) {
+			comment(yaml, prefix,
+					"Measured in slow motion (k = %d: rates ÷ %d, holds and connection-timeout × %d, as this box needed); latencies were mapped back to your time, overhead + (measured − overhead) ÷ %d."
+						.formatted(k, k, k, k));
+		}
 		yaml.append(settings(section, prefix));
 	}
 

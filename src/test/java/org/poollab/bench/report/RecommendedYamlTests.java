@@ -242,6 +242,25 @@ class RecommendedYamlTests {
 	}
 
 	@Test
+	void pointsMeasuredInSlowMotionAreNamedOnTheCardAndInTheYamlsReasons() throws Exception {
+		List<Point> points = List.of(RecommenderTests.point("single", 2, 1000, 20),
+				RecommenderTests.point("single", 5, 1000, 4));
+		Report.write(
+				results(points.stream().map((point) -> point.toBuilder().timeScale(2, 1.5, null).build()).toList()),
+				this.runDir);
+
+		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
+		assertThat(yaml.replaceAll("\\s*\\n#\\s+", " ")).contains(
+				"Measured in slow motion (k = 2: rates ÷ 2, holds and connection-timeout × 2, as this box needed); latencies were mapped back to your time");
+		assertThat(Files.readString(this.runDir.resolve("report.md"))).contains("time scale",
+				"k = 2: measured at rates ÷ 2");
+
+		Report.write(results(points), this.runDir);
+		assertThat(Files.readString(this.runDir.resolve("recommended-application.yml"))).doesNotContain("slow motion");
+		assertThat(Files.readString(this.runDir.resolve("report.md"))).doesNotContain("time scale");
+	}
+
+	@Test
 	void aSweepOnMariaDbNamesMariaDbAndNeverPostgreSql() throws Exception {
 		DatabaseFacts mariaDb = new DatabaseFacts("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
 				"10.11.5-MariaDB", 300, 0);
