@@ -178,11 +178,15 @@ final class Progress {
 		Duration eta = Duration.ofNanos(etaNanos);
 		String failures = Failures.describe(point.failureCauses(), point.refusals());
 		this.out.printf(Locale.ROOT,
-				"[%2d/%d] %-9s x%d %-20s (%s)  pool %4s  %5d rps  -> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms  server p99 %s ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms%s  JMeter %.2f cores%s  %s  ETA %s%n",
+				"[%2d/%d] %-9s x%d %-20s (%s)  pool %4s  %5d rps  -> %7.1f rps  p50 %4.0f  p99 %5.0f  max %5.0f ms%s  server p99 %s ms  err %5.2f%%%s  pool %s  acq p99 %.2f ms%s  JMeter %.2f cores%s  %s  ETA %s%n",
 				Math.min(index, this.total), this.total, point.topology(), point.instances(),
 				Deployment.NONE.equals(loadBalancer) ? "(no load balancer)" : "(" + loadBalancer + ")",
 				point.limits().describe(), SweepResults.poolLabel(point.poolSize()), point.rateRps(),
 				point.achievedRps(), point.latency().p50Ms(), point.latency().p99Ms(), point.latency().maxMs(),
+				// Both figures of a slowed point: the team's time above, the lab's here.
+				(point.labLatency() != null)
+						? " (k = %d, measured p99 %.0f ms)".formatted(point.timeScale(), point.labLatency().p99Ms())
+						: "",
 				(point.serverP99Ms() >= 0) ? "%.1f".formatted(point.serverP99Ms()) : "-", point.errorPercent(),
 				failures.isEmpty() ? "" : " (" + failures + ")", point.pool().observedMax(),
 				point.pool().acquireP99Ms(), hold(point), point.loadGeneratorCpuCores(),

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.load.GeneratorCheckTests;
+import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,6 +46,15 @@ class ProgressTests {
 		assertThat(this.progress.etaNanos()).isEqualTo(seconds(2 * 30 + 60 + 14 + 10));
 		this.progress.again(List.of(point()), seconds(24), Deployment.NONE);
 		assertThat(this.progress.etaNanos()).isEqualTo(seconds(2 * 30 + 60));
+	}
+
+	@Test
+	void aSlowedPointShowsItsLatencyInTheTeamsTimeAndAsMeasured() {
+		Point slowed = point().toBuilder().timeScale(2, 1, new Latency(30, 20, 40, 61, 70, 90)).build();
+		this.progress.ran(List.of(slowed, point()), seconds(30), Deployment.NONE);
+		List<String> lines = this.bytes.toString(StandardCharsets.UTF_8).lines().toList();
+		assertThat(lines.get(0)).contains("ms (k = 2, measured p99 61 ms)  server p99");
+		assertThat(lines.get(1)).doesNotContain("measured p99");
 	}
 
 	private static long seconds(long seconds) {
