@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.load.LoadRun;
 import org.poollab.bench.results.EmulatedHold;
@@ -63,9 +64,11 @@ final class Progress {
 	 * Progress through these planned points: every JMeter run the plan holds, as its
 	 * schedule's length (the load the sweep will put on, before any run's own overhead,
 	 * deployment or re-measure), and one deployment per database, topology, stack, Tomcat
-	 * thread count and pooling.
+	 * thread count and pooling. In slow motion the windows are the lab's
+	 * ({@link TimeScale#labWindow}); a scale the capacity probe chooses later is not
+	 * foreseen.
 	 */
-	static Progress of(Grid grid, boolean crossCheck, List<Planned> planned, PrintStream out) {
+	static Progress of(Grid grid, TimeScale scale, boolean crossCheck, List<Planned> planned, PrintStream out) {
 		Duration check = crossCheck ? grid.warmup().plus(LoadRun.SETTLE).plus(grid.duration()).plusSeconds(1)
 				: Duration.ZERO;
 		Collection<List<Planned>> deployments = planned.stream()
@@ -76,7 +79,7 @@ final class Progress {
 			.flatMap((mine) -> LoadRun.rounds(mine)
 				.stream()
 				.map((round) -> LoadRun
-					.segments(grid, round, mine.stream().mapToInt(Planned::poolSize).max().orElseThrow())
+					.segments(grid, scale, round, mine.stream().mapToInt(Planned::poolSize).max().orElseThrow())
 					.get(round.size() - 1)
 					.end()
 					.plus(check.multipliedBy(round.size()))

@@ -88,7 +88,8 @@ final class SweepMeasurement {
 		Grid grid = this.sweep.grid();
 		Host host = new Host(Runtime.getRuntime().availableProcessors(),
 				new JMeter(this.sweep.paths(), this.preFlight.remoteEngines(), grid.workload()).description());
-		Progress progress = Progress.of(grid, this.sweep.properties().crossCheck(), planned, this.sweep.out());
+		Progress progress = Progress.of(grid, TopologyRun.fixedScale(this.sweep.properties().timeScaleSetting()),
+				this.sweep.properties().crossCheck(), planned, this.sweep.out());
 		Optional<Question> question = this.sweep.properties().question();
 		requireLaterDatabasesStart(this.store.directory(), this.processes);
 		for (DatabaseVendor vendor : grid.vendors()) {
