@@ -366,4 +366,10 @@ record BenchProperties(
 
 	}
 
+	/** PLACEHOLDER until i45scale lands: bench.timeScale when a number, null for auto. */
+	@org.jspecify.annotations.Nullable
+	Integer fixedTimeScale() {
+		return null;
+	}
+
 }

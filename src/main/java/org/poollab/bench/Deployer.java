@@ -34,6 +34,12 @@ final class Deployer {
 		this.sweep = sweep;
 	}
 
+	/** PLACEHOLDER until i45scale lands. */
+	Deployment deploy(Planned point, int largestPoolSize, org.poollab.bench.grid.TimeScale scale)
+			throws IOException, InterruptedException {
+		return deploy(point, largestPoolSize);
+	}
+
 	/** A deployment for the grid's points, warmed up through the grid's rates. */
 	Deployment deploy(Planned point, int largestPoolSize) throws IOException, InterruptedException {
 		Grid grid = this.sweep.grid();

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
@@ -13,13 +14,18 @@ import org.poollab.bench.deciding.Fate;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.LabFailureException;
+import org.poollab.bench.load.CapacityProbe;
 import org.poollab.bench.load.CrossCheck;
 import org.poollab.bench.load.GeneratorCheck;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.load.LoadRun;
+import org.poollab.bench.load.SlowMotion;
+import org.poollab.bench.results.Capacity;
 import org.poollab.bench.results.CrossCheckResult;
+import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.bench.text.Durations;
@@ -55,17 +61,22 @@ final class TopologyRun {
 		this.deployer = new Deployer(sweep);
 	}
 
-	void run(HostCeiling ceiling) throws IOException, InterruptedException {
+	void run(HostCeiling ceiling, Capacities capacities) throws IOException, InterruptedException {
 		Path loadDirectory = this.sweep.loadDirectory();
 		int largestPool = this.mine.stream().mapToInt(Planned::poolSize).max().orElseThrow();
 		Progress progress = this.sweep.progress();
 		long deployStarted = System.nanoTime();
-		Deployment deployment = this.deployer.deploy(this.first, largestPool);
+		Deployment deployment = this.deployer.deploy(this.first, largestPool, TimeScale.NONE);
 		progress.deployed(System.nanoTime() - deployStarted);
 		int runs = 0;
 		Set<Planned> killedOnce = new HashSet<>();
 		try {
 			ceiling.measureOnce(this.sweep, this.jmeter, deployment, loadDirectory);
+			Optional<Deployment> atScale = atTimeScale(deployment, capacities, largestPool);
+			if (atScale.isEmpty()) {
+				return;
+			}
+			deployment = atScale.get();
 			for (List<Planned> round : LoadRun.rounds(this.mine)) {
 				List<Planned> todo = round;
 				while (!todo.isEmpty()) {
@@ -102,6 +113,61 @@ final class TopologyRun {
 			deployment.close();
 			this.sweep.emptyWrittenTable();
 		}
+	}
+
+	/**
+	 * The deployment the grid runs on: this one, or fresh instances in slow motion when
+	 * the box needs it (they hold x k and time out x k from their start); empty when the
+	 * box cannot carry the question at any allowed time scale, which is said in one line.
+	 */
+	private Optional<Deployment> atTimeScale(Deployment deployment, Capacities capacities, int largestPool)
+			throws IOException, InterruptedException {
+		Optional<SlowMotion.Choice> choice = probe(deployment, capacities);
+		if (choice.isPresent() && !choice.get().runs()) {
+			this.sweep.out().println("  " + this.first.deploymentLabel() + ": " + choice.get().why() + ".");
+			return Optional.empty();
+		}
+		if (choice.isEmpty() || choice.get().timeScale() == 1) {
+			return Optional.of(deployment);
+		}
+		List<Capacity> all = capacities.all();
+		TimeScale scale = new TimeScale(choice.get().timeScale(), all.get(all.size() - 1).overheadMs());
+		deployment.close();
+		this.sweep.out()
+			.printf("  Starting %s again in slow motion: k = %d.%n", this.first.deploymentLabel(), scale.factor());
+		Progress progress = this.sweep.progress();
+		progress.redeploying();
+		long started = System.nanoTime();
+		Deployment slowed = this.deployer.deploy(this.first, largestPool, scale);
+		progress.deployed(System.nanoTime() - started);
+		return Optional.of(slowed);
+	}
+
+	/**
+	 * What the warm deployment carries, measured once before its grid
+	 * ({@link CapacityProbe}), and the time scale chosen from it ({@link SlowMotion}).
+	 * Not probed (empty, the grid runs as asked): a deployment the lab did not start
+	 * (whatever it carries is the team's), remote engines (the load is not this box's),
+	 * and a grid at or below {@link SlowMotion#PROBE_FLOOR_RPS}.
+	 */
+	private Optional<SlowMotion.Choice> probe(Deployment deployment, Capacities capacities)
+			throws IOException, InterruptedException {
+		int highest = this.mine.stream().mapToInt(Planned::rateRps).max().orElseThrow();
+		if (deployment.external() || this.jmeter.distributed() || highest <= SlowMotion.PROBE_FLOOR_RPS) {
+			return Optional.empty();
+		}
+		EmulatedHold hold = this.sweep.grid().hold();
+		boolean scalable = hold != null && hold.waits() && hold.cpuMs() == null;
+		Capacity capacity = new CapacityProbe(this.jmeter, this.sweep.loadDirectory(), this.sweep.processes(),
+				this.sweep.out())
+			.measure(deployment, this.first.deploymentLabel(), highest, hold);
+		SlowMotion.Choice choice = SlowMotion.choose(this.sweep.properties().fixedTimeScale(), capacity, highest,
+				scalable);
+		capacities.add(capacity.withTimeScale(choice.runs() ? choice.timeScale() : 0, choice.why()));
+		if (choice.runs()) {
+			this.sweep.out().println("  " + choice.why() + ".");
+		}
+		return Optional.of(choice);
 	}
 
 	/**

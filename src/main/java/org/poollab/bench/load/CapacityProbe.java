@@ -151,7 +151,7 @@ public final class CapacityProbe {
 		double overhead = (lowest.holdMeanMs() != null) ? Math.max(0,
 				lowest.clientMeanMs() - lowest.holdMeanMs() * ((hold != null) ? hold.usesPerRequest() : 1)) : 0;
 		Capacity measured = new Capacity(label, capacity, steps, overhead, 1, "");
-		this.out.println("  " + describe(measured));
+		this.out.println("  " + measured.describe());
 		return measured;
 	}
 
@@ -251,23 +251,6 @@ public final class CapacityProbe {
 		}
 		return new Capacity.Step(rateRps, sentRps, lateP99Ms, holdMeanMs, slowestP99Ms, observed.clientMeanMs(),
 				String.join(", ", failed));
-	}
-
-	/** The console's and the report's line. */
-	public static String describe(Capacity capacity) {
-		List<String> steps = new ArrayList<>();
-		for (Capacity.Step step : capacity.steps()) {
-			steps.add(String.format(Locale.ROOT, "%d rps %s", step.rateRps(),
-					step.held() ? String.format(
-							Locale.ROOT, "held (hold %s, instance p99 %.1f ms)", (step.holdMeanMs() != null)
-									? String.format(Locale.ROOT, "%.1f ms", step.holdMeanMs()) : "-",
-							step.slowestP99Ms()) : "not held: " + step.failed()));
-		}
-		String carried = (capacity.capacityRps() != null) ? "carries " + capacity.capacityRps() + " rps"
-				: "did not carry even " + capacity.steps().get(0).rateRps() + " rps";
-		return String.format(Locale.ROOT,
-				"capacity of %s on this machine: %s (%s); unstretched part of a request %.1f ms", capacity.topology(),
-				carried, String.join("; ", steps), capacity.overheadMs());
 	}
 
 	private static double slowest(List<ServerLatency> latencies) {

@@ -1,6 +1,8 @@
 package org.poollab.bench.results;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
@@ -58,6 +60,27 @@ public record Capacity(String topology, @Nullable Integer capacityRps, List<Step
 	/** The same capacity with the time scale the sweep chose and why. */
 	public Capacity withTimeScale(int k, String why) {
 		return new Capacity(this.topology, this.capacityRps, this.steps, this.overheadMs, k, why);
+	}
+
+	/**
+	 * The console's and the report's line: each step, what held, and the unstretched part
+	 * of a request; then the time scale chosen, once chosen.
+	 */
+	public String describe() {
+		List<String> described = new ArrayList<>();
+		for (Step step : this.steps) {
+			described.add(String.format(Locale.ROOT, "%d rps %s", step.rateRps(),
+					step.held() ? String.format(
+							Locale.ROOT, "held (hold %s, instance p99 %.1f ms)", (step.holdMeanMs() != null)
+									? String.format(Locale.ROOT, "%.1f ms", step.holdMeanMs()) : "-",
+							step.slowestP99Ms()) : "not held: " + step.failed()));
+		}
+		String carried = (this.capacityRps != null) ? "carries " + this.capacityRps + " rps"
+				: "did not carry even " + this.steps.get(0).rateRps() + " rps";
+		return String.format(Locale.ROOT,
+				"capacity of %s on this machine: %s (%s); unstretched part of a request %.1f ms%s", this.topology,
+				carried, String.join("; ", described), this.overheadMs,
+				this.reason.isEmpty() ? "" : ". " + this.reason);
 	}
 
 }

@@ -67,7 +67,7 @@ class CapacityProbeTests {
 		Capacity capacity = new Capacity("multi", 400, List.of(new Capacity.Step(100, 100, 1, 15.1, 18, 17, ""),
 				new Capacity.Step(200, 200, 1, 15.1, 19, 17, ""), new Capacity.Step(400, 400, 2, 15.2, 22, 18, ""),
 				new Capacity.Step(800, 760, 40, 21.0, 900, 300, "JMeter late (p99 40 ms, limit 10)")), 2.0, 1, "");
-		assertThat(CapacityProbe.describe(capacity)).contains("capacity of multi on this machine: carries 400 rps")
+		assertThat(capacity.describe()).contains("capacity of multi on this machine: carries 400 rps")
 			.contains("800 rps not held: JMeter late")
 			.contains("unstretched part of a request 2.0 ms");
 	}
