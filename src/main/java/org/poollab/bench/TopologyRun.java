@@ -157,12 +157,13 @@ final class TopologyRun {
 			return Optional.empty();
 		}
 		EmulatedHold hold = this.sweep.grid().hold();
-		boolean scalable = hold != null && hold.waits() && hold.cpuMs() == null;
+		String notScalable = (hold == null || !hold.waits()) ? "no emulated hold to stretch" : (hold.cpuMs() != null)
+				? "a hold of database CPU cannot run in slow motion: the database's CPU is what is measured" : null;
 		Capacity capacity = new CapacityProbe(this.jmeter, this.sweep.loadDirectory(), this.sweep.processes(),
 				this.sweep.out())
 			.measure(deployment, this.first.deploymentLabel(), highest, hold);
 		SlowMotion.Choice choice = SlowMotion.choose(this.sweep.properties().fixedTimeScale(), capacity, highest,
-				scalable);
+				notScalable);
 		capacities.add(capacity.withTimeScale(choice.runs() ? choice.timeScale() : 0, choice.why()));
 		if (choice.runs()) {
 			this.sweep.out().println("  " + choice.why() + ".");

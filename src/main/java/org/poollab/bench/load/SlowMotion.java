@@ -78,23 +78,23 @@ public final class SlowMotion {
 	 * {@code auto}
 	 * @param capacity what the probe found
 	 * @param highestRateRps the grid's highest total rate
-	 * @param scalable whether slow motion applies: a waiting hold the lab emulates; not
-	 * for database CPU (the CPU is what is measured) nor for a deployment the lab did not
-	 * start
+	 * @param notScalable why slow motion does not apply (no waiting hold to stretch;
+	 * database CPU, which is what is measured); {@code null} when it does
 	 */
-	public static Choice choose(@Nullable Integer fixed, Capacity capacity, int highestRateRps, boolean scalable) {
+	public static Choice choose(@Nullable Integer fixed, Capacity capacity, int highestRateRps,
+			@Nullable String notScalable) {
 		OptionalInt needed = needed(capacity.capacityRps(), highestRateRps);
 		String carried = (capacity.capacityRps() != null)
 				? "this box carries %d rps here".formatted(capacity.capacityRps())
 				: "this box did not carry even %d rps here".formatted(capacity.steps().get(0).rateRps());
 		String asked = String.format(Locale.ROOT, "the grid asks up to %d rps, at most %.0f %% of what it carries",
 				highestRateRps, 100 * SAFE_SHARE);
-		if (!scalable) {
+		if (notScalable != null) {
 			if (needed.isPresent() && needed.getAsInt() == 1) {
 				return new Choice(1, true, carried + "; " + asked + ": runs as asked");
 			}
-			return new Choice(1, true, carried + "; " + asked
-					+ ": runs as asked all the same, since this hold cannot run in slow motion; each point's checks say where the box, not the pool, was measured");
+			return new Choice(1, true, carried + "; " + asked + ": runs as asked all the same (" + notScalable
+					+ "); each point's checks say where the box, not the pool, was measured");
 		}
 		if (fixed != null) {
 			if (needed.isPresent() && needed.getAsInt() <= fixed) {

@@ -23,41 +23,41 @@ class SlowMotionTests {
 
 	@Test
 	void autoRunsSlowerWhereTheBoxNeedsIt() {
-		SlowMotion.Choice choice = SlowMotion.choose(null, capacity(400), 400, true);
+		SlowMotion.Choice choice = SlowMotion.choose(null, capacity(400), 400, null);
 		assertThat(choice.runs()).isTrue();
 		assertThat(choice.timeScale()).isEqualTo(2);
 		assertThat(choice.why()).contains("this box carries 400 rps").contains("slow motion, k = 2");
-		assertThat(SlowMotion.choose(null, capacity(800), 400, true).timeScale()).isEqualTo(1);
+		assertThat(SlowMotion.choose(null, capacity(800), 400, null).timeScale()).isEqualTo(1);
 	}
 
 	@Test
 	void autoEndsTheTopologyWhenEvenTheLargestFactorIsNotEnough() {
-		SlowMotion.Choice choice = SlowMotion.choose(null, capacity(null), 400, true);
+		SlowMotion.Choice choice = SlowMotion.choose(null, capacity(null), 400, null);
 		assertThat(choice.runs()).isFalse();
 		assertThat(choice.why()).contains("did not carry even 100 rps").contains("not run");
 	}
 
 	@Test
 	void aFixedOneForbidsSlowMotionAndSaysWhichFactorItWouldNeed() {
-		SlowMotion.Choice choice = SlowMotion.choose(1, capacity(400), 400, true);
+		SlowMotion.Choice choice = SlowMotion.choose(1, capacity(400), 400, null);
 		assertThat(choice.runs()).isFalse();
 		assertThat(choice.why()).contains("not run at bench.timeScale=1").contains("it would need bench.timeScale=2");
-		assertThat(SlowMotion.choose(1, capacity(800), 400, true).runs()).isTrue();
+		assertThat(SlowMotion.choose(1, capacity(800), 400, null).runs()).isTrue();
 	}
 
 	@Test
 	void aFixedFactorAtOrAboveTheNeededOneRunsAsGiven() {
-		SlowMotion.Choice choice = SlowMotion.choose(4, capacity(400), 400, true);
+		SlowMotion.Choice choice = SlowMotion.choose(4, capacity(400), 400, null);
 		assertThat(choice.runs()).isTrue();
 		assertThat(choice.timeScale()).isEqualTo(4);
 	}
 
 	@Test
 	void aHoldThatCannotRunSlowerRunsAsAskedAndSaysSo() {
-		SlowMotion.Choice choice = SlowMotion.choose(null, capacity(200), 400, false);
+		SlowMotion.Choice choice = SlowMotion.choose(null, capacity(200), 400, "no emulated hold to stretch");
 		assertThat(choice.runs()).isTrue();
 		assertThat(choice.timeScale()).isEqualTo(1);
-		assertThat(choice.why()).contains("cannot run in slow motion");
+		assertThat(choice.why()).contains("runs as asked all the same (no emulated hold to stretch)");
 	}
 
 	private static Capacity capacity(Integer capacityRps) {
