@@ -59,6 +59,8 @@ final class SweepMeasurement {
 
 	private final HostCeiling ceiling = new HostCeiling();
 
+	private final Capacities capacities = new Capacities();
+
 	/** Null until the first database started. */
 	private @Nullable SweepResults results;
 
@@ -152,7 +154,7 @@ final class SweepMeasurement {
 	private void runDeployment(SweepContext context, List<Planned> mine, Database database)
 			throws IOException, InterruptedException {
 		try {
-			new TopologyRun(context, mine).run(this.ceiling);
+			new TopologyRun(context, mine).run(this.ceiling, this.capacities);
 		}
 		catch (RuntimeException | IOException ex) {
 			Optional<String> exit = this.processes.stopping() ? Optional.empty() : database.exit();
@@ -174,6 +176,9 @@ final class SweepMeasurement {
 			finished = finished.withTiming(this.time.timing(this.startedAt, finished.measuredWindows()));
 			if (this.ceiling.rps().isPresent()) {
 				finished = finished.withHost(finished.host().withGeneratorCeiling(this.ceiling.rps().getAsInt()));
+			}
+			if (!this.capacities.all().isEmpty()) {
+				finished = finished.withHost(finished.host().withCapacities(this.capacities.all()));
 			}
 			this.results = finished;
 		}

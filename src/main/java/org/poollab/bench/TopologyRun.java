@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
@@ -17,12 +18,16 @@ import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.grid.TimeScaleSetting;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.LabFailureException;
+import org.poollab.bench.load.CapacityProbe;
 import org.poollab.bench.load.CrossCheck;
 import org.poollab.bench.load.GeneratorCheck;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.load.LoadRun;
+import org.poollab.bench.load.SlowMotion;
 import org.poollab.bench.load.TeamTime;
+import org.poollab.bench.results.Capacity;
 import org.poollab.bench.results.CrossCheckResult;
+import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
@@ -49,6 +54,12 @@ final class TopologyRun {
 	/** The points' load, at the time scale the deployment runs at. */
 	private LoadRun load;
 
+	/**
+	 * The time scale the deployment runs at: chosen once it is known what the box
+	 * carries.
+	 */
+	private TimeScale scale = TimeScale.NONE;
+
 	private final Deployer deployer;
 
 	TopologyRun(SweepContext sweep, List<Planned> mine) {
@@ -60,22 +71,23 @@ final class TopologyRun {
 		this.deployer = new Deployer(sweep);
 	}
 
-	void run(HostCeiling ceiling) throws IOException, InterruptedException {
+	void run(HostCeiling ceiling, Capacities capacities) throws IOException, InterruptedException {
 		Path loadDirectory = this.sweep.loadDirectory();
 		int largestPool = this.mine.stream().mapToInt(Planned::poolSize).max().orElseThrow();
 		Progress progress = this.sweep.progress();
-		TimeScale scale = fixedScale(this.sweep.properties().timeScaleSetting());
-		if (scale.slowed()) {
-			this.sweep.out().println(slowMotion(scale));
-		}
-		this.load = new LoadRun(this.sweep.grid(), scale, this.jmeter, this.sweep.out());
+		runAt(probes() ? TimeScale.NONE : fixedScale(this.sweep.properties().timeScaleSetting()));
 		long deployStarted = System.nanoTime();
-		Deployment deployment = this.deployer.deploy(this.first, largestPool, scale);
+		Deployment deployment = this.deployer.deploy(this.first, largestPool, this.scale);
 		progress.deployed(System.nanoTime() - deployStarted);
 		int runs = 0;
 		Set<Planned> killedOnce = new HashSet<>();
 		try {
 			ceiling.measureOnce(this.sweep, this.jmeter, deployment, loadDirectory);
+			Optional<Deployment> atScale = atTimeScale(deployment, capacities, largestPool);
+			if (atScale.isEmpty()) {
+				return;
+			}
+			deployment = atScale.get();
 			for (List<Planned> round : LoadRun.rounds(this.mine)) {
 				List<Planned> todo = round;
 				while (!todo.isEmpty()) {
@@ -86,7 +98,7 @@ final class TopologyRun {
 						this.sweep.out().println("  Starting the topology again for the next points.");
 						progress.redeploying();
 						long redeployStarted = System.nanoTime();
-						deployment = this.deployer.deploy(this.first, largestPool, scale);
+						deployment = this.deployer.deploy(this.first, largestPool, this.scale);
 						progress.deployed(System.nanoTime() - redeployStarted);
 					}
 					this.sweep.emptyWrittenTable();
@@ -116,7 +128,7 @@ final class TopologyRun {
 
 	/**
 	 * The time scale a fixed {@code bench.timeScale} sets; {@code auto} runs at the
-	 * team's time until the capacity probe chooses k.
+	 * team's time where nothing is probed.
 	 */
 	static TimeScale fixedScale(TimeScaleSetting setting) {
 		return (setting instanceof TimeScaleSetting.Fixed fixed) ? fixed.scale() : TimeScale.NONE;
@@ -127,6 +139,83 @@ final class TopologyRun {
 		int k = scale.factor();
 		return "  running in slow motion: k = %d, rates ÷ %d, holds and connection-timeout × %d; latencies shown in your time"
 			.formatted(k, k, k);
+	}
+
+	/** The deployment's points run at this time scale from now on. */
+	private void runAt(TimeScale chosen) {
+		this.scale = chosen;
+		this.load = new LoadRun(this.sweep.grid(), chosen, this.jmeter, this.sweep.out());
+	}
+
+	/**
+	 * Whether the capacity probe runs before the grid. Not for a deployment the lab did
+	 * not start (whatever it carries is the team's, and its hold is not the lab's to
+	 * stretch), nor for load from remote engines (this box does not generate it), nor for
+	 * a grid at or below {@link SlowMotion#PROBE_FLOOR_RPS}. A probed deployment starts
+	 * as asked, and a slower k starts fresh instances.
+	 */
+	private boolean probes() {
+		int highest = this.mine.stream().mapToInt(Planned::rateRps).max().orElseThrow();
+		return this.sweep.preFlight().external().isEmpty() && !this.jmeter.distributed()
+				&& highest > SlowMotion.PROBE_FLOOR_RPS;
+	}
+
+	/**
+	 * The deployment the grid runs on: this one, or fresh instances in slow motion when
+	 * the box needs it (they hold x k and time out x k from their start); empty when the
+	 * box cannot carry the question at the time scale allowed, which is said in one line
+	 * and measures nothing of the topology.
+	 */
+	private Optional<Deployment> atTimeScale(Deployment deployment, Capacities capacities, int largestPool)
+			throws IOException, InterruptedException {
+		if (!probes()) {
+			if (this.scale.slowed()) {
+				this.sweep.out().println(slowMotion(this.scale));
+			}
+			return Optional.of(deployment);
+		}
+		SlowMotion.Choice choice = probe(deployment, capacities);
+		if (!choice.runs()) {
+			this.sweep.out().println("  " + this.first.deploymentLabel() + ": " + choice.why() + ".");
+			return Optional.empty();
+		}
+		this.sweep.out().println("  " + choice.why() + ".");
+		if (choice.timeScale() == 1) {
+			return Optional.of(deployment);
+		}
+		List<Capacity> all = capacities.all();
+		runAt(new TimeScale(choice.timeScale(), all.get(all.size() - 1).overheadMs()));
+		deployment.close();
+		this.sweep.out()
+			.printf("  Starting %s again in slow motion (k = %d): its instances hold and time out x %d from their start.%n",
+					this.first.deploymentLabel(), this.scale.factor(), this.scale.factor());
+		this.sweep.out().println(slowMotion(this.scale));
+		Progress progress = this.sweep.progress();
+		progress.redeploying();
+		long started = System.nanoTime();
+		Deployment slowed = this.deployer.deploy(this.first, largestPool, this.scale);
+		progress.deployed(System.nanoTime() - started);
+		return Optional.of(slowed);
+	}
+
+	/**
+	 * What the warm deployment carries, measured once before its grid
+	 * ({@link CapacityProbe}), and the time scale chosen from it ({@link SlowMotion}).
+	 */
+	private SlowMotion.Choice probe(Deployment deployment, Capacities capacities)
+			throws IOException, InterruptedException {
+		int highest = this.mine.stream().mapToInt(Planned::rateRps).max().orElseThrow();
+		EmulatedHold hold = this.sweep.grid().hold();
+		String notScalable = (hold == null || !hold.waits()) ? "no emulated hold to stretch" : (hold.cpuMs() != null)
+				? "a hold of database CPU cannot run in slow motion: the database's CPU is what is measured" : null;
+		Capacity capacity = new CapacityProbe(this.jmeter, this.sweep.loadDirectory(), this.sweep.processes(),
+				this.sweep.out())
+			.measure(deployment, this.first.deploymentLabel(), highest, hold);
+		TimeScaleSetting setting = this.sweep.properties().timeScaleSetting();
+		SlowMotion.Choice choice = SlowMotion.choose(
+				(setting instanceof TimeScaleSetting.Fixed fixed) ? fixed.k() : null, capacity, highest, notScalable);
+		capacities.add(capacity.withTimeScale(choice.timeScale(), choice.why()));
+		return choice;
 	}
 
 	/**

@@ -152,13 +152,31 @@ public final class JMeter {
 	 * one before
 	 * @param arrivals even or random (Poisson)
 	 */
-	public record Schedule(Duration ramp, List<Phase> phases, Arrivals arrivals) {
+	public record Schedule(Duration ramp, List<Phase> phases, Arrivals arrivals, Duration responseTimeout) {
 
 		public Schedule {
 			phases = List.copyOf(phases);
 			if (phases.isEmpty()) {
 				throw new IllegalArgumentException("a schedule needs at least one phase");
 			}
+		}
+
+		/**
+		 * A schedule at the team's own speed: requests time out at
+		 * {@link #RESPONSE_TIMEOUT}.
+		 */
+		public Schedule(Duration ramp, List<Phase> phases, Arrivals arrivals) {
+			this(ramp, phases, arrivals, RESPONSE_TIMEOUT);
+		}
+
+		/**
+		 * The same schedule for a deployment in slow motion: its instances wait k times
+		 * longer for a connection before they answer 503, so JMeter waits k times longer
+		 * for an answer, or it would cut off in the lab's time what the team's time lets
+		 * finish.
+		 */
+		public Schedule slowed(int k) {
+			return new Schedule(this.ramp, this.phases, this.arrivals, RESPONSE_TIMEOUT.multipliedBy(Math.max(1, k)));
 		}
 
 		public Duration length() {
@@ -238,9 +256,9 @@ public final class JMeter {
 		properties.put("phases", schedule.before(engines));
 		properties.put("rate", schedule.last().perEngine(engines));
 		properties.put("durationSeconds", String.valueOf(Schedule.seconds(schedule.last().length())));
-		Duration drain = warmup ? Duration.ofSeconds(1) : RESPONSE_TIMEOUT.plusSeconds(1);
+		Duration drain = warmup ? Duration.ofSeconds(1) : schedule.responseTimeout().plusSeconds(1);
 		properties.put("drainSeconds", String.valueOf(drain.toSeconds()));
-		properties.put("responseTimeoutMs", String.valueOf(RESPONSE_TIMEOUT.toMillis()));
+		properties.put("responseTimeoutMs", String.valueOf(schedule.responseTimeout().toMillis()));
 		properties.put("arrivals", schedule.arrivals().label());
 		properties.put("targets", targets(targets));
 		if (!path.equals(DEFAULT_PATH)) {

@@ -200,7 +200,8 @@ public record LoadRun(Grid grid, TimeScale scale, JMeter jmeter, PrintStream out
 					.map((segment) -> new JMeter.Phase(this.scale.labRateRps(segment.point().rateRps()),
 							segment.settle().plus(segment.window())))
 					.toList(),
-				this.grid.arrivals());
+				this.grid.arrivals())
+			.slowed(this.scale.factor());
 	}
 
 	/**

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.deciding.DatabaseHost;
 import org.poollab.bench.deciding.Recommendation;
+import org.poollab.bench.results.Capacity;
 import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Host;
 import org.poollab.bench.results.Point;
@@ -35,13 +36,26 @@ public final class Header {
 		int repeats = points.stream().mapToInt(Point::repeat).max().orElse(1);
 		return String.format(Locale.ROOT,
 				"Preset `%s`, started %s, %d points (%s).%s Arrivals: %s. Each point: %s of warm-up, then a %s "
-						+ "measured window. Workload: %s. Host: %d cores, load from %s. %s.",
+						+ "measured window. Workload: %s. Host: %d cores, load from %s.%s %s.",
 				results.preset(), STARTED.format(results.startedAt()), points.size(),
 				(repeats > 1) ? repeats + " runs of each" : "one run of each", timing(results.timing()),
 				distinct(points, Header::arrivals), distinct(points, (point) -> seconds(point.warmupSeconds())),
 				distinct(points, (point) -> seconds(point.durationSeconds())),
 				(results.workload() != null) ? results.workload() : "read (GET /roles)", host.cpuCores(),
-				host.loadGenerator(), databases(results.databases()));
+				host.loadGenerator(), capacities(host), databases(results.databases()));
+	}
+
+	/**
+	 * What each topology's deployment carried on this machine and the time scale it ran
+	 * at: where it is not 1, every latency in the report is in the team's time, mapped
+	 * back from the slow-motion run.
+	 */
+	private static String capacities(Host host) {
+		StringBuilder text = new StringBuilder();
+		for (Capacity capacity : host.capacities()) {
+			text.append(" The ").append(capacity.describe()).append('.');
+		}
+		return text.toString();
 	}
 
 	/**
