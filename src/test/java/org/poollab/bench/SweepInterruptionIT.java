@@ -122,9 +122,9 @@ class SweepInterruptionIT {
 	 * SIGTERM during the multi topology (instances behind nginx when it is installed) on
 	 * the embedded MariaDB, whose {@code mariadbd} is the lab JVM's own child and whose
 	 * directory must go too. One lab start: Ctrl-C's SIGINT takes the same path through
-	 * the JVM's shutdown (the lab's one hook stops every tracked process, the embedded
-	 * PostgreSQL's postmaster as {@code mariadbd}), and ExternalTargetSweepIT sends it to
-	 * a lab. This is also the test of a sweep on the embedded MariaDB alone.
+	 * the JVM's shutdown (one hook stops every process the lab tracks, PostgreSQL's
+	 * postmaster and {@code mariadbd} alike), and ExternalTargetSweepIT sends it to a
+	 * lab. This is also the test of a sweep on the embedded MariaDB alone.
 	 */
 	@Test
 	void sigtermStopsEverythingAndKeepsFinishedPoints() throws Exception {
