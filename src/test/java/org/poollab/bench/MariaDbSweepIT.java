@@ -21,8 +21,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * A sweep on a MariaDB the lab did not start, named by its URL alone. The sweep on the
  * lab's embedded MariaDB (MariaDB instead of PostgreSQL, each pool size proven, the
  * vendor recorded, nothing naming PostgreSQL, {@code mariadbd} and its directory gone) is
- * the MariaDB case of
- * {@link SweepInterruptionIT#signalStopsEverythingAndKeepsFinishedPoints} and
+ * checked by {@link SweepInterruptionIT#sigtermStopsEverythingAndKeepsFinishedPoints} and
  * {@link DatabaseVendorsSweepIT}; {@link #serverDirectory} serves both.
  */
 class MariaDbSweepIT {

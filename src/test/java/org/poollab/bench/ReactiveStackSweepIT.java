@@ -15,15 +15,16 @@ import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.Stack;
-import org.poollab.bench.results.SweepResults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The JDBC service and its reactive twin as a dimension of the grid, through a tiny real
  * sweep: each stack on fresh instances, the twin resized between pool sizes like the JDBC
- * service and each size proven by r2dbc-pool's own gauge, no pool on both, the report's
- * side-by-side view and each stack's block, and nothing left running.
+ * service and each size proven by r2dbc-pool's own gauge, the report's side-by-side view
+ * and each stack's block, and nothing left running. One deployment per stack: the twin
+ * without a pool is PoolArgumentsTests (how the lab starts it) and ReactiveTwinIT (how it
+ * serves), the side-by-side row of {@code none} RecommendedYamlTests.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ReactiveStackSweepIT {
@@ -37,19 +38,19 @@ class ReactiveStackSweepIT {
 
 		// Adaptive effort off: it measures unsettled cells again, which adds points.
 		Sweep.Outcome outcome = BenchApplication.run("--bench.preset=quick", "--bench.topologies=single",
-				"--bench.poolSizes=none,2,4", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
+				"--bench.poolSizes=2,4", "--bench.rates=50", "--bench.duration=2s", "--bench.warmup=1s",
 				"--bench.topologyWarmup=0s", "--bench.confirmation=0s", "--bench.adaptiveCap=0s",
 				"--bench.stack=jdbc,r2dbc", "--bench.outputDirectory=" + this.output,
 				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(2));
 
 		List<Point> points = outcome.results().points();
 		assertThat(points).extracting((point) -> point.limits().stack())
-			.containsExactly(Stack.JDBC, Stack.JDBC, Stack.JDBC, Stack.R2DBC, Stack.R2DBC, Stack.R2DBC);
+			.containsExactly(Stack.JDBC, Stack.JDBC, Stack.R2DBC, Stack.R2DBC);
 		assertThat(points).isNotEmpty()
 			.allSatisfy((point) -> SweepEndToEndIT.assertMeasured(point.outcome(), "pool " + point.poolSize()));
-		// Each pooled point's size as the running pool reported it: HikariCP's gauge on
-		// one stack, r2dbc-pool's on the other, after a live resize from 4 to 2.
-		assertThat(points).filteredOn((point) -> point.poolSize() != SweepResults.NO_POOL).allSatisfy((point) -> {
+		// Each point's size as the running pool reported it: HikariCP's gauge on one
+		// stack, r2dbc-pool's on the other, after a live resize from 4 to 2.
+		assertThat(points).allSatisfy((point) -> {
 			assertThat(point.pool().observedMax()).containsOnly(point.poolSize());
 			assertThat(point.verified()).isTrue();
 		});
@@ -57,15 +58,13 @@ class ReactiveStackSweepIT {
 			.isEqualTo(outcome.results());
 		assertThat(console).contains("requests on Reactor Netty's event loop");
 		assertThat(outcome.directory().resolve("deploy/single-r2dbc")).isDirectory();
-		assertThat(outcome.directory().resolve("deploy/single-r2dbc-nopool")).isDirectory();
 		String report = Files.readString(outcome.directory().resolve("report.md"));
 		assertThat(report).startsWith("# HikariCP and r2dbc-pool pool-sizing report")
 			.contains("## JDBC vs R2DBC",
 					"### JDBC vs R2DBC: single (JDBC (Spring MVC, HikariCP) → R2DBC (WebFlux, r2dbc-pool))");
-		for (int pool : List.of(SweepResults.NO_POOL, 2)) {
-			String label = (pool == SweepResults.NO_POOL) ? "none" : Integer.toString(pool);
+		for (int pool : List.of(2, 4)) {
 			SweepEndToEndIT.assertSideBySideRow(outcome.directory().resolve("report.md"),
-					"\\| " + label + " \\| 50 \\| [0-9]+ → [0-9]+ \\|",
+					"\\| " + pool + " \\| 50 \\| [0-9]+ → [0-9]+ \\|",
 					points.stream().filter((point) -> point.poolSize() == pool).toList(),
 					outcome.results().p99ObjectiveMs());
 		}

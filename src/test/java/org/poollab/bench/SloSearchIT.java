@@ -12,6 +12,7 @@ import org.poollab.bench.model.Usl;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.service.database.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,19 +20,27 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A small SLO search through the real parts: the database's scaling measured over JDBC,
  * one instance searched from the budget's largest pool down, the answer confirmed as
  * pasted, the report written, nothing left running. What it asserts is the search's
- * logic, never a speed.
+ * logic, never a speed, so its windows are as short as the lab takes: one second each,
+ * and a database budget of 15 connections, which leaves the database's scaling four
+ * concurrencies to measure instead of seven and the search five pool sizes.
  */
 class SloSearchIT {
 
 	@TempDir
 	Path output;
 
+	/**
+	 * Other clients' connections that leave the pools a budget of 15 on the lab's
+	 * PostgreSQL (its max_connections less the 3 reserved for superusers).
+	 */
+	private static final int OTHER_CONNECTIONS = EmbeddedPostgresServer.MAX_CONNECTIONS - 3 - 15;
+
 	@Test
 	void searchWalksDownFromTheBudgetsLargestPoolAndConfirmsItsAnswer() throws Exception {
 		Sweep.Outcome outcome = BenchApplication.run("--bench.targetRps=100", "--bench.replicas=2",
-				"--bench.maxReplicas=3", "--bench.p99Objective=500ms", "--bench.duration=2s", "--bench.warmup=1s",
-				"--bench.topologyWarmup=3s", "--bench.confirmation=2s", "--bench.outputDirectory=" + this.output,
-				"--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
+				"--bench.maxReplicas=3", "--bench.p99Objective=500ms", "--bench.otherConnections=" + OTHER_CONNECTIONS,
+				"--bench.duration=1s", "--bench.warmup=1s", "--bench.topologyWarmup=3s", "--bench.confirmation=1s",
+				"--bench.outputDirectory=" + this.output, "--bench.basePort=" + SweepEndToEndIT.freeBasePort(1));
 
 		SweepResults results = outcome.results();
 		SloSearch search = results.slo();
@@ -42,8 +51,9 @@ class SloSearchIT {
 		// which GeneratorBoundSweepIT covers; at 200 it cost this test a 500 rps JMeter
 		// run, and JMeter fell behind in several windows beside two other test JVMs.
 		assertThat(search.rateRps()).isEqualTo(100);
-		Fleet fleet = new Fleet(results.database().maxConnections(), results.database().reservedConnections(), 5,
-				Fleet.Surge.percent(25));
+		Fleet fleet = new Fleet(results.database().maxConnections(), results.database().reservedConnections(),
+				OTHER_CONNECTIONS, Fleet.Surge.percent(25));
+		assertThat(fleet.budget()).as("the pools' budget on the database").isEqualTo(15);
 		assertThat(search.highestPool()).isEqualTo(Math.min(100, fleet.budgetShare(2)));
 		assertThat(search.path().get(0).poolSize()).as("the search starts at the largest pool")
 			.isEqualTo(search.highestPool());
@@ -76,8 +86,8 @@ class SloSearchIT {
 		assertThat(search.model()).isNotNull();
 		assertThat(search.model().queue().arrivalsPerSecond()).isEqualTo(100);
 		assertThat(search.scaling()).isNotNull();
-		assertThat(search.scaling().samples()).extracting(Usl.Sample::connections)
-			.containsExactly(1, 2, 4, 8, 16, 32, 64);
+		// The concurrencies up to the budget; those above it are skipped.
+		assertThat(search.scaling().samples()).extracting(Usl.Sample::connections).containsExactly(1, 2, 4, 8);
 		assertThat(search.scaling().samples()).allSatisfy((sample) -> assertThat(sample.perSecond()).isPositive());
 
 		SweepResults read = ResultsStore.read(outcome.directory().resolve(ResultsStore.RESULTS_JSON));

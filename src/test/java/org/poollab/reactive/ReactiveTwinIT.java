@@ -32,6 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
+import org.poollab.reactive.database.ResizableConnectionPool;
 import org.poollab.service.ServiceApplication;
 import org.poollab.service.ServiceYml;
 import org.poollab.service.database.EmbeddedPostgresServer;
@@ -233,6 +234,28 @@ class ReactiveTwinIT {
 		assertThat(resize.statusCode()).isEqualTo(404);
 		assertThat(get(managementPort(reactive), "/actuator/prometheus").body())
 			.contains("r2dbc_pool_max_allocated_connections{name=\"connectionFactory\"} " + (double) POOL_SIZE);
+	}
+
+	/**
+	 * The lab's {@code none} pool on the twin ({@code spring.r2dbc.pool.enabled=false},
+	 * as the lab starts it): Spring Boot's own unpooled connection factory serves the
+	 * same body, and there is no r2dbc-pool, so none of its gauges.
+	 */
+	@Test
+	void withoutAPoolTheTwinServesTheSameBodyThroughNoPool() throws Exception {
+		try (ConfigurableApplicationContext unpooled = ReactiveServiceApplication.application()
+			.run("--server.port=0", "--management.server.address=127.0.0.1", "--management.server.port=0",
+					"--spring.r2dbc.url=" + database.r2dbcUrl(),
+					"--spring.r2dbc.username=" + EmbeddedPostgresServer.USER,
+					"--spring.flyway.url=" + database.jdbcUrl(), "--spring.flyway.user=" + EmbeddedPostgresServer.USER,
+					"--spring.r2dbc.pool.enabled=false", "--spring.main.banner-mode=off")) {
+			assertThat(unpooled.getBeanNamesForType(ResizableConnectionPool.class)).isEmpty();
+			assertThat(unpooled.getBeanNamesForType(ConnectionFactory.class)).hasSize(1);
+			HttpResponse<String> roles = get(port(unpooled), "/roles");
+			assertThat(roles.statusCode()).isEqualTo(200);
+			assertThat(roles.body()).isEqualTo(get(port(jdbc), "/roles").body());
+			assertThat(get(managementPort(unpooled), "/actuator/prometheus").body()).doesNotContain("r2dbc_pool_");
+		}
 	}
 
 	@Test

@@ -131,7 +131,7 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 				"--server.port=" + this.port, "--management.server.address=127.0.0.1",
 				"--management.server.port=" + this.managementPort, "--spring.main.banner-mode=off"));
 		command.addAll(connectionArguments(reactive));
-		command.addAll(poolArguments(reactive));
+		command.addAll(poolArguments(this.deployment.poolSize(), this.deployment.hikariBlock(), reactive));
 		Database database = this.deployment.database();
 		if (this.deployment.pgbouncer() != null) {
 			// Flyway takes a session-level lock, which transaction pooling cannot keep:
@@ -160,10 +160,13 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 				"--" + DatabaseVendor.PROPERTY + "=" + database.vendor().propertyValue());
 	}
 
-	/** Its pool: none, the pasted block's, or the swept size. */
-	private List<String> poolArguments(boolean reactive) {
-		int poolSize = this.deployment.poolSize();
-		Path hikariBlock = this.deployment.hikariBlock();
+	/**
+	 * Its pool: none, the pasted block's, or the swept size.
+	 * @param poolSize the deployment's pool size, {@link SweepResults#NO_POOL} for none
+	 * @param hikariBlock the pasted block, or {@code null}
+	 * @param reactive whether the instance is the reactive twin
+	 */
+	static List<String> poolArguments(int poolSize, @Nullable Path hikariBlock, boolean reactive) {
 		if (poolSize == SweepResults.NO_POOL) {
 			return List.of(reactive ? "--spring.r2dbc.pool.enabled=false"
 					: "--spring.datasource.type=org.springframework.jdbc.datasource.SimpleDriverDataSource");

@@ -116,6 +116,27 @@ class RecommendedYamlTests {
 		assertThat(html.select("section.stacks tbody tr")).hasSize(3);
 	}
 
+	/**
+	 * No pool on both stacks is a row of its own, labelled {@code none}, beside the pool
+	 * sizes: what a sweep of {@code none} on both stacks puts in the report.
+	 */
+	@Test
+	void noPoolOnBothStacksIsComparedAsNoneBesideThePoolSizes() throws Exception {
+		List<Point> points = new ArrayList<>();
+		for (int pool : new int[] { SweepResults.NO_POOL, 2, 5 }) {
+			points.add(RecommenderTests.point("single", pool, 1000, 4));
+			points.add(reactive(RecommenderTests.point("single", pool, 1000, 900, 0, 6)));
+		}
+
+		Report.write(results(points), this.runDir);
+
+		String md = Files.readString(this.runDir.resolve("report.md"));
+		assertThat(md).contains("## JDBC vs R2DBC", "| none | 1000 | 1000 → 900 | 4 → 6 |",
+				"| 2 | 1000 | 1000 → 900 | 4 → 6 |", "| 5 | 1000 | 1000 → 900 | 4 → 6 |");
+		Document html = Jsoup.parse(Files.readString(this.runDir.resolve("report.html")));
+		assertThat(html.select("section.stacks tbody tr")).hasSize(3);
+	}
+
 	@Test
 	void bothDatabasesAreComparedSideBySideAndEachSectionUsesItsOwnDatabase() throws Exception {
 		DatabaseFacts mariaDb = new DatabaseFacts("embedded", "MariaDB", "jdbc:mariadb://127.0.0.1:3306/poollab",
