@@ -71,9 +71,10 @@ final class Confirmations {
 				}
 				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().vendor(),
 						like.get().stack(), like.get().threads(), block.poolSize(), block.rateRps(), 1);
-				Confirmation confirmed = confirmation.run(block, point, (deployed, file, rates,
-						most) -> deployer.deploy(deployed, block.poolSize(), Optional.of(file), rates, most),
-						sweep.store().directory(), sweep.processes());
+				Confirmation confirmed = confirmation.run(
+						block, point, (deployed, file, rates, most) -> deployer.deploy(deployed, block.poolSize(),
+								Optional.of(file), rates, most),
+						sweep.store().directory(), sweep.processes(), results.p99ObjectiveMs());
 				sweep.emptyWrittenTable();
 				confirmations.add(confirmed);
 				sweep.out()
