@@ -72,22 +72,25 @@ public final class ContentionRates {
 	}
 
 	/**
-	 * The planned points with the preset's fixed rates replaced, rate by rate in order,
-	 * by the measured ones.
+	 * The planned points with the preset's fixed rates replaced by the measured ones,
+	 * lowest for lowest; where the measured ones are fewer (a ceiling so low that both
+	 * shares round to one rate) the higher fixed rates take the highest measured, and the
+	 * points that then coincide are planned once.
 	 * @param planned the points planned with {@code fixed}
-	 * @param fixed the preset's rates, lowest first
-	 * @param measured the rates of {@link #of}, as many
+	 * @param fixed the preset's rates
+	 * @param measured the rates of {@link #of}
 	 */
 	public static List<Planned> replan(List<Planned> planned, List<Integer> fixed, List<Integer> measured) {
-		if (fixed.size() != measured.size()) {
-			throw new IllegalArgumentException("rates " + measured + " cannot replace " + fixed + " one for one");
-		}
-		Map<Integer, Integer> byRate = fixed.stream()
-			.collect(Collectors.toMap(Function.identity(), (rate) -> measured.get(fixed.indexOf(rate))));
+		List<Integer> from = fixed.stream().sorted().toList();
+		List<Integer> to = measured.stream().sorted().toList();
+		Map<Integer, Integer> byRate = from.stream()
+			.collect(Collectors.toMap(Function.identity(),
+					(rate) -> to.get(Math.min(from.indexOf(rate), to.size() - 1))));
 		return planned.stream()
 			.map((point) -> new Planned(point.topology(), point.instances(), point.vendor(), point.stack(),
 					point.threads(), point.poolSize(), byRate.getOrDefault(point.rateRps(), point.rateRps()),
 					point.repeat()))
+			.distinct()
 			.toList();
 	}
 

@@ -47,6 +47,13 @@ class ContentionRatesTests {
 	}
 
 	@Test
+	void aCeilingTooLowForTwoRatesPlansEachPointOnce() {
+		List<Planned> planned = List.of(point(Topology.SINGLE, 1, 140), point(Topology.SINGLE, 1, 180));
+		assertThat(ContentionRates.replan(planned, List.of(140, 180), ContentionRates.of(2)))
+			.containsExactly(point(Topology.SINGLE, 1, 1));
+	}
+
+	@Test
 	void threeInstancesRunWhereTheBoxCarriesTwiceTheHighestRate() {
 		MultiRun runs = ContentionRates.multi(360, List.of(140, 180));
 		assertThat(runs.runs()).isTrue();
