@@ -62,14 +62,15 @@ final class ContentionCeiling {
 	 * Measures the ceiling and replans, saying so on the console.
 	 * @param grid the grid with the preset's rates, with a CPU hold
 	 * @param planned its points on this database
+	 * @param remoteEngines the remote engines each rate is split between, 0 for none
 	 */
-	static Replanned measure(Grid grid, List<Planned> planned, Database database, PrintStream out)
+	static Replanned measure(Grid grid, List<Planned> planned, Database database, int remoteEngines, PrintStream out)
 			throws SQLException, InterruptedException {
 		double cpuMs = Objects.requireNonNull(Objects.requireNonNull(grid.hold()).cpuMs());
 		out.println("Measuring what the database's CPU carries here, for the contention preset's rates...");
 		migrate(database);
 		CpuCeiling ceiling = DatabaseScaling.ceiling(database, cpuMs, out);
-		List<Integer> rates = ContentionRates.of(ceiling.rps());
+		List<Integer> rates = ContentionRates.of(ceiling.rps(), remoteEngines);
 		out.printf(Locale.ROOT, "  Rates %s rps (%.2f and %.2f of %.0f rps) in place of the preset's %s rps.%n",
 				join(rates), ContentionRates.LOW_SHARE, ContentionRates.HIGH_SHARE, ceiling.rps(), join(grid.rates()));
 		return new Replanned(grid.withRates(rates), ContentionRates.replan(planned, grid.rates(), rates), ceiling);

@@ -118,7 +118,7 @@ final class SweepMeasurement {
 				// 2b. The contention preset's rates, from what the database's CPU carries
 				// here.
 				ContentionCeiling.Replanned replanned = ContentionCeiling.measure(grid, onIt, database,
-						this.sweep.out());
+						this.preFlight.remoteEngines().addresses().size(), this.sweep.out());
 				grid = replanned.grid();
 				onIt = replanned.planned();
 				described = described.withCpuCeiling(replanned.ceiling());

@@ -55,18 +55,21 @@ public final class ContentionRates {
 	/**
 	 * The preset's rates on this box.
 	 * @param ceilingRps what the database's CPU carries here, requests per second
-	 * @return {@link #LOW_SHARE} and {@link #HIGH_SHARE} of it, rounded down, distinct,
-	 * at least 1
+	 * @param splitOver the load generators the rate is split between (remote engines each
+	 * run the whole plan at rate ÷ engines), 1 for JMeter here
+	 * @return {@link #LOW_SHARE} and {@link #HIGH_SHARE} of it, rounded down to a
+	 * multiple of {@code splitOver}, distinct, at least {@code splitOver}
 	 * @throws IllegalArgumentException for a ceiling that is not a positive number
 	 */
-	public static List<Integer> of(double ceilingRps) {
+	public static List<Integer> of(double ceilingRps, int splitOver) {
 		if (!(ceilingRps > 0) || Double.isInfinite(ceilingRps)) {
 			throw new IllegalArgumentException("the database's CPU ceiling must be a positive number of requests per "
 					+ "second, was " + ceilingRps);
 		}
+		int step = Math.max(1, splitOver);
 		TreeSet<Integer> rates = new TreeSet<>();
 		for (double share : List.of(LOW_SHARE, HIGH_SHARE)) {
-			rates.add(Math.max(1, (int) Math.floor(share * ceilingRps)));
+			rates.add(Math.max(step, (int) Math.floor(share * ceilingRps / step) * step));
 		}
 		return List.copyOf(rates);
 	}
@@ -78,7 +81,7 @@ public final class ContentionRates {
 	 * points that then coincide are planned once.
 	 * @param planned the points planned with {@code fixed}
 	 * @param fixed the preset's rates
-	 * @param measured the rates of {@link #of}
+	 * @param measured the rates of {@link #of}, lowest first
 	 */
 	public static List<Planned> replan(List<Planned> planned, List<Integer> fixed, List<Integer> measured) {
 		List<Integer> from = fixed.stream().sorted().toList();

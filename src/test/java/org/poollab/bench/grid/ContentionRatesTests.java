@@ -21,19 +21,25 @@ class ContentionRatesTests {
 	@Test
 	void theRatesAreSharesOfTheCeilingRoundedDown() {
 		// 2 cores at exactly 5 ms a request: the rates the preset was designed with.
-		assertThat(ContentionRates.of(400)).containsExactly(140, 180);
-		assertThat(ContentionRates.of(285.7)).containsExactly(99, 128);
+		assertThat(ContentionRates.of(400, 1)).containsExactly(140, 180);
+		assertThat(ContentionRates.of(285.7, 1)).containsExactly(99, 128);
+	}
+
+	@Test
+	void ratesSplitEvenlyOverRemoteEngines() {
+		assertThat(ContentionRates.of(285.7, 3)).containsExactly(99, 126);
+		assertThat(ContentionRates.of(285.7, 2)).containsExactly(98, 128);
 	}
 
 	@Test
 	void aTinyCeilingStillGivesARate() {
-		assertThat(ContentionRates.of(2)).containsExactly(1);
+		assertThat(ContentionRates.of(2, 1)).containsExactly(1);
 	}
 
 	@Test
 	void aCeilingThatIsNotAPositiveNumberIsRefused() {
 		for (double ceiling : new double[] { 0, -3, Double.NaN, Double.POSITIVE_INFINITY }) {
-			assertThatIllegalArgumentException().isThrownBy(() -> ContentionRates.of(ceiling))
+			assertThatIllegalArgumentException().isThrownBy(() -> ContentionRates.of(ceiling, 1))
 				.withMessageContaining("positive number");
 		}
 	}
@@ -49,7 +55,7 @@ class ContentionRatesTests {
 	@Test
 	void aCeilingTooLowForTwoRatesPlansEachPointOnce() {
 		List<Planned> planned = List.of(point(Topology.SINGLE, 1, 140), point(Topology.SINGLE, 1, 180));
-		assertThat(ContentionRates.replan(planned, List.of(140, 180), ContentionRates.of(2)))
+		assertThat(ContentionRates.replan(planned, List.of(140, 180), ContentionRates.of(2, 1)))
 			.containsExactly(point(Topology.SINGLE, 1, 1));
 	}
 
