@@ -106,8 +106,8 @@ final class SweepMeasurement {
 			Optional<Question> question) throws IOException, InterruptedException, SQLException {
 		Grid grid = this.sweep.grid();
 		BenchProperties properties = this.sweep.properties();
-		boolean unchecked = this.sweep.external().isPresent() && !properties.database().configured();
-		try (Database database = unchecked ? Database.unchecked(vendor)
+		try (Database database = this.sweep.external().isPresent() && !properties.database().configured()
+				? Database.unchecked(vendor)
 				: Sweep.startDatabase(properties, vendor, this.store.directory(), this.processes)) {
 			if (database.describe().budgetKnown()) {
 				PreFlight.requireBudget(grid, database.settings(), grid.topologies(), grid.largestPoolSize());

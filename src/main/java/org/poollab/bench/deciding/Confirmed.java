@@ -75,9 +75,10 @@ public record Confirmed(Confirmation run, Cell cell, String database, LocalDate 
 	/**
 	 * A refuting window's p99 more than this many times the upper bound of the chosen
 	 * cell's interval is far outside it. Within that, the gap is of the size a fresh
-	 * instance and Poisson arrivals can make against the cell's windows, and it refutes
-	 * at once; beyond it, the two windows cannot both have measured the same pool settled
-	 * at the same rate, and one of them is worth a second look.
+	 * instance can make against the cell's windows (and Poisson arrivals, where the
+	 * grid's were even), and it refutes at once; beyond it, the two windows cannot both
+	 * have measured the same pool settled at the same rate, and one of them is worth a
+	 * second look.
 	 */
 	public static final double FAR_OUTSIDE_FACTOR = 2;
 
