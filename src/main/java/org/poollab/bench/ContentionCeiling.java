@@ -18,6 +18,7 @@ import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.load.DatabaseScaling;
 import org.poollab.bench.results.CpuCeiling;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.EmulatedHold;
 
 import org.springframework.beans.factory.config.YamlPropertiesFactoryBean;
@@ -69,7 +70,9 @@ final class ContentionCeiling {
 		double cpuMs = Objects.requireNonNull(Objects.requireNonNull(grid.hold()).cpuMs());
 		out.println("Measuring what the database's CPU carries here, for the contention preset's rates...");
 		migrate(database);
-		CpuCeiling ceiling = DatabaseScaling.ceiling(database, cpuMs, out);
+		DatabaseFacts facts = database.describe();
+		CpuCeiling ceiling = DatabaseScaling.ceiling(database, cpuMs,
+				facts.budgetKnown() ? facts.maxConnections() - facts.reservedConnections() : Integer.MAX_VALUE, out);
 		List<Integer> rates = ContentionRates.of(ceiling.rps(), remoteEngines);
 		out.printf(Locale.ROOT, "  Rates %s rps (%.2f and %.2f of %.0f rps) in place of the preset's %s rps.%n",
 				join(rates), ContentionRates.LOW_SHARE, ContentionRates.HIGH_SHARE, ceiling.rps(), join(grid.rates()));

@@ -109,15 +109,16 @@ public final class DatabaseScaling {
 	 * The database's own CPU over the window (its processes' time, where the lab started
 	 * it) says what each transaction cost it and how many cores it got.
 	 * @param cpuMs the database CPU each request costs, run as the instances run it
+	 * @param mostConnections the most connections the database's budget leaves for this
 	 */
-	public static CpuCeiling ceiling(Database database, double cpuMs, PrintStream out)
+	public static CpuCeiling ceiling(Database database, double cpuMs, int mostConnections, PrintStream out)
 			throws SQLException, InterruptedException {
 		CpuHold cpu;
 		try (Connection connection = database.connect()) {
 			cpu = CpuHold.calibrate(new SingleConnectionDataSource(connection, true), database.vendor(),
 					Duration.ofNanos(Math.round(cpuMs * 1e6)));
 		}
-		int connections = 2 * Runtime.getRuntime().availableProcessors();
+		int connections = Math.max(1, Math.min(2 * Runtime.getRuntime().availableProcessors(), mostConnections));
 		level(database, 2, JIT_WARM_UP, null, cpu);
 		Counted counted = level(database, connections, CEILING_WINDOW, null, cpu);
 		Double cpuMsPerRequest = null;
