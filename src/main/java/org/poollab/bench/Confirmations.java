@@ -74,10 +74,10 @@ final class Confirmations {
 				}
 				Planned point = new Planned(like.get().topology(), like.get().instances(), like.get().vendor(),
 						like.get().stack(), like.get().threads(), block.poolSize(), block.rateRps(), 1);
-				Confirmation confirmed = confirmation.run(
-						block, point, scaleOf(results, deployment), (deployed, file, rates, most, scale) -> deployer
-							.deploy(deployed, block.poolSize(), Optional.of(file), rates, most, scale),
-						sweep.store().directory(), sweep.processes());
+				Confirmation confirmed = confirmation.run(block, point, scaleOf(results, deployment),
+						(deployed, file, rates, most, scale) -> deployer.deploy(deployed, block.poolSize(),
+								Optional.of(file), rates, most, scale),
+						sweep.store().directory(), sweep.processes(), results.p99ObjectiveMs());
 				sweep.emptyWrittenTable();
 				confirmations.add(confirmed);
 				sweep.out()

@@ -28,6 +28,7 @@ import org.poollab.bench.model.PoolSearch;
 import org.poollab.bench.model.QueueModel;
 import org.poollab.bench.report.Report;
 import org.poollab.bench.results.Confirmation;
+import org.poollab.bench.results.Confirmation.ChosenAt;
 import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SloSearch;
@@ -264,11 +265,21 @@ final class SloRun {
 		Deployer deployer = new Deployer(this.sweep);
 		ConfirmationRun confirmation = new ConfirmationRun(this.sweep.grid(), this.sweep.properties().confirmation(),
 				this.sweep.jmeter(), this.sweep.out());
+		// The search's windows of the pool it chose, which the confirmation is compared
+		// with.
+		List<Point> chosenFrom = search.path()
+			.stream()
+			.filter((probe) -> probe.poolSize() == pool && probe.meets())
+			.reduce((first, last) -> last)
+			.map(SloSearch.Probe::repeats)
+			.orElse(List.of());
 		Confirmation confirmed = confirmation
-			.run(new Confirming(Topology.SINGLE.label(), pool, search.rateRps(), block), planned(pool, 1),
-					TimeScale.NONE, (deployed, file, rates, most, scale) -> deployer.deploy(deployed, pool,
-							Optional.of(file), rates, most, scale),
-					this.sweep.store().directory(), this.sweep.processes());
+			.run(new Confirming(Topology.SINGLE.label(), pool, search.rateRps(), block,
+					Confirmed.chosenAt(ChosenAt.SEARCH, chosenFrom, this.question.p99ObjectiveMs()).orElse(null)),
+					planned(pool, 1), TimeScale.NONE,
+					(deployed, file, rates, most, scale) -> deployer.deploy(deployed, pool, Optional.of(file), rates,
+							most, scale),
+					this.sweep.store().directory(), this.sweep.processes(), this.question.p99ObjectiveMs());
 		return Optional.of(confirmed);
 	}
 

@@ -24,6 +24,7 @@ import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.load.Dashboards;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.report.ReportMain;
+import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Host;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.RequestThreads;
@@ -114,11 +115,22 @@ final class SweepMeasurement {
 			if (database.describe().budgetKnown()) {
 				PreFlight.requireBudget(grid, database.settings(), grid.topologies(), grid.largestPoolSize());
 			}
+			DatabaseFacts described = database.describe();
+			if (question.isEmpty() && !onIt.isEmpty() && ContentionCeiling.applies(grid.preset(), properties.rates(),
+					grid.hold(), this.sweep.external().isEmpty())) {
+				// 2b. The contention preset's rates, from what the database's CPU carries
+				// here.
+				ContentionCeiling.Replanned replanned = ContentionCeiling.measure(grid, onIt, database,
+						this.preFlight.remoteEngines().addresses().size(), this.sweep.out());
+				grid = replanned.grid();
+				onIt = replanned.planned();
+				described = described.withCpuCeiling(replanned.ceiling());
+			}
 			this.results = (this.results == null)
-					? new SweepResults(this.startedAt, grid.preset().label(), host, database.describe(),
+					? new SweepResults(this.startedAt, grid.preset().label(), host, described,
 							properties.p99Objective().toMillis(), grid.workload().label(), this.points)
 						.withConnectionsPerRequest(properties.connectionsPerRequest())
-					: this.results.withDatabase(database.describe());
+					: this.results.withDatabase(described);
 			if (grid.vendors().size() > 1) {
 				this.sweep.out().printf(Locale.ROOT, "Database %s: %s.%n", vendor.product(), database.describe().url());
 			}

@@ -18,7 +18,6 @@ import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.grid.TimeScaleSetting;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.LabFailureException;
-import org.poollab.bench.load.CapacityProbe;
 import org.poollab.bench.load.CrossCheck;
 import org.poollab.bench.load.GeneratorCheck;
 import org.poollab.bench.load.JMeter;
@@ -27,7 +26,6 @@ import org.poollab.bench.load.SlowMotion;
 import org.poollab.bench.load.TeamTime;
 import org.poollab.bench.results.Capacity;
 import org.poollab.bench.results.CrossCheckResult;
-import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
@@ -62,6 +60,8 @@ final class TopologyRun {
 
 	private final Deployer deployer;
 
+	private final TopologyCapacity capacity;
+
 	TopologyRun(SweepContext sweep, List<Planned> mine) {
 		this.sweep = sweep;
 		this.mine = mine;
@@ -69,13 +69,14 @@ final class TopologyRun {
 		this.jmeter = sweep.jmeter();
 		this.load = new LoadRun(sweep.grid(), this.jmeter, sweep.out());
 		this.deployer = new Deployer(sweep);
+		this.capacity = new TopologyCapacity(sweep, mine);
 	}
 
 	void run(HostCeiling ceiling, Capacities capacities) throws IOException, InterruptedException {
 		Path loadDirectory = this.sweep.loadDirectory();
 		int largestPool = this.mine.stream().mapToInt(Planned::poolSize).max().orElseThrow();
 		Progress progress = this.sweep.progress();
-		runAt(probes() ? TimeScale.NONE : fixedScale(this.sweep.properties().timeScaleSetting()));
+		runAt(this.capacity.probes() ? TimeScale.NONE : fixedScale(this.sweep.properties().timeScaleSetting()));
 		long deployStarted = System.nanoTime();
 		Deployment deployment = this.deployer.deploy(this.first, largestPool, this.scale);
 		progress.deployed(System.nanoTime() - deployStarted);
@@ -148,19 +149,6 @@ final class TopologyRun {
 	}
 
 	/**
-	 * Whether the capacity probe runs before the grid. Not for a deployment the lab did
-	 * not start (whatever it carries is the team's, and its hold is not the lab's to
-	 * stretch), nor for load from remote engines (this box does not generate it), nor for
-	 * a grid at or below {@link SlowMotion#PROBE_FLOOR_RPS}. A probed deployment starts
-	 * as asked, and a slower k starts fresh instances.
-	 */
-	private boolean probes() {
-		int highest = this.mine.stream().mapToInt(Planned::rateRps).max().orElseThrow();
-		return this.sweep.preFlight().external().isEmpty() && !this.jmeter.distributed()
-				&& highest > SlowMotion.PROBE_FLOOR_RPS;
-	}
-
-	/**
 	 * The deployment the grid runs on: this one, or fresh instances in slow motion when
 	 * the box needs it (they hold x k and time out x k from their start); empty when the
 	 * box cannot carry the question at the time scale allowed, which is said in one line
@@ -168,13 +156,13 @@ final class TopologyRun {
 	 */
 	private Optional<Deployment> atTimeScale(Deployment deployment, Capacities capacities, int largestPool)
 			throws IOException, InterruptedException {
-		if (!probes()) {
+		if (!this.capacity.probes()) {
 			if (this.scale.slowed()) {
 				this.sweep.out().println(slowMotion(this.scale));
 			}
 			return Optional.of(deployment);
 		}
-		SlowMotion.Choice choice = probe(deployment, capacities);
+		SlowMotion.Choice choice = this.capacity.probe(deployment, capacities);
 		if (!choice.runs()) {
 			this.sweep.out().println("  " + this.first.deploymentLabel() + ": " + choice.why() + ".");
 			return Optional.empty();
@@ -196,26 +184,6 @@ final class TopologyRun {
 		Deployment slowed = this.deployer.deploy(this.first, largestPool, this.scale);
 		progress.deployed(System.nanoTime() - started);
 		return Optional.of(slowed);
-	}
-
-	/**
-	 * What the warm deployment carries, measured once before its grid
-	 * ({@link CapacityProbe}), and the time scale chosen from it ({@link SlowMotion}).
-	 */
-	private SlowMotion.Choice probe(Deployment deployment, Capacities capacities)
-			throws IOException, InterruptedException {
-		int highest = this.mine.stream().mapToInt(Planned::rateRps).max().orElseThrow();
-		EmulatedHold hold = this.sweep.grid().hold();
-		String notScalable = (hold == null || !hold.waits()) ? "no emulated hold to stretch" : (hold.cpuMs() != null)
-				? "a hold of database CPU cannot run in slow motion: the database's CPU is what is measured" : null;
-		Capacity capacity = new CapacityProbe(this.jmeter, this.sweep.loadDirectory(), this.sweep.processes(),
-				this.sweep.out())
-			.measure(deployment, this.first.deploymentLabel(), highest, hold);
-		TimeScaleSetting setting = this.sweep.properties().timeScaleSetting();
-		SlowMotion.Choice choice = SlowMotion.choose(
-				(setting instanceof TimeScaleSetting.Fixed fixed) ? fixed.k() : null, capacity, highest, notScalable);
-		capacities.add(capacity.withTimeScale(choice.timeScale(), choice.why()));
-		return choice;
 	}
 
 	/**

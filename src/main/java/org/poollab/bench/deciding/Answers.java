@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 import org.poollab.bench.deciding.Decisions.Choice;
+import org.poollab.bench.results.Confirmation.ChosenAt;
 import org.poollab.bench.results.SweepResults;
 
 /**
@@ -56,6 +57,20 @@ public record Answers(SweepResults results, List<TopologyGrid> grids, List<Recom
 	/** The next choice to confirm for a deployment, if any. */
 	public Optional<Choice> toConfirm(String deployment) {
 		return toConfirm().stream().filter((choice) -> choice.deployment().equals(deployment)).findFirst();
+	}
+
+	/**
+	 * The grid's cell a choice was made from, for its confirmation to be compared with:
+	 * the chosen pool at the deciding rate (a block whose pool is the floor above it is
+	 * compared with it too, which a larger pool can only improve on).
+	 * @return empty when the grid has no such cell
+	 */
+	public Optional<ChosenAt> chosenAt(Choice choice) {
+		return this.grids.stream()
+			.filter((grid) -> grid.key().equals(choice.deployment()))
+			.findFirst()
+			.flatMap((grid) -> grid.cell(choice.poolSize(), choice.rateRps()))
+			.flatMap((cell) -> Confirmed.chosenAt(ChosenAt.GRID, cell.points(), this.results.p99ObjectiveMs()));
 	}
 
 }

@@ -6,13 +6,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.bench.results.Confirmation;
+import org.poollab.bench.results.Confirmation.ChosenAt;
 import org.poollab.bench.results.DatabaseFacts;
+import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.bench.text.Durations;
@@ -67,6 +72,89 @@ public record Confirmed(Confirmation run, Cell cell, String database, LocalDate 
 				.mapping((confirmed) -> confirmed.run().point().poolSize(), Collectors.toUnmodifiableSet())));
 	}
 
+	/**
+	 * A refuting window's p99 more than this many times the upper bound of the chosen
+	 * cell's interval is far outside it. Within that, the gap is of the size a fresh
+	 * instance can make against the cell's windows (and Poisson arrivals, where the
+	 * grid's were even), and it refutes at once; beyond it, the two windows cannot both
+	 * have measured the same pool settled at the same rate, and one of them is worth a
+	 * second look.
+	 */
+	public static final double FAR_OUTSIDE_FACTOR = 2;
+
+	/**
+	 * A window whose p99 interval is at least this share of its p99 wide has a wide
+	 * interval: the block bootstrap, drawing the window's seconds again, sometimes takes
+	 * its slow seconds and sometimes not, so the p99 rests on a few bursts (a fresh
+	 * instance's JIT, first connections, a collection), not on the steady body of the
+	 * window. A pool too small for its rate queues in every second once the queue forms,
+	 * and its interval stays high and narrow.
+	 */
+	public static final double WIDE_SHARE = 0.5;
+
+	/**
+	 * What the pool was chosen from, for its confirmation to be compared with.
+	 * @param by {@link ChosenAt#GRID} or {@link ChosenAt#SEARCH}
+	 * @param repeats the windows of the pool at the rate it was chosen at
+	 * @return empty when there are none
+	 */
+	public static Optional<ChosenAt> chosenAt(String by, List<Point> repeats, double p99ObjectiveMs) {
+		if (repeats.isEmpty()) {
+			return Optional.empty();
+		}
+		Cell cell = Cell.of(repeats, p99ObjectiveMs);
+		return Optional.of(new ChosenAt(by, cell.p99Ms(), cell.p99Interval().orElse(null)));
+	}
+
+	/**
+	 * Whether a refuting window is a cold tail, worth measuring once more before it
+	 * refutes: its p99 far outside the chosen cell's interval
+	 * ({@link #FAR_OUTSIDE_FACTOR}) while its own interval is wide ({@link #WIDE_SHARE}).
+	 * Without either interval there is nothing to compare, and a refutation stands.
+	 */
+	static boolean coldTail(Point window, @Nullable ChosenAt chosenAt) {
+		Interval own = window.latency().p99Interval();
+		if (chosenAt == null || chosenAt.p99Interval() == null || own == null) {
+			return false;
+		}
+		boolean farOutside = window.latency().p99Ms() > FAR_OUTSIDE_FACTOR * chosenAt.p99Interval().highMs();
+		boolean wide = own.highMs() - own.lowMs() >= WIDE_SHARE * window.latency().p99Ms();
+		return farOutside && wide;
+	}
+
+	/**
+	 * Why a window was measured again, e.g. {@code p99 203 [37–297] ms was far outside
+	 * the grid's 26 [24–29] ms with a wide interval of its own (a cold tail)}.
+	 */
+	static String coldTailReason(Point window, ChosenAt chosenAt) {
+		return "p99 " + Durations.ms(window.latency().p99Ms())
+				+ CellText.interval(Objects.requireNonNull(window.latency().p99Interval())) + " ms was far outside the "
+				+ chosenAt.by() + "'s " + Durations.ms(chosenAt.p99Ms())
+				+ CellText.interval(Objects.requireNonNull(chosenAt.p99Interval()))
+				+ " ms with a wide interval of its own (a cold tail)";
+	}
+
+	/**
+	 * What a confirmation measured again says of it, for the console and the report;
+	 * empty when its window was measured once.
+	 */
+	public static Optional<String> measuredAgain(Confirmation run) {
+		if (run.coldTail() == null || run.chosenAt() == null) {
+			return Optional.empty();
+		}
+		return Optional
+			.of("It was measured again: its first window's " + coldTailReason(run.coldTail(), run.chosenAt()) + ".");
+	}
+
+	/**
+	 * The console's line before a confirmation's window is measured again.
+	 * @param run a run whose {@link #verdict} is {@link Verdict#MEASURE_AGAIN}
+	 */
+	public static String measuringAgain(Confirmation run) {
+		return "Measuring again on the same instances: "
+				+ coldTailReason(run.point(), Objects.requireNonNull(run.chosenAt())) + "; a second refutation stands.";
+	}
+
 	public boolean refutes() {
 		return verdict(this.run, this.cell.p99ObjectiveMs()) == Verdict.REFUTED;
 	}
@@ -90,7 +178,14 @@ public record Confirmed(Confirmation run, Cell cell, String database, LocalDate 
 		 * Nothing either way: the generator could not hold the rate and the instances saw
 		 * no saturation, or the instances did not run the block's settings.
 		 */
-		NO_VERDICT
+		NO_VERDICT,
+
+		/**
+		 * Not yet: the window would refute, but it is a cold tail ({@link #coldTail}),
+		 * measured once more before it refutes. A window measured again never gets this
+		 * verdict: its refutation stands.
+		 */
+		MEASURE_AGAIN
 
 	}
 
@@ -98,7 +193,8 @@ public record Confirmed(Confirmation run, Cell cell, String database, LocalDate 
 	 * The one judge of a confirmation window, the grid sweep's and the SLO search's: the
 	 * same rule as every grid cell ({@link Cell#sustained()}) plus no 503 at all, and a
 	 * generator-bound window without the instances' own evidence of saturation refutes
-	 * nothing.
+	 * nothing. A refuting window that is a cold tail ({@link #coldTail}) is measured once
+	 * more first; the second window's refutation stands.
 	 * @param run the confirmation run
 	 * @param p99ObjectiveMs the p99 objective
 	 */
@@ -112,7 +208,10 @@ public record Confirmed(Confirmation run, Cell cell, String database, LocalDate 
 				&& window.statusCounts().getOrDefault("503", 0L) == 0) {
 			return Verdict.HELD;
 		}
-		return (generatorBound && !Cell.serverSaturated(window, p99ObjectiveMs)) ? Verdict.NO_VERDICT : Verdict.REFUTED;
+		if (generatorBound && !Cell.serverSaturated(window, p99ObjectiveMs)) {
+			return Verdict.NO_VERDICT;
+		}
+		return (run.coldTail() == null && coldTail(window, run.chosenAt())) ? Verdict.MEASURE_AGAIN : Verdict.REFUTED;
 	}
 
 	/**
@@ -154,9 +253,21 @@ public record Confirmed(Confirmation run, Cell cell, String database, LocalDate 
 				perInstance, point.durationSeconds(), this.cell.p99ObjectiveMs());
 	}
 
-	/** The result in a sentence, for the YAML's header and the report. */
+	/**
+	 * The result in a sentence, for the YAML's header, the report and the console; a
+	 * window measured again says why.
+	 */
 	public String sentence() {
+		return verdictSentence() + measuredAgain(this.run).map((again) -> " " + again).orElse("");
+	}
+
+	private String verdictSentence() {
 		Point point = this.run.point();
+		if (verdict(this.run, this.cell.p99ObjectiveMs()) == Verdict.MEASURE_AGAIN) {
+			return "Confirmation run (" + conditions() + "): no verdict, its "
+					+ coldTailReason(point, Objects.requireNonNull(this.run.chosenAt()))
+					+ ", and it was not measured again.";
+		}
 		if (generatorBound() && serverSaturated()) {
 			long refusedByInstances = point.refusals().values().stream().mapToLong(Long::longValue).sum();
 			return "NOT confirmed (" + conditions() + "): the load generator fell behind (" + point.outcome()

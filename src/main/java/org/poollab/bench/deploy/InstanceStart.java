@@ -131,7 +131,8 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 				"--server.port=" + this.port, "--management.server.address=127.0.0.1",
 				"--management.server.port=" + this.managementPort, "--spring.main.banner-mode=off"));
 		command.addAll(connectionArguments(reactive));
-		command.addAll(poolArguments(this.deployment.poolSize(), this.deployment.hikariBlock(), reactive));
+		command.addAll(poolArguments(this.deployment.poolSize(), this.deployment.hikariBlock(), reactive,
+				this.deployment.scale()));
 		Database database = this.deployment.database();
 		if (this.deployment.pgbouncer() != null) {
 			// Flyway takes a session-level lock, which transaction pooling cannot keep:
@@ -165,8 +166,9 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 	 * @param poolSize the deployment's pool size, {@link SweepResults#NO_POOL} for none
 	 * @param hikariBlock the pasted block, or {@code null}
 	 * @param reactive whether the instance is the reactive twin
+	 * @param scale the deployment's time scale: its wait for a connection is stretched
 	 */
-	static List<String> poolArguments(int poolSize, @Nullable Path hikariBlock, boolean reactive) {
+	static List<String> poolArguments(int poolSize, @Nullable Path hikariBlock, boolean reactive, TimeScale scale) {
 		if (poolSize == SweepResults.NO_POOL) {
 			return List.of(reactive ? "--spring.r2dbc.pool.enabled=false"
 					: "--spring.datasource.type=org.springframework.jdbc.datasource.SimpleDriverDataSource");
@@ -185,7 +187,6 @@ record InstanceStart(Shared deployment, int port, int managementPort, List<Integ
 					: "--spring.datasource.hikari.maximum-pool-size=";
 			arguments.addAll(List.of(sizeSetting + poolSize, "--lab.pool-resize.enabled=true"));
 		}
-		TimeScale scale = this.deployment.scale();
 		if (scale.slowed()) {
 			OptionalLong configuredMs = (hikariBlock != null) ? ServiceTimeouts.ofBlock(hikariBlock, reactive)
 					: OptionalLong.of(ServiceTimeouts.configured(reactive));

@@ -59,6 +59,16 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 	}
 
 	/**
+	 * The same grid at other rates: the {@code contention} preset's, once the database's
+	 * CPU ceiling is measured ({@link ContentionRates}).
+	 */
+	public Grid withRates(List<Integer> ratesRps) {
+		return new Grid(this.preset, this.topologies, this.instances, this.poolSizes, List.copyOf(ratesRps),
+				this.duration, this.warmup, this.topologyWarmup, this.repeats, this.arrivals, this.instanceCpus,
+				this.instanceHeap, this.stacks, this.threads, this.workload, this.acquireCost, this.vendors, this.hold);
+	}
+
+	/**
 	 * Every instance's HikariCP pool in the pgbouncer topology, where the swept value is
 	 * pgbouncer's pool: as large as the largest pgbouncer pool swept, so that pgbouncer's
 	 * pool is the only limit.

@@ -238,10 +238,13 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	/**
 	 * The other side of the knee: every request costs the database
 	 * {@link #CONTENTION_CPU_MS} ms of CPU and nothing else, so that connections beyond
-	 * the database's cores only queue for its CPU. Pools from 1 to 64 per instance (this
-	 * box has 2 cores), one instance and three, at 140 and 180 rps with Poisson arrivals.
-	 * Pool 1 cannot carry 180 rps (one connection serves at most 1000 / 5.x ms), so the
-	 * small side fails as it should; whether the large side loses is the question the
+	 * the database's cores only queue for its CPU. Pools from 1 to 64 per instance, one
+	 * instance and three, with Poisson arrivals. Its rates here, 140 and 180 rps, are
+	 * what it was designed at on a 2-core box; on the lab's own database the sweep
+	 * replaces them by shares of what the database's CPU carries on the box it runs on
+	 * ({@link ContentionRates}), unless {@code bench.rates} says. Pool 1 cannot carry the
+	 * higher rate on 2 cores or more (one connection serves at most 1000 / 5.x ms), so
+	 * the small side fails as it should; whether the large side loses is the question the
 	 * preset asks.
 	 * <p>
 	 * Why 5 ms at under 200 rps, not 2 ms at 300-400 rps (the first design): the database

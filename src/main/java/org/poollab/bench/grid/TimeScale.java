@@ -24,6 +24,17 @@ public record TimeScale(int factor, double overheadMs) {
 	public static final TimeScale NONE = new TimeScale(1, 0);
 
 	/** The factors {@code bench.timeScale=auto} chooses from, smallest first. */
+	/**
+	 * The share of a deployment's measured capacity ({@code load/CapacityProbe}) the
+	 * grid's highest rate may use at the time scale chosen. The probe's steps are a
+	 * factor of two apart, so the capacity is a rate the box held with the next step up
+	 * failed or untried: at half of it, every grid rate stays a full step below the
+	 * highest the box held, which leaves room for what the probe does not send, the
+	 * bursts of Poisson arrivals and of a pool queueing at its knee, and keeps JMeter,
+	 * the instances and the database out of each other's way on a 2-core box.
+	 */
+	public static final double SAFE_SHARE = 0.5;
+
 	public static final List<Integer> SERIES = List.of(1, 2, 4, 8);
 
 	/**

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -19,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.deploy.Database;
 import org.poollab.bench.model.Usl;
+import org.poollab.bench.results.CpuCeiling;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.service.hold.CpuHold;
 import org.poollab.service.role.RoleQueries;
@@ -89,7 +91,7 @@ public final class DatabaseScaling {
 			if (connections > mostConnections) {
 				break;
 			}
-			double perSecond = level(database, connections, WINDOW, (connections == 1) ? hold : null, burn);
+			double perSecond = level(database, connections, WINDOW, (connections == 1) ? hold : null, burn).perSecond();
 			samples.add(new Usl.Sample(connections, perSecond));
 			out.printf(Locale.ROOT, "  %d connection(s): %.0f transactions/s%n", connections, perSecond);
 		}
@@ -99,10 +101,56 @@ public final class DatabaseScaling {
 	}
 
 	/**
+	 * What the database's CPU carries on this box, before a grid whose requests cost it
+	 * CPU ({@code contention}): the service's transaction with its CPU hold back to back
+	 * on twice the box's cores in connections, with nothing else running. Twice, so that
+	 * while one connection's backend waits for the lab's next round trip another's burns:
+	 * fewer leave cores idle, and more would measure the contention the grid asks about.
+	 * The database's own CPU over the window (its processes' time, where the lab started
+	 * it) says what each transaction cost it and how many cores it got.
+	 * @param cpuMs the database CPU each request costs, run as the instances run it
+	 * @param mostConnections the most connections the database's budget leaves for this
+	 */
+	public static CpuCeiling ceiling(Database database, double cpuMs, int mostConnections, PrintStream out)
+			throws SQLException, InterruptedException {
+		CpuHold cpu;
+		try (Connection connection = database.connect()) {
+			cpu = CpuHold.calibrate(new SingleConnectionDataSource(connection, true), database.vendor(),
+					Duration.ofNanos(Math.round(cpuMs * 1e6)));
+		}
+		int connections = Math.max(1, Math.min(2 * Runtime.getRuntime().availableProcessors(), mostConnections));
+		level(database, 2, JIT_WARM_UP, null, cpu);
+		Counted counted = level(database, connections, CEILING_WINDOW, null, cpu);
+		Double cpuMsPerRequest = null;
+		Double cores = null;
+		if (counted.cpuNanos().isPresent() && counted.completed() > 0) {
+			cpuMsPerRequest = counted.cpuNanos().getAsLong() / 1e6 / counted.completed();
+			cores = (double) counted.cpuNanos().getAsLong() / counted.nanos();
+		}
+		CpuCeiling ceiling = new CpuCeiling(counted.perSecond(), connections, cpuMs, cpuMsPerRequest, cores);
+		out.println("  " + ceiling.describe());
+		return ceiling;
+	}
+
+	/** Counted for the database's CPU ceiling: long enough for 10 ms CPU ticks. */
+	static final Duration CEILING_WINDOW = Duration.ofSeconds(5);
+
+	/**
+	 * What one level counted.
+	 *
+	 * @param perSecond transactions completed a second
+	 * @param completed transactions completed in the window
+	 * @param nanos the window's length
+	 * @param cpuNanos the database's CPU time in it, where the lab can read it
+	 */
+	private record Counted(double perSecond, long completed, long nanos, OptionalLong cpuNanos) {
+	}
+
+	/**
 	 * Transactions per second with this many connections busy at once.
 	 * @param timings where one connection's transaction times go, or null
 	 */
-	private static double level(Database database, int connections, Duration window,
+	private static Counted level(Database database, int connections, Duration window,
 			@Nullable SummaryStatistics timings, @Nullable CpuHold cpu) throws SQLException, InterruptedException {
 		List<Connection> opened = new ArrayList<>();
 		AtomicBoolean counting = new AtomicBoolean();
@@ -117,17 +165,8 @@ public final class DatabaseScaling {
 			}
 			for (Connection connection : opened) {
 				Thread thread = new Thread(() -> {
-					try (PreparedStatement statement = connection.prepareStatement(RoleQueries.ALL_ROLES)) {
-						while (!stop.get()) {
-							long started = System.nanoTime();
-							transaction(connection, statement, cpu);
-							if (counting.get()) {
-								completed.increment();
-								if (timings != null) {
-									timings.addValue(System.nanoTime() - started);
-								}
-							}
-						}
+					try {
+						work(connection, stop, counting, completed, timings, cpu);
 					}
 					catch (SQLException ex) {
 						failure.compareAndSet(null, ex);
@@ -141,17 +180,19 @@ public final class DatabaseScaling {
 				thread.start();
 			}
 			Thread.sleep(WARM_UP.toMillis());
+			OptionalLong cpuFrom = database.cpuNanos();
 			counting.set(true);
 			long from = System.nanoTime();
 			Thread.sleep(window.toMillis());
 			counting.set(false);
-			long seconds = System.nanoTime() - from;
+			long nanos = System.nanoTime() - from;
+			OptionalLong cpuTo = database.cpuNanos();
 			stop.set(true);
 			finished.await();
 			if (failure.get() != null) {
 				throw failure.get();
 			}
-			return completed.sum() / (seconds / 1e9);
+			return new Counted(completed.sum() / (nanos / 1e9), completed.sum(), nanos, spent(cpuFrom, cpuTo));
 		}
 		finally {
 			stop.set(true);
@@ -162,6 +203,32 @@ public final class DatabaseScaling {
 				connection.close();
 			}
 		}
+	}
+
+	/**
+	 * One connection's transactions back to back until stopped, counted (and timed) while
+	 * counting.
+	 */
+	private static void work(Connection connection, AtomicBoolean stop, AtomicBoolean counting, LongAdder completed,
+			@Nullable SummaryStatistics timings, @Nullable CpuHold cpu) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(RoleQueries.ALL_ROLES)) {
+			while (!stop.get()) {
+				long started = System.nanoTime();
+				transaction(connection, statement, cpu);
+				if (counting.get()) {
+					completed.increment();
+					if (timings != null) {
+						timings.addValue(System.nanoTime() - started);
+					}
+				}
+			}
+		}
+	}
+
+	/** The CPU time between two readings, where both were read. */
+	private static OptionalLong spent(OptionalLong from, OptionalLong to) {
+		return (from.isPresent() && to.isPresent()) ? OptionalLong.of(to.getAsLong() - from.getAsLong())
+				: OptionalLong.empty();
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.OptionalInt;
 
 import org.jspecify.annotations.Nullable;
 
+import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.results.Capacity;
 
 /**
@@ -19,19 +20,8 @@ import org.poollab.bench.results.Capacity;
  */
 public final class SlowMotion {
 
-	/**
-	 * The share of the measured capacity the grid's highest rate may use. The probe's
-	 * steps are a factor of two apart, so the capacity is a rate the box held with the
-	 * next step up unknown or failed: at half of it, every grid rate stays a full step
-	 * below the highest the box held, which leaves room for what the probe does not have,
-	 * the bursts a queueing small pool sends on (Poisson arrivals, a pool at the knee),
-	 * and keeps JMeter, the instances and PostgreSQL out of each other's way on a 2-core
-	 * box.
-	 */
-	static final double SAFE_SHARE = 0.5;
-
 	/** The factors tried, smallest first. */
-	public static final List<Integer> SERIES = List.of(1, 2, 4, 8);
+	public static final List<Integer> SERIES = TimeScale.SERIES;
 
 	/**
 	 * A grid whose highest total rate is at most this is not probed and runs as asked.
@@ -66,7 +56,7 @@ public final class SlowMotion {
 			return OptionalInt.empty();
 		}
 		for (int k : SERIES) {
-			if (highestRateRps / (double) k <= SAFE_SHARE * capacityRps) {
+			if (highestRateRps / (double) k <= TimeScale.SAFE_SHARE * capacityRps) {
 				return OptionalInt.of(k);
 			}
 		}
@@ -88,7 +78,7 @@ public final class SlowMotion {
 				? "this box carries %d rps here".formatted(capacity.capacityRps())
 				: "this box did not carry even %d rps here".formatted(capacity.steps().get(0).rateRps());
 		String asked = String.format(Locale.ROOT, "the grid asks up to %d rps, at most %.0f %% of what it carries",
-				highestRateRps, 100 * SAFE_SHARE);
+				highestRateRps, 100 * TimeScale.SAFE_SHARE);
 		if (notScalable != null) {
 			if (needed.isPresent() && needed.getAsInt() == 1) {
 				return new Choice(1, true, carried + "; " + asked + ": runs as asked");

@@ -11,9 +11,11 @@ import org.poollab.bench.deciding.Cell;
 import org.poollab.bench.deciding.CellText;
 import org.poollab.bench.deciding.Decision;
 import org.poollab.bench.deciding.TopologyGrid;
+import org.poollab.bench.grid.ContentionRates;
 import org.poollab.bench.model.Usl;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
+import org.poollab.bench.results.CpuCeiling;
 import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.text.Durations;
@@ -31,10 +33,17 @@ import org.poollab.bench.text.Durations;
  * @param databaseCores the cores of the database's machine, where known
  * @param usl the fit at {@link #uslRateRps}, where three pool sizes or more were measured
  * @param uslRateRps the rate the fit is at
+ * @param ceiling what the database's CPU carried here before the grid, whose rates are
+ * shares of it ({@code contention} preset); empty where it was not measured
  */
-record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Optional<Usl> usl, int uslRateRps) {
+record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Optional<Usl> usl, int uslRateRps,
+		Optional<CpuCeiling> ceiling) {
 
 	static Optional<Contention> of(TopologyGrid grid, OptionalInt databaseCores) {
+		return of(grid, databaseCores, Optional.empty());
+	}
+
+	static Optional<Contention> of(TopologyGrid grid, OptionalInt databaseCores, Optional<CpuCeiling> ceiling) {
 		EmulatedHold hold = grid.limits().hold();
 		if (hold == null || hold.cpuMs() == null || grid.cells().stream().noneMatch(Cell::pooled)) {
 			return Optional.empty();
@@ -55,7 +64,7 @@ record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Op
 				// No convergence: the table says there is no fit.
 			}
 		}
-		return Optional.of(new Contention(grid, hold.cpuMs(), databaseCores, usl, rate));
+		return Optional.of(new Contention(grid, hold.cpuMs(), databaseCores, usl, rate, ceiling));
 	}
 
 	/** N* as the report writes it, connections across the fleet. */
@@ -152,6 +161,9 @@ record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Op
 						+ "the database's CPU is its processes' user + system time over the window (/proc), "
 						+ "\"not measured\" where the lab could not read it (a database on another host). † did not sustain its rate.",
 				Durations.ms(this.cpuMs)));
+		this.ceiling.ifPresent((measured) -> notes.add(String.format(Locale.ROOT,
+				"The rates are %.2f and %.2f of what the database's CPU carried here before the grid (ContentionRates): %s.",
+				ContentionRates.LOW_SHARE, ContentionRates.HIGH_SHARE, measured.describe())));
 		notes.add("Model p99: the queueing model (Erlang C) from the cell's measured hold, which knows nothing of "
 				+ "the database's cores: it speaks for the small side, where requests queue for a connection.");
 		notes.add(uslNote());

@@ -105,7 +105,8 @@ public final class Report {
 		// The block as pasted: its pool may be the floor above the measured one.
 		int poolSize = RecommendedYaml.reactive(section) ? choice.poolSize()
 				: (int) RecommendedYaml.pasted(section).poolSize().orElse(choice.poolSize());
-		return new Confirming(choice.deployment(), poolSize, choice.rateRps(), RecommendedYaml.settings(section, ""));
+		return new Confirming(choice.deployment(), poolSize, choice.rateRps(), RecommendedYaml.settings(section, ""),
+				answers.chosenAt(choice).orElse(null));
 	}
 
 	/**

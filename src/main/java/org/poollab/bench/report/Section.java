@@ -54,7 +54,8 @@ record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatenc
 		List<Confirmed> confirmed = Confirmed.all(results, grid.key());
 		Optional<Settling> settling = settling(results, grid.key());
 		OptionalInt databaseCores = databaseCores(results, grid);
-		Optional<Contention> contention = Contention.of(grid, databaseCores);
+		Optional<Contention> contention = Contention.of(grid, databaseCores,
+				Optional.ofNullable(results.databaseOf(grid.limits()).cpuCeiling()));
 		List<Table> detail = new java.util.ArrayList<>(
 				withHoldModel(Tables.detail(grid, recommendation, runDir, buckets), grid));
 		contention.map(Contention::table).ifPresent(detail::add);

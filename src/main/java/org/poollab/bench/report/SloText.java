@@ -75,7 +75,10 @@ final class SloText {
 								+ ")";
 						case REFUTED -> "DID NOT hold the objective: " + CellText
 							.shortfall(Cell.of(List.of(run.point()), answer.search().asked().p99ObjectiveMs()));
-					});
+						case MEASURE_AGAIN -> "no verdict: a cold tail, not measured again";
+					}) + Confirmed.measuredAgain(run)
+						.map((again) -> ". " + again.substring(0, again.length() - 1))
+						.orElse("");
 		}).orElse("not run");
 	}
 

@@ -1,5 +1,7 @@
 package org.poollab.bench.results;
 
+import org.jspecify.annotations.Nullable;
+
 import org.poollab.service.database.DatabaseVendor;
 
 /**
@@ -17,9 +19,23 @@ import org.poollab.service.database.DatabaseVendor;
  * @param reservedConnections slots regular users cannot take
  * ({@code superuser_reserved_connections} + {@code reserved_connections} on PostgreSQL,
  * none on MariaDB and MySQL)
+ * @param cpuCeiling what its CPU carried on this box, measured before a
+ * {@code contention} grid whose rates it set; {@code null} where it was not measured
  */
 public record DatabaseFacts(String kind, String vendor, String url, String version, int maxConnections,
-		int reservedConnections) {
+		int reservedConnections, @Nullable CpuCeiling cpuCeiling) {
+
+	/** A database whose CPU ceiling was not measured. */
+	public DatabaseFacts(String kind, String vendor, String url, String version, int maxConnections,
+			int reservedConnections) {
+		this(kind, vendor, url, version, maxConnections, reservedConnections, null);
+	}
+
+	/** The same database with what its CPU carried on this box. */
+	public DatabaseFacts withCpuCeiling(CpuCeiling ceiling) {
+		return new DatabaseFacts(this.kind, this.vendor, this.url, this.version, this.maxConnections,
+				this.reservedConnections, ceiling);
+	}
 
 	/**
 	 * The kind of an external deployment's database the lab did not look at (no

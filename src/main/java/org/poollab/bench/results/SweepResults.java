@@ -163,14 +163,19 @@ public record SweepResults(Instant startedAt, String preset, Host host, Database
 
 	/**
 	 * Every measured window: the grid's points, an SLO search's probes and every
-	 * confirmation's window.
+	 * confirmation's window (both, for one measured again).
 	 */
 	public List<Point> measuredWindows() {
 		List<Point> windows = new ArrayList<>(this.points);
 		if (this.slo != null) {
 			this.slo.path().forEach((probe) -> windows.addAll(probe.repeats()));
 		}
-		this.confirmations.forEach((run) -> windows.add(run.point()));
+		this.confirmations.forEach((run) -> {
+			if (run.coldTail() != null) {
+				windows.add(run.coldTail());
+			}
+			windows.add(run.point());
+		});
 		return windows;
 	}
 

@@ -1,6 +1,7 @@
 package org.poollab.bench.report;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 import org.junit.jupiter.api.Test;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.poollab.bench.deciding.DecisionTests;
 import org.poollab.bench.deciding.RecommenderTests;
 import org.poollab.bench.deciding.TopologyGrid;
+import org.poollab.bench.results.CpuCeiling;
 import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Point;
@@ -44,6 +46,20 @@ class ContentionTests {
 				"At 400 rps the largest pool, 32 (32 connection(s)), against pool 2 (2 connection(s), nearest the database's "
 						+ "2 cores): p50 15 vs 5.3 ms (+186 %), p99 60 [53–68] vs 21 [18–24] ms (+186 %), "
 						+ "throughput 400 vs 400 ok/s (+0 %); measurably worse in p99."));
+	}
+
+	@Test
+	void ratesFromTheMeasuredCeilingSayHowTheyWereDerived() {
+		CpuCeiling ceiling = new CpuCeiling(400, 4, 2, 2.0, 2.0);
+		Contention contention = Contention.of(issue35(), OptionalInt.of(2), Optional.of(ceiling)).orElseThrow();
+
+		assertThat(contention.table().notes())
+			.contains("The rates are 0.35 and 0.45 of what the database's CPU carried "
+					+ "here before the grid (ContentionRates): the database's CPU carries 400 rps here: the service's "
+					+ "transaction with 2 ms of CPU, back to back on 4 connections, 2.00 ms of the database's CPU each on "
+					+ "2.00 cores.");
+		assertThat(Contention.of(issue35(), OptionalInt.of(2)).orElseThrow().table().notes())
+			.noneMatch((note) -> note.startsWith("The rates are"));
 	}
 
 	@Test
