@@ -212,6 +212,7 @@ class BenchSettingsTests {
 					--bench.targetRps=1500 --bench.holdTime=80ms,12ms                | bench.holdTime=80ms,12ms is not allowed: the p99 must be at least the mean
 					--bench.holdTime=10ms --bench.holdTimeFrom=/tmp/x.txt            | bench.holdTime and bench.holdTimeFrom=/tmp/x.txt are both set: use one
 					--bench.preset=quick --bench.holdPlace=application               | bench.holdPlace=application needs a hold to place, and bench.preset=quick has none
+					--bench.holdTimeFrom=prometheus:http://127.0.0.1:9?range=10m --bench.holdTimeFromWindow=20s | bench.holdTimeFromWindow=20s is not allowed with bench.holdTimeFrom=prometheus:http://127.0.0.1:9?range=10m: a Prometheus server is read over the range its source names
 					--bench.stack=r2dbc --bench.topologies=single --bench.holdTimeFrom=src/test/resources/org/poollab/bench/grid/holdtimefrom/uses-before.txt,src/test/resources/org/poollab/bench/grid/holdtimefrom/uses-after.txt | bench.stack=r2dbc asks for the reactive twin, which takes one connection use per request, and bench.holdTimeFrom read 9ms (histogram, p99 75.53ms) x 2.49 uses
 					""")
 	void theQuestionIsRefusedAsAWholeBeforeAnythingStarts(String settings, String message, CapturedOutput output) {

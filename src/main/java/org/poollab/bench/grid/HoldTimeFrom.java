@@ -55,7 +55,8 @@ import org.poollab.service.hold.HoldTime;
  * <b>Uses per request.</b> Connection uses over requests served in the window: all of
  * them but the actuator's ({@code /actuator/**}, which scrapes like this one are), or
  * those of the {@code uri} {@code bench.holdTimeFromUri} names. Without a request
- * counter, one use per request, said so; asked for a {@code uri}, it is refused.
+ * counter, one use per request, said so; asked for a {@code uri}, it is refused. From a
+ * Prometheus server ({@link PrometheusApi}), the same series' increase over a range.
  */
 public final class HoldTimeFrom {
 
@@ -67,7 +68,7 @@ public final class HoldTimeFrom {
 
 	/** What {@code bench.holdTimeFrom} accepts, for messages and the options page. */
 	public static final String ALLOWED = "an http(s) URL of a Prometheus text exposition with " + SERIES
-			+ ", e.g. http://127.0.0.1:8081/actuator/prometheus, a file saved from one, or two files saved a while apart (before.txt,after.txt)";
+			+ ", e.g. http://127.0.0.1:8081/actuator/prometheus, a file saved from one, two files saved a while apart (before.txt,after.txt), or a Prometheus server and a range, e.g. prometheus:http://127.0.0.1:9090?range=10m&job=orders";
 
 	/** What {@code bench.holdTimeFromWindow} accepts. */
 	public static final String WINDOW_ALLOWED = "a duration from 1s to 1h between two scrapes, e.g. 60s, or lifetime (one scrape: totals since the service started)";
@@ -108,6 +109,11 @@ public final class HoldTimeFrom {
 
 	}
 
+	/** Whether {@code source} names a Prometheus server, read over its own range. */
+	public static boolean fromPrometheusServer(String source) {
+		return PrometheusApi.names(source.trim());
+	}
+
 	/** A window when {@code bench.holdTimeFromWindow} is unset, any uri. */
 	public static Read read(String source) {
 		return read(source, DEFAULT_WINDOW, null, (line) -> {
@@ -123,6 +129,16 @@ public final class HoldTimeFrom {
 	 * @throws BenchSettingException when it does not answer or has no usable series
 	 */
 	public static Read read(String source, @Nullable Duration window, @Nullable String uri, Consumer<String> progress) {
+		if (PrometheusApi.names(source.trim())) {
+			PrometheusApi.Read api;
+			try {
+				api = PrometheusApi.read(source.trim());
+			}
+			catch (IllegalArgumentException ex) {
+				throw refused(source, String.valueOf(ex.getMessage()));
+			}
+			return read(source, api.before(), api.after(), api.window(), uri);
+		}
 		List<String> sources = Arrays.stream(source.split(",")).map(String::trim).filter((s) -> !s.isEmpty()).toList();
 		if (sources.size() == 2) {
 			Scrape before = Scrape.of(fetch(source, sources.get(0)));
