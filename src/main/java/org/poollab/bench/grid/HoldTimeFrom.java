@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.DoubleStream;
@@ -270,8 +271,7 @@ public final class HoldTimeFrom {
 	 * it lies. Scaling every draw to the cut-down mean would shrink the tail with it (a
 	 * plain app's p99 by a third).
 	 */
-	private static HoldHistogram wholeMillisecondsHistogram(java.util.NavigableMap<Double, Double> buckets,
-			double meanMs) {
+	private static HoldHistogram wholeMillisecondsHistogram(NavigableMap<Double, Double> buckets, double meanMs) {
 		HoldHistogram asCounted = HoldHistogram.ofCounts(buckets, meanMs);
 		double interpolatedMeanMs = meanMs / asCounted.scale();
 		double kept = Math.max(meanMs, Math.min(meanMs + HIKARI_RESOLUTION_MS, interpolatedMeanMs));

@@ -22,6 +22,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.convert.DurationStyle;
 
+import org.poollab.bench.text.Durations;
+
 /**
  * {@code bench.holdTimeFrom=prometheus:<server>?range=10m&job=orders}: the hold over a
  * range read from a Prometheus server's HTTP API (instant queries, {@code /api/v1/query},
@@ -116,8 +118,8 @@ final class PrometheusApi {
 				(labels, value) -> after.requestsByUri.merge(labels.getOrDefault("uri", ""), value, Double::sum));
 		endpoint.query("min(time() - process_start_time_seconds%s)".formatted(selector),
 				(labels, value) -> after.uptimeSeconds = value);
-		return new Read(before, after, "the last %s on %s (increase over the range, %s)".formatted(
-				org.poollab.bench.text.Durations.human(range), server, matchers.isEmpty() ? "every series" : selector));
+		return new Read(before, after, "the last %s on %s (increase over the range, %s)"
+			.formatted(Durations.human(range), server, matchers.isEmpty() ? "every series" : selector));
 	}
 
 	private static Scrape.PoolSeries pool(Scrape scrape, Map<String, String> labels) {
