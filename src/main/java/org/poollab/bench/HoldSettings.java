@@ -52,6 +52,12 @@ final class HoldSettings {
 						.formatted(settings.holdTimeFrom()));
 		}
 		Duration window = window(settings.holdTimeFromWindow());
+		if (settings.holdTimeFrom() != null && settings.holdTimeFromWindow() != null
+				&& HoldTimeFrom.fromPrometheusServer(settings.holdTimeFrom())) {
+			throw new BenchSettingException(
+					"bench.holdTimeFromWindow=%s is not allowed with bench.holdTimeFrom=%s: a Prometheus server is read over the range its source names (range=10m); leave bench.holdTimeFromWindow unset. Nothing was started."
+						.formatted(settings.holdTimeFromWindow(), settings.holdTimeFrom()));
+		}
 		if (settings.holdTimeFrom() != null) {
 			HoldTimeFrom.Read read = HoldTimeFrom.read(settings.holdTimeFrom(),
 					(settings.holdTimeFromWindow() != null) ? window : HoldTimeFrom.DEFAULT_WINDOW,

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.DoubleStream;
@@ -55,7 +56,8 @@ import org.poollab.service.hold.HoldTime;
  * <b>Uses per request.</b> Connection uses over requests served in the window: all of
  * them but the actuator's ({@code /actuator/**}, which scrapes like this one are), or
  * those of the {@code uri} {@code bench.holdTimeFromUri} names. Without a request
- * counter, one use per request, said so; asked for a {@code uri}, it is refused.
+ * counter, one use per request, said so; asked for a {@code uri}, it is refused. From a
+ * Prometheus server ({@link PrometheusApi}), the same series' increase over a range.
  */
 public final class HoldTimeFrom {
 
@@ -67,7 +69,7 @@ public final class HoldTimeFrom {
 
 	/** What {@code bench.holdTimeFrom} accepts, for messages and the options page. */
 	public static final String ALLOWED = "an http(s) URL of a Prometheus text exposition with " + SERIES
-			+ ", e.g. http://127.0.0.1:8081/actuator/prometheus, a file saved from one, or two files saved a while apart (before.txt,after.txt)";
+			+ ", e.g. http://127.0.0.1:8081/actuator/prometheus, a file saved from one, two files saved a while apart (before.txt,after.txt), or a Prometheus server and a range, e.g. prometheus:http://127.0.0.1:9090?range=10m&job=orders";
 
 	/** What {@code bench.holdTimeFromWindow} accepts. */
 	public static final String WINDOW_ALLOWED = "a duration from 1s to 1h between two scrapes, e.g. 60s, or lifetime (one scrape: totals since the service started)";
@@ -79,6 +81,9 @@ public final class HoldTimeFrom {
 	public static final String LIFETIME = "lifetime";
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+	/** HikariCP's usage is recorded in whole milliseconds. */
+	private static final double HIKARI_RESOLUTION_MS = 1;
 
 	private HoldTimeFrom() {
 	}
@@ -105,6 +110,11 @@ public final class HoldTimeFrom {
 
 	}
 
+	/** Whether {@code source} names a Prometheus server, read over its own range. */
+	public static boolean fromPrometheusServer(String source) {
+		return PrometheusApi.names(source.trim());
+	}
+
 	/** A window when {@code bench.holdTimeFromWindow} is unset, any uri. */
 	public static Read read(String source) {
 		return read(source, DEFAULT_WINDOW, null, (line) -> {
@@ -120,6 +130,16 @@ public final class HoldTimeFrom {
 	 * @throws BenchSettingException when it does not answer or has no usable series
 	 */
 	public static Read read(String source, @Nullable Duration window, @Nullable String uri, Consumer<String> progress) {
+		if (PrometheusApi.names(source.trim())) {
+			PrometheusApi.Read api;
+			try {
+				api = PrometheusApi.read(source.trim());
+			}
+			catch (IllegalArgumentException ex) {
+				throw refused(source, String.valueOf(ex.getMessage()));
+			}
+			return read(source, api.before(), api.after(), api.window(), uri);
+		}
 		List<String> sources = Arrays.stream(source.split(",")).map(String::trim).filter((s) -> !s.isEmpty()).toList();
 		if (sources.size() == 2) {
 			Scrape before = Scrape.of(fetch(source, sources.get(0)));
@@ -185,7 +205,7 @@ public final class HoldTimeFrom {
 		Scrape.PoolSeries series = chosen.getValue();
 		if (!(series.count > 0)) {
 			throw refused(source,
-					"no connection was lent between its two scrapes (%s): put the service under its usual load while the lab reads, or use bench.holdTimeFromWindow=%s"
+					"no connection was lent in its window (%s): put the service under its usual load while the lab reads, read a longer window, or use bench.holdTimeFromWindow=%s"
 						.formatted(window, LIFETIME));
 		}
 		double meanMs = 1000 * series.sumSeconds / series.count;
@@ -193,13 +213,33 @@ public final class HoldTimeFrom {
 			throw refused(source, "its mean hold %s ms is not one the lab can emulate: %s".formatted(ms(meanMs), why));
 		});
 		Uses uses = uses(source, window0, after, series.count, uri);
-		HoldHistogram histogram = series.buckets.isEmpty() ? null : HoldHistogram.ofCounts(series.buckets, meanMs);
+		Emulated emulated = emulated(series, meanMs);
+		String pool = chosen.getKey().isEmpty() ? "the service's pool" : "pool \"" + chosen.getKey() + "\"";
+		String others = (used.size() > 1) ? " (the busiest of %d pools)".formatted(used.size()) : "";
+		StringBuilder said = new StringBuilder();
+		said.append("%s of %s%s from %s, %s: %.0f uses".formatted(SERIES, pool, others, source, window, series.count));
+		said.append(System.lineSeparator())
+			.append("  emulated per use: %s; %s".formatted(emulated.figures, emulated.shape));
+		said.append(System.lineSeparator()).append("  ").append(uses.said);
+		said.append(System.lineSeparator()).append("  ").append(lifetime(before, after, chosen.getKey(), meanMs));
+		return new Read(emulated.hold, emulated.histogram, uses.perRequest, said.toString());
+	}
+
+	/** What each use will hold, its figures and how it is drawn, in words. */
+	private record Emulated(HoldTime hold, @Nullable HoldHistogram histogram, String figures, String shape) {
+	}
+
+	private static Emulated emulated(Scrape.PoolSeries series, double meanMs) {
+		HoldHistogram histogram = series.buckets.isEmpty() ? null : wholeMillisecondsHistogram(series.buckets, meanMs);
 		HoldTime hold;
 		String shape;
 		if (histogram != null) {
-			hold = new HoldTime(meanMs, null);
-			shape = "drawn from its %d histogram buckets (inverse CDF, linear within a bucket, the +Inf bucket at the last bound), scaled x%.3f to the mean"
-				.formatted(histogram.written().split(",").length, histogram.scale());
+			hold = new HoldTime(histogram.meanMs(), null);
+			shape = "drawn from its %d histogram buckets (inverse CDF, linear within a bucket, the +Inf bucket at the last bound), %s"
+				.formatted(histogram.written().split(",").length,
+						(Math.abs(histogram.scale() - 1) < 1e-9)
+								? "their mean within the whole millisecond its _sum allows"
+								: "scaled x%.3f to the mean".formatted(histogram.scale()));
 		}
 		else {
 			Double p99Ms = (series.summaryP99Seconds != null && !series.summaryP99Seconds.isNaN())
@@ -212,18 +252,30 @@ public final class HoldTimeFrom {
 							: "the summary's 0.99 quantile: a lognormal")
 							+ ((p99Kept != null && p99Kept < p99Ms) ? ", its p99 kept at 45x the mean" : "");
 		}
-		String pool = chosen.getKey().isEmpty() ? "the service's pool" : "pool \"" + chosen.getKey() + "\"";
-		String others = (used.size() > 1) ? " (the busiest of %d pools)".formatted(used.size()) : "";
 		double p50 = (histogram != null) ? histogram.quantileMs(0.5) : Double.NaN;
 		double p99 = (histogram != null) ? histogram.quantileMs(0.99) : (hold.p99Ms() != null) ? hold.p99Ms() : meanMs;
-		String emulated = (histogram != null) ? "mean %s ms, p50 %s ms, p99 %s ms, max %s ms".formatted(ms(meanMs),
-				ms(p50), ms(p99), ms(histogram.maxMs())) : drawn(hold);
-		StringBuilder said = new StringBuilder();
-		said.append("%s of %s%s from %s, %s: %.0f uses".formatted(SERIES, pool, others, source, window, series.count));
-		said.append(System.lineSeparator()).append("  emulated per use: %s; %s".formatted(emulated, shape));
-		said.append(System.lineSeparator()).append("  ").append(uses.said);
-		said.append(System.lineSeparator()).append("  ").append(lifetime(before, after, chosen.getKey(), meanMs));
-		return new Read(hold, histogram, uses.perRequest, said.toString());
+		String emulated = (histogram != null) ? "mean %s ms, p50 %s ms, p99 %s ms, max %s ms"
+			.formatted(ms(histogram.meanMs()), ms(p50), ms(p99), ms(histogram.maxMs())) : drawn(hold);
+		if (histogram != null && histogram.meanMs() != meanMs) {
+			emulated += " (_sum / _count says %s ms, HikariCP counting each use in whole milliseconds, cut down)"
+				.formatted(ms(meanMs));
+		}
+		return new Emulated(hold, histogram, emulated, shape);
+	}
+
+	/**
+	 * The histogram as its buckets say, scaled only as far as the sum needs. HikariCP
+	 * records each use in whole milliseconds, cut down ({@code 0.7 ms} is {@code 0}), so
+	 * {@code _sum / _count} is the mean to within one millisecond below it, which is most
+	 * of a sub-millisecond hold; the buckets, interpolated, say where in that millisecond
+	 * it lies. Scaling every draw to the cut-down mean would shrink the tail with it (a
+	 * plain app's p99 by a third).
+	 */
+	private static HoldHistogram wholeMillisecondsHistogram(NavigableMap<Double, Double> buckets, double meanMs) {
+		HoldHistogram asCounted = HoldHistogram.ofCounts(buckets, meanMs);
+		double interpolatedMeanMs = meanMs / asCounted.scale();
+		double kept = Math.max(meanMs, Math.min(meanMs + HIKARI_RESOLUTION_MS, interpolatedMeanMs));
+		return (kept == meanMs) ? asCounted : HoldHistogram.ofCounts(buckets, kept);
 	}
 
 	/**

@@ -18,9 +18,10 @@ final class Scrape {
 
 	private static final String REQUESTS = HoldTimeFrom.REQUESTS;
 
-	private static final Pattern SAMPLE = Pattern.compile(
-			"^(" + SERIES + "(?:_bucket|_sum|_count)?|" + REQUESTS
-					+ "|process_uptime_seconds|process_start_time_seconds)(\\{[^}]*\\})?\\s+(\\S+)(?:\\s+\\S+)?\\s*$",
+	// Label values are quoted and may hold braces: a templated uri such as
+	// uri="/orders/{id}" is what Spring MVC reports for every path variable.
+	private static final Pattern SAMPLE = Pattern.compile("^(" + SERIES + "(?:_bucket|_sum|_count)?|" + REQUESTS
+			+ "|process_uptime_seconds|process_start_time_seconds)(\\{(?:[^}\"]|\"(?:[^\"\\\\]|\\\\.)*\")*\\})?\\s+(\\S+)(?:\\s+\\S+)?\\s*$",
 			Pattern.MULTILINE);
 
 	private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
