@@ -199,7 +199,16 @@ public final class CapacityProbe {
 			double slowest = slowest(ServerLatencyWindow.summarize(recorded.scrapes(), ports, startMs, endMs));
 			Observed observed = new Observed(rates.get(i), window.achievedRps(), window.startLagP99Ms(),
 					pool.holdMeanMs(), slowest, window.latency().meanMs());
-			Capacity.Step step = judge(observed, askedMeanMs, steps.isEmpty() ? slowest : steps.get(0).slowestP99Ms());
+			// The lightest p99 seen so far: a first step still shaking off JMeter's start
+			// reads
+			// higher than the next (39 then 28 ms, three instances here), and would let a
+			// stretched step pass.
+			double baseline = steps.stream()
+				.mapToDouble(Capacity.Step::slowestP99Ms)
+				.filter((p99) -> p99 >= 0)
+				.min()
+				.orElse(slowest);
+			Capacity.Step step = judge(observed, askedMeanMs, Math.min(baseline, (slowest >= 0) ? slowest : baseline));
 			steps.add(step);
 			if (!step.held()) {
 				break;

@@ -77,7 +77,7 @@ public final class SlowMotion {
 		String carried = (capacity.capacityRps() != null)
 				? "this box carries %d rps here".formatted(capacity.capacityRps())
 				: "this box did not carry even %d rps here".formatted(capacity.steps().get(0).rateRps());
-		String asked = String.format(Locale.ROOT, "the grid asks up to %d rps, at most %.0f %% of what it carries",
+		String asked = String.format(Locale.ROOT, "the grid asks up to %d rps and may use at most %.0f %% of that",
 				highestRateRps, 100 * TimeScale.SAFE_SHARE);
 		if (notScalable != null) {
 			if (needed.isPresent() && needed.getAsInt() == 1) {
