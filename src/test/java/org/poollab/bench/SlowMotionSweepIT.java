@@ -49,12 +49,20 @@ class SlowMotionSweepIT {
 			// The probe ran at the team's speed and the fixed k was checked against it.
 			List<Capacity> capacities = outcome.results().host().capacities();
 			assertThat(capacities).hasSize(1);
-			assertThat(capacities.get(0).timeScale()).isEqualTo(4);
 			assertThat(capacities.get(0).steps()).isNotEmpty();
-			assertThat(said).contains("capacity of single on this machine", "runs at bench.timeScale=4",
-					"running in slow motion: k = 4");
-
+			assertThat(said).contains("capacity of single on this machine");
 			List<Point> points = outcome.results().points();
+			if (said.contains("not run at bench.timeScale=4")) {
+				// A box that did not carry even a quarter of the question (a cold
+				// instance
+				// beside a CPU hog can read so): said in one line, nothing half measured.
+				assertThat(capacities.get(0).reason()).contains("not run at bench.timeScale=4");
+				assertThat(points).isEmpty();
+				return;
+			}
+			assertThat(capacities.get(0).timeScale()).isEqualTo(4);
+			assertThat(said).contains("runs at bench.timeScale=4", "running in slow motion: k = 4");
+
 			Point five = points.stream().filter((point) -> point.poolSize() == 5).findFirst().orElseThrow();
 			Point one = points.stream().filter((point) -> point.poolSize() == 1).findFirst().orElseThrow();
 			for (Point point : points) {
