@@ -14,8 +14,22 @@ final class Capacities {
 
 	private final List<Capacity> measured = new ArrayList<>();
 
-	void add(Capacity capacity) {
+	private final List<String> notRun = new ArrayList<>();
+
+	/**
+	 * @param runs whether the topology's grid runs; when not, the capacity's reason says
+	 * why, and nothing of it is measured
+	 */
+	void add(Capacity capacity, boolean runs) {
 		this.measured.add(capacity);
+		if (!runs) {
+			this.notRun.add(capacity.topology() + ": " + capacity.reason());
+		}
+	}
+
+	/** Each topology the box could not carry at the time scale allowed, and why. */
+	List<String> notRun() {
+		return List.copyOf(this.notRun);
 	}
 
 	List<Capacity> all() {

@@ -77,6 +77,12 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 			// 5. Report. A database started (each planned point, or the question, needs
 			// one), so there are results, timed in finish() above.
 			SweepResults done = Objects.requireNonNull(measurement.results(), "no database was started");
+			if (done.points().isEmpty() && !measurement.notRun().isEmpty()) {
+				// Each topology said why in one line as it ended: no report of nothing.
+				this.out.println(
+						"No report: no topology was measured; each said why above, and results.json keeps what the box carried (host.capacities).");
+				return new Outcome(done, store.directory(), List.of(), processes.everStarted());
+			}
 			List<Recommendation> recommendations = report(done, store);
 			return new Outcome(done, store.directory(), recommendations, processes.everStarted());
 		}

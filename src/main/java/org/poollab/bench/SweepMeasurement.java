@@ -81,6 +81,11 @@ final class SweepMeasurement {
 		this.processes = processes;
 	}
 
+	/** Each topology the box could not carry at the time scale allowed, and why. */
+	List<String> notRun() {
+		return this.capacities.notRun();
+	}
+
 	/** The results so far: null when no database started. */
 	@Nullable SweepResults results() {
 		return this.results;
@@ -205,7 +210,8 @@ final class SweepMeasurement {
 			}
 		}
 		this.processes.stopAll();
-		if (finished != null && (!this.points.isEmpty() || finished.slo() != null)) {
+		if (finished != null
+				&& (!this.points.isEmpty() || finished.slo() != null || !this.capacities.all().isEmpty())) {
 			this.results = this.store.write(finished);
 		}
 	}

@@ -69,7 +69,7 @@ final class TopologyCapacity {
 				choice = new SlowMotion.Choice(1, false, multi.notRun().orElseThrow());
 			}
 		}
-		capacities.add(capacity.withTimeScale(choice.timeScale(), choice.why()));
+		capacities.add(capacity.withTimeScale(choice.timeScale(), choice.why()), choice.runs());
 		return choice;
 	}
 
