@@ -36,13 +36,15 @@ final class TopologyCapacity {
 	 * Whether the capacity probe runs before the grid. Not for a deployment the lab did
 	 * not start (whatever it carries is the team's, and its hold is not the lab's to
 	 * stretch), nor for load from remote engines (this box does not generate it), nor for
-	 * a grid at or below {@link SlowMotion#PROBE_FLOOR_RPS}. A probed deployment starts
-	 * as asked, and a slower k starts fresh instances.
+	 * a grid at or below {@link SlowMotion#PROBE_FLOOR_RPS}, nor for a grid without an
+	 * emulated hold (the paper's and the blog's questions: nothing to stretch, and the
+	 * box's limits are what they measure). A probed deployment starts as asked, and a
+	 * slower k starts fresh instances.
 	 */
 	boolean probes() {
 		int highest = this.mine.stream().mapToInt(Planned::rateRps).max().orElseThrow();
 		return this.sweep.preFlight().external().isEmpty() && !this.sweep.jmeter().distributed()
-				&& highest > SlowMotion.PROBE_FLOOR_RPS;
+				&& highest > SlowMotion.PROBE_FLOOR_RPS && this.sweep.grid().hold() != null;
 	}
 
 	/**
