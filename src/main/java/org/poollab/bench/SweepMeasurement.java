@@ -113,7 +113,7 @@ final class SweepMeasurement {
 			}
 			this.results = (this.results == null)
 					? new SweepResults(this.startedAt, grid.preset().label(), host, database.describe(),
-							properties.p99Objective().toMillis(), grid.workload().label(), this.points)
+							properties.p99Objective().toMillis(), this.preFlight.load(grid), this.points)
 						.withConnectionsPerRequest(properties.connectionsPerRequest())
 					: this.results.withDatabase(database.describe());
 			if (grid.vendors().size() > 1) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
@@ -175,6 +176,10 @@ final class TopologyRun {
 		if (this.sweep.database().exit().isPresent()) {
 			throw new LabFailureException("%s ran %d point(s) while the database was gone or going; they are not kept"
 				.formatted(runId, result.measured().size()));
+		}
+		Optional<String> wrong = WrongTarget.first(result.measured(), this.sweep.preFlight().load(this.sweep.grid()));
+		if (wrong.isPresent()) {
+			throw new LabFailureException(wrong.get());
 		}
 		report.accept(result.measured(), System.nanoTime() - started);
 		return result;

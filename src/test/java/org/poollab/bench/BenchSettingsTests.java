@@ -139,7 +139,9 @@ class BenchSettingsTests {
 			BenchSetting.OUTPUT_DIRECTORY, "any path: made when missing", BenchSetting.BUILD_DIRECTORY,
 			"any path: the build's, where JMeter is looked for", BenchSetting.RMI_KEYSTORE,
 			"any path: a keystore is made there when missing", BenchSetting.HOLD_TIME_FROM_URI,
-			"any uri label; one the exposition counts no requests for is refused as such (HoldTimeFromTests)");
+			"any uri label; one the exposition counts no requests for is refused as such (HoldTimeFromTests)",
+			BenchSetting.POOL_NAME,
+			"any name; one the actuator does not show is refused with the pools it shows (ReadinessTests)");
 
 	static List<Arguments> badValues() {
 		String external = "--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator";
@@ -169,7 +171,7 @@ class BenchSettingsTests {
 				bad(BenchSetting.ACTUATORS, "ftp://127.0.0.1/actuator",
 						"--bench.target=external --bench.targets=http://127.0.0.1:8080"),
 				bad(BenchSetting.RESIZE_COMMAND, "true", external), bad(BenchSetting.RESIZE_TIMEOUT, "0s"),
-				bad(BenchSetting.ALLOW_REMOTE_TARGETS, "maybe"),
+				bad(BenchSetting.REQUESTS, "GET owners", external), bad(BenchSetting.ALLOW_REMOTE_TARGETS, "maybe"),
 				bad(BenchSetting.DATABASE_ALLOW_FOREIGN_TABLES, "maybe"));
 	}
 

@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.poollab.bench.grid.Arrivals;
+import org.poollab.bench.grid.Requests;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
@@ -33,6 +35,9 @@ public final class JMeter {
 
 	private final Workload workload;
 
+	/** A team's own requests instead of the workload's ({@code bench.requests}). */
+	private final Optional<Requests> requests;
+
 	/**
 	 * @param paths where JMeter is
 	 * @param remoteEngines running JMeter servers ({@code jmeter -s}) to generate the
@@ -41,9 +46,22 @@ public final class JMeter {
 	 * @param workload the request every arrival sends
 	 */
 	public JMeter(LabPaths paths, RemoteEngines remoteEngines, Workload workload) {
+		this(paths, remoteEngines, workload, Optional.empty());
+	}
+
+	private JMeter(LabPaths paths, RemoteEngines remoteEngines, Workload workload, Optional<Requests> requests) {
 		this.paths = paths;
 		this.remoteEngines = remoteEngines;
 		this.workload = workload;
+		this.requests = requests;
+	}
+
+	/**
+	 * The same JMeter sending a team's own requests, each arrival one drawn by weight
+	 * ({@code jmeter/requests.jmx}), instead of the workload's.
+	 */
+	public JMeter sending(Requests requests) {
+		return new JMeter(this.paths, this.remoteEngines, this.workload, Optional.of(requests));
 	}
 
 	/** Whether the load comes from remote engines, each on a schedule of its own. */
@@ -229,6 +247,10 @@ public final class JMeter {
 		properties.put("targets", targets(targets));
 		if (!path.equals(DEFAULT_PATH)) {
 			properties.put("path", path);
+		}
+		if (this.requests.isPresent()) {
+			properties.putAll(this.requests.get().properties());
+			return launch(this.paths.plan(Requests.PLAN), properties, schedule.length(), drain, jtl, log, processes);
 		}
 		return launch(this.paths.plan(this.workload.plan), properties, schedule.length(), drain, jtl, log, processes);
 	}
