@@ -354,6 +354,12 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	 * report one.
 	 * @throws IOException when the actuator does not answer
 	 */
+	/** Asks an instance's {@code health}, whatever it answers. */
+	void health(int instance) throws IOException, InterruptedException {
+		HTTP.send(HttpRequest.newBuilder(actuator(instance, "health")).timeout(Duration.ofSeconds(5)).build(),
+				HttpResponse.BodyHandlers.discarding());
+	}
+
 	OptionalInt poolSize(int instance) throws IOException, InterruptedException {
 		HttpResponse<String> response = HTTP.send(
 				HttpRequest.newBuilder(actuator(instance, "prometheus")).timeout(Duration.ofSeconds(5)).build(),
