@@ -253,6 +253,24 @@ class BenchSettingsTests {
 	}
 
 	/**
+	 * The team's requests and pool are target mode's own, and the requests replace the
+	 * lab's: what only the lab's own request has is refused beside them. (A request holds
+	 * a space, so settings are split before each {@code --}.)
+	 */
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					--bench.requests=GET /vets                                                    | bench.requests is a setting of target mode: add -Dbench.target=external
+					--bench.poolName=orders                                                       | bench.poolName is a setting of target mode: add -Dbench.target=external
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.requests=GET /vets --bench.workload=read | bench.workload=read is not allowed with bench.requests: the workload is the lab's own request
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.requests=GET /vets --bench.crossCheck=true | bench.crossCheck=true is not allowed with bench.requests: the independent generator sends the lab's GET /roles only
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.requests=GET vets | bench.requests=GET vets is not allowed: the path vets does not start with /
+					""")
+	void theTeamsRequestsAndPoolAreCheckedBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
+		assertRefusedBeforeAnythingStarts(settings.split("\\s+(?=--)"), message, output);
+	}
+
+	/**
 	 * The resize endpoint's token is a credential: refused on a command line (any user of
 	 * the machine can read it there), and never echoed in the refusal.
 	 */
