@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 
 import org.poollab.bench.deciding.Fate;
 import org.poollab.bench.deploy.Deployment;
+import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.Workload;
@@ -169,7 +170,8 @@ final class TopologyRun {
 	 */
 	LoadRun.Result announceAndMeasure(List<Planned> points, Deployment deployment, Path loadDirectory, String runId,
 			BiConsumer<List<Point>, Long> report) throws IOException, InterruptedException {
-		if (!deployment.redeploys() || points.stream().map(Planned::poolSize).distinct().count() == 1) {
+		boolean redeploys = this.sweep.preFlight().external().flatMap(ExternalTarget::resizeCommand).isPresent();
+		if (!redeploys || points.stream().map(Planned::poolSize).distinct().count() == 1) {
 			return announceAndMeasureOneRun(points, deployment, loadDirectory, runId, report);
 		}
 		// A redeploy (bench.resizeCommand) restarts the instances: inside one schedule

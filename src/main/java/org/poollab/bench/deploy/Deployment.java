@@ -242,13 +242,6 @@ public final class Deployment implements AutoCloseable {
 		return this.external != null;
 	}
 
-	/**
-	 * Whether a resize restarts the instances: the user's {@code bench.resizeCommand}.
-	 */
-	public boolean redeploys() {
-		return this.external != null && this.external.byCommand();
-	}
-
 	public List<Instance> instances() {
 		return this.instances;
 	}

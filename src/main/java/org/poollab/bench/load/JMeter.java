@@ -36,7 +36,7 @@ public final class JMeter {
 	private final Workload workload;
 
 	/** A team's own requests instead of the workload's ({@code bench.requests}). */
-	private final Optional<Requests> requests;
+	private Optional<Requests> requests = Optional.empty();
 
 	/**
 	 * @param paths where JMeter is
@@ -46,22 +46,15 @@ public final class JMeter {
 	 * @param workload the request every arrival sends
 	 */
 	public JMeter(LabPaths paths, RemoteEngines remoteEngines, Workload workload) {
-		this(paths, remoteEngines, workload, Optional.empty());
-	}
-
-	private JMeter(LabPaths paths, RemoteEngines remoteEngines, Workload workload, Optional<Requests> requests) {
 		this.paths = paths;
 		this.remoteEngines = remoteEngines;
 		this.workload = workload;
-		this.requests = requests;
 	}
 
-	/**
-	 * The same JMeter sending a team's own requests, each arrival one drawn by weight
-	 * ({@code jmeter/requests.jmx}), instead of the workload's.
-	 */
+	/** This JMeter sending a team's own requests instead, each arrival one by weight. */
 	public JMeter sending(Requests requests) {
-		return new JMeter(this.paths, this.remoteEngines, this.workload, Optional.of(requests));
+		this.requests = Optional.of(requests);
+		return this;
 	}
 
 	/** Whether the load comes from remote engines, each on a schedule of its own. */
@@ -248,11 +241,9 @@ public final class JMeter {
 		if (!path.equals(DEFAULT_PATH)) {
 			properties.put("path", path);
 		}
-		if (this.requests.isPresent()) {
-			properties.putAll(this.requests.get().properties());
-			return launch(this.paths.plan(Requests.PLAN), properties, schedule.length(), drain, jtl, log, processes);
-		}
-		return launch(this.paths.plan(this.workload.plan), properties, schedule.length(), drain, jtl, log, processes);
+		this.requests.ifPresent((team) -> properties.putAll(team.properties()));
+		return launch(this.paths.plan(this.requests.isPresent() ? Requests.PLAN : this.workload.plan), properties,
+				schedule.length(), drain, jtl, log, processes);
 	}
 
 	/**
