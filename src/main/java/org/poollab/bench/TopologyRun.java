@@ -4,13 +4,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
-import java.util.stream.Collectors;
 
 import org.poollab.bench.deciding.Fate;
 import org.poollab.bench.deploy.Deployment;
@@ -170,29 +168,9 @@ final class TopologyRun {
 	 */
 	LoadRun.Result announceAndMeasure(List<Planned> points, Deployment deployment, Path loadDirectory, String runId,
 			BiConsumer<List<Point>, Long> report) throws IOException, InterruptedException {
-		boolean redeploys = this.sweep.preFlight().external().flatMap(ExternalTarget::resizeCommand).isPresent();
-		if (!redeploys || points.stream().map(Planned::poolSize).distinct().count() == 1) {
-			return announceAndMeasureOneRun(points, deployment, loadDirectory, runId, report);
-		}
-		// A redeploy (bench.resizeCommand) restarts the instances: inside one schedule
-		// its
-		// outage would fall into the next point's window, since the lab resizes while the
-		// load runs. Each pool size gets a run of its own, resized before it starts.
-		List<Point> measured = new ArrayList<>();
-		List<List<Planned>> bySize = List.copyOf(points.stream()
-			.collect(Collectors.groupingBy(Planned::poolSize, LinkedHashMap::new, Collectors.toList()))
-			.values());
-		for (int i = 0; i < bySize.size(); i++) {
-			LoadRun.Result result = announceAndMeasureOneRun(bySize.get(i), deployment, loadDirectory,
-					runId + "-pool" + bySize.get(i).get(0).poolSize(), report);
-			measured.addAll(result.measured());
-			if (!result.leftover().isEmpty() || !deployment.deadInstances().isEmpty()) {
-				List<Planned> leftover = new ArrayList<>(result.leftover());
-				bySize.subList(i + 1, bySize.size()).forEach(leftover::addAll);
-				return new LoadRun.Result(measured, leftover);
-			}
-		}
-		return new LoadRun.Result(measured, List.of());
+		return RedeployRuns.measure(points, runId,
+				this.sweep.preFlight().external().flatMap(ExternalTarget::resizeCommand).isPresent(),
+				(run, id) -> announceAndMeasureOneRun(run, deployment, loadDirectory, id, report));
 	}
 
 	private LoadRun.Result announceAndMeasureOneRun(List<Planned> points, Deployment deployment, Path loadDirectory,
