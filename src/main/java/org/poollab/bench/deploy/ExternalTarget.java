@@ -49,12 +49,14 @@ import org.poollab.service.system.PoolResize;
  * @param requests the team's own requests ({@code bench.requests}); empty: the lab's
  * workload, for the lab's own service
  * @param poolName the HikariCP pool swept, by its {@code pool} tag
- * ({@code bench.poolName}); empty: the only one, or with several the first by name, which
- * the pre-flight names
+ * ({@code bench.poolName}); empty: each instance's only one, or with several the first by
+ * name, which the pre-flight names
+ * @param pools each instance's pool as the pre-flight chose it, in the order of
+ * {@code actuators}; empty before it
  */
 public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<String> resizeCommand,
 		Duration resizeTimeout, Optional<ResizeCredential> token, Optional<Requests> requests,
-		Optional<String> poolName) {
+		Optional<String> poolName, List<String> pools) {
 
 	/** What {@code bench.resizeCommand} must contain: replaced by each pool size. */
 	public static final String POOL_SIZE = "{poolSize}";
@@ -146,7 +148,7 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 				.formatted(command.get(), RESIZE_COMMAND_ALLOWED));
 		}
 		return new ExternalTarget(List.copyOf(entries), List.copyOf(bases), command, resizeTimeout, token,
-				Optional.empty(), Optional.empty());
+				Optional.empty(), Optional.empty(), List.of());
 	}
 
 	/**
@@ -156,7 +158,7 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	 */
 	public ExternalTarget serving(Optional<Requests> requests, Optional<String> poolName) {
 		return new ExternalTarget(this.targets, this.actuators, this.resizeCommand, this.resizeTimeout, this.token,
-				requests, poolName.map(String::strip).filter((name) -> !name.isEmpty()));
+				requests, poolName.map(String::strip).filter((name) -> !name.isEmpty()), List.of());
 	}
 
 	private static URI parse(String setting, String value) {
@@ -225,7 +227,7 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	 * the pool it sweeps named.
 	 *
 	 * @param sizes each instance's pool size, in the order of {@code bench.actuators}
-	 * @param target the deployment, its {@link #poolName} the pool chosen
+	 * @param target the deployment, its {@link #pools} the pools chosen
 	 */
 	public record Ready(List<Integer> sizes, ExternalTarget target) {
 	}
@@ -245,7 +247,7 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	 */
 	public Ready requireReady(PrintStream out) throws InterruptedException {
 		Readiness readiness = new Readiness(this, out);
-		ExternalTarget chosen = this;
+		List<String> chosen = new ArrayList<>();
 		List<Integer> sizes = new ArrayList<>();
 		for (int i = 0; i < instances(); i++) {
 			readiness.requireUp(i);
@@ -257,7 +259,7 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 							.formatted(this.actuators.get(i), actuator(i, "prometheus"), PROMETHEUS_HINT));
 			}
 			String pool = readiness.choosePool(i, pools);
-			chosen = chosen.withPool(pool);
+			chosen.add(pool);
 			readiness.describeHold(i, exposition, pool);
 			int size = pools.getOrDefault(pool, 0);
 			if (this.resizeCommand.isEmpty()) {
@@ -273,14 +275,16 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 		for (URI target : this.targets) {
 			readiness.requireServes(target);
 		}
-		out.printf(Locale.ROOT, "Instances by their actuators: %s, pool %s, sizes now %s (restored at the end).%n",
-				this.actuators, chosen.poolName().orElseThrow(), sizes);
-		return new Ready(List.copyOf(sizes), chosen);
+		out.printf(Locale.ROOT, "Instances by their actuators: %s, %s, sizes now %s (restored at the end).%n",
+				this.actuators, (chosen.stream().distinct().count() == 1) ? "pool " + chosen.get(0) : "pools " + chosen,
+				sizes);
+		return new Ready(List.copyOf(sizes), new ExternalTarget(this.targets, this.actuators, this.resizeCommand,
+				this.resizeTimeout, this.token, this.requests, this.poolName, List.copyOf(chosen)));
 	}
 
-	private ExternalTarget withPool(String pool) {
-		return new ExternalTarget(this.targets, this.actuators, this.resizeCommand, this.resizeTimeout, this.token,
-				this.requests, Optional.of(pool));
+	/** The pool the lab watches on an instance, once the pre-flight chose it. */
+	public Optional<String> pool(int instance) {
+		return (instance < this.pools.size()) ? Optional.of(this.pools.get(instance)) : this.poolName;
 	}
 
 	/**
@@ -368,7 +372,7 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 			return OptionalInt.empty();
 		}
 		Map<String, Integer> pools = pools(response.body());
-		String pool = this.poolName.orElse(pools.isEmpty() ? "" : pools.keySet().iterator().next());
+		String pool = pool(instance).orElse(pools.isEmpty() ? "" : pools.keySet().iterator().next());
 		Integer size = pools.get(pool);
 		return (size != null) ? OptionalInt.of(size) : OptionalInt.empty();
 	}

@@ -98,7 +98,7 @@ class ReadinessTests {
 		ExternalTarget.Ready ready = ready(Optional.empty());
 
 		assertThat(ready.sizes()).containsExactly(10);
-		assertThat(ready.target().poolName()).contains("HikariPool-1");
+		assertThat(ready.target().pool(0)).contains("HikariPool-1");
 		assertThat(printed()).contains("health UP", "Target " + this.base + " answers (GET /vets: HTTP 200)")
 			.doesNotContain("POST");
 	}
@@ -156,7 +156,7 @@ class ReadinessTests {
 		ExternalTarget.Ready ready = ready(Optional.empty());
 
 		assertThat(ready.sizes()).containsExactly(12);
-		assertThat(ready.target().poolName()).contains("orders");
+		assertThat(ready.target().pool(0)).contains("orders");
 		assertThat(printed()).contains("shows 2 HikariCP pools [orders, reporting]: sweeping orders")
 			.contains("-Dbench.poolName");
 	}
@@ -171,7 +171,7 @@ class ReadinessTests {
 		ExternalTarget.Ready ready = ready(Optional.of("reporting"));
 
 		assertThat(ready.sizes()).containsExactly(4);
-		assertThat(ready.target().poolName()).contains("reporting");
+		assertThat(ready.target().pool(0)).contains("reporting");
 		assertThat(printed()).doesNotContain("sweeping orders");
 	}
 
@@ -223,6 +223,26 @@ class ReadinessTests {
 		ExternalTarget target = ready(Optional.of("reporting")).target();
 
 		assertThat(target.poolSize(0)).hasValue(4);
+	}
+
+	@Test
+	void eachInstanceKeepsItsOwnPoolWhenTheirNamesDiffer() throws Exception {
+		upWith("hikaricp_connections_max{pool=\"roles-8081\"} 3.0\n");
+		answer("/b/actuator/health", 200, "{\"status\":\"UP\"}");
+		answer("/b/actuator/prometheus", 200, "hikaricp_connections_max{pool=\"roles-8082\"} 3.0\n");
+		ExternalTarget target = ExternalTarget
+			.of(List.of(this.base), List.of(this.base + "/actuator", this.base + "/b/actuator"), "true {poolSize}",
+					Duration.ofSeconds(5), false, Optional.empty())
+			.serving(Optional.empty(), Optional.empty());
+		answer("/roles", 200, "[]");
+
+		ExternalTarget ready = target.requireReady(new PrintStream(this.console, true, StandardCharsets.UTF_8))
+			.target();
+
+		assertThat(ready.pool(0)).contains("roles-8081");
+		assertThat(ready.pool(1)).contains("roles-8082");
+		assertThat(ready.poolSize(1)).hasValue(3);
+		assertThat(printed()).contains("pools [roles-8081, roles-8082], sizes now [3, 3]");
 	}
 
 }
