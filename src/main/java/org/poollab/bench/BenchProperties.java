@@ -35,6 +35,7 @@ import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.grid.TimeScaleSetting;
 import org.poollab.bench.grid.ThreadModel;
 import org.poollab.bench.grid.Topology;
+import org.poollab.bench.grid.Requests;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.load.RemoteEngines;
@@ -158,6 +159,11 @@ import org.poollab.service.hold.HoldTime;
  * and wait until every instance reports the new size
  * @param allowRemoteTargets let targets and actuators be beyond this machine's loopback
  * (the lab then loads a service elsewhere: yours to load)
+ * @param requests with {@code external}: the team's own requests, each
+ * {@code METHOD /path}, optionally {@code @file} (a body) and {@code ; weight}
+ * ({@link Requests}); unset: the workload's
+ * @param poolName with {@code external}: the HikariCP pool swept, by its {@code pool}
+ * tag; unset: the only one, or the first by name
  */
 @ConfigurationProperties(prefix = "bench", ignoreUnknownFields = false)
 @Validated
@@ -205,7 +211,8 @@ record BenchProperties(
 		@Nullable List<@NotNull String> actuators, @Nullable String resizeCommand,
 		@DefaultValue("10m") @DurationUnit(ChronoUnit.SECONDS) @DurationMin(seconds = 1) @DurationMax(
 				hours = 1) Duration resizeTimeout,
-		@DefaultValue("false") boolean allowRemoteTargets) {
+		@DefaultValue("false") boolean allowRemoteTargets, @Nullable List<@NotNull String> requests,
+		@Nullable String poolName) {
 
 	/** Who deploys what the load goes to. */
 	enum Target {

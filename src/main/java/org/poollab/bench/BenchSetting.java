@@ -11,6 +11,7 @@ import org.poollab.bench.deploy.ServiceJvm;
 import org.poollab.bench.grid.HoldTimeFrom;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.grid.Question;
+import org.poollab.bench.grid.Requests;
 import org.poollab.bench.grid.TimeScaleSetting;
 import org.poollab.bench.load.RemoteEngines;
 import org.poollab.service.hold.CpuHold;
@@ -138,7 +139,12 @@ enum BenchSetting {
 	RESIZE_TIMEOUT("resizeTimeout", "10m", "a duration from 1s to 1h, e.g. 10m",
 			"In target mode, the longest one resize may take"),
 	ALLOW_REMOTE_TARGETS("allowRemoteTargets", "false", "true or false",
-			"In target mode, let targets and actuators be beyond this machine's loopback");
+			"In target mode, let targets and actuators be beyond this machine's loopback"),
+	REQUESTS("requests", "none (GET /roles, the lab's own)", Requests.ALLOWED,
+			"In target mode, the requests the load sends, each arrival one drawn by weight"),
+	POOL_NAME("poolName", "none (the only pool, or the first by name)",
+			"a HikariCP pool name, the pool tag of hikaricp_connections_max, e.g. HikariPool-1",
+			"In target mode, which of the service's HikariCP pools is swept");
 
 	private final String property;
 

@@ -17,6 +17,7 @@ import org.poollab.bench.deploy.PgBouncer;
 import org.poollab.bench.deploy.Ports;
 import org.poollab.bench.deploy.ServiceJvm;
 import org.poollab.bench.grid.Grid;
+import org.poollab.bench.grid.Requests;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.LabPaths;
@@ -79,11 +80,11 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 					"The connection budget is not checked: without bench.database.url the lab cannot read the database's max_connections (%d instance(s) x pool up to %d must fit it).%n",
 					external.instances(), grid.largestPoolSize());
 		}
-		List<Integer> found = external.requireReady(out);
+		ExternalTarget.Ready found = external.requireReady(out);
 		// Last: it runs the lab's JMeter against the engines for a few seconds.
 		engines = engines.check(LabPaths.of(properties.buildDirectory()), out);
 		return new PreFlight(Optional.empty(), Optional.empty(), null, engines, ServiceJvm.choose(null, false),
-				Optional.of(external), List.copyOf(found));
+				Optional.of(found.target()), found.sizes());
 	}
 
 	/**
@@ -216,6 +217,11 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 			out.println("pgbouncer is not installed (apt-get install pgbouncer): skipping the pgbouncer topology.");
 		}
 		return pgbouncer;
+	}
+
+	/** What the load sends: the team's requests in target mode, else the workload's. */
+	String load(Grid grid) {
+		return this.external.flatMap(ExternalTarget::requests).map(Requests::label).orElse(grid.workload().label());
 	}
 
 }

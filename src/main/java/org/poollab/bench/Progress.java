@@ -141,16 +141,21 @@ final class Progress {
 	}
 
 	/**
-	 * The measured hold beside the asked one, e.g. {@code  hold 10.1/11.2 ms (asked 10)},
-	 * and a warning when its mean is more than 10 % off the asked (its p99 25 %, where
-	 * one was asked: a constant hold has none, and its measured p99 is the jitter around
-	 * it).
+	 * The measured hold beside the asked one, e.g. {@code  hold 10.1/11.2 ms (asked 10)}
+	 * (mean/p99; the mean alone where the p99 was not measured), and a warning when its
+	 * mean is more than 10 % off the asked (its p99 25 %, where one was asked: a constant
+	 * hold has none, and its measured p99 is the jitter around it).
 	 */
 	static String hold(Point point) {
 		Double mean = point.pool().holdMeanMs();
 		Double p99 = point.pool().holdP99Ms();
-		if (mean == null || p99 == null) {
+		if (mean == null) {
 			return "";
+		}
+		if (p99 == null) {
+			// A team's app whose usage timer publishes no buckets: the pre-flight said
+			// which property turns them on.
+			return String.format(Locale.ROOT, "  hold %.1f ms mean, p99 not measured (no histogram)", mean);
 		}
 		EmulatedHold asked = point.limits().hold();
 		String measured = String.format(Locale.ROOT, "  hold %.1f/%.1f ms", mean, p99) + point.databaseCpuMsPerRequest()

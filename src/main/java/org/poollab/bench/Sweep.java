@@ -64,7 +64,7 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 		List<Planned> planned = planned(preFlight);
 		Instant startedAt = Instant.now();
 		ResultsStore store = ResultsStore.create(this.properties.outputDirectory(), startedAt);
-		announce(planned, store);
+		announce(planned, store, preFlight.load(this.grid));
 		try (ChildProcesses processes = new ChildProcesses()) {
 			SweepMeasurement measurement = new SweepMeasurement(this, preFlight, store, startedAt, processes);
 			try {
@@ -113,14 +113,13 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 	}
 
 	/** What the sweep will do, and where its results go. */
-	private void announce(List<Planned> planned, ResultsStore store) {
+	private void announce(List<Planned> planned, ResultsStore store, String load) {
 		if (this.properties.question().isPresent()) {
 			this.out.printf(Locale.ROOT,
 					"SLO search ('%s' windows): %s arrivals, %d x %s per pool size + %s warm-up, workload %s.%nInstance: %s.%nResults: %s%n",
 					this.grid.preset().label(), this.grid.arrivals().label(), this.grid.repeats(),
-					Durations.human(this.grid.duration()), Durations.human(this.grid.warmup()),
-					this.grid.workload().label(), this.grid.limits(RequestThreads.TOMCAT_DEFAULT).describe(),
-					store.directory());
+					Durations.human(this.grid.duration()), Durations.human(this.grid.warmup()), load,
+					this.grid.limits(RequestThreads.TOMCAT_DEFAULT).describe(), store.directory());
 		}
 		else {
 			this.out.printf(Locale.ROOT,
@@ -128,9 +127,9 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 					this.grid.preset().label(), planned.size(),
 					planned.stream().map((point) -> point.topology().label()).distinct().toList(), threadsDimension(),
 					this.grid.poolSizes().stream().map(SweepResults::poolLabel).toList(), this.grid.rates(),
-					this.grid.repeats(), this.grid.workload().label(), this.grid.arrivals().label(),
-					Durations.human(this.grid.duration()), Durations.human(this.grid.warmup()),
-					this.grid.limits(RequestThreads.TOMCAT_DEFAULT).describe(), store.directory());
+					this.grid.repeats(), load, this.grid.arrivals().label(), Durations.human(this.grid.duration()),
+					Durations.human(this.grid.warmup()), this.grid.limits(RequestThreads.TOMCAT_DEFAULT).describe(),
+					store.directory());
 		}
 		if (this.grid.hold() != null) {
 			this.out.printf(Locale.ROOT,

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import org.poollab.bench.deploy.Database;
+import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.ChildProcesses;
@@ -32,7 +33,8 @@ record SweepContext(Grid grid, BenchProperties properties, LabPaths paths, Print
 
 	/** A JMeter for this sweep's workload, here or on the remote engines. */
 	JMeter jmeter() {
-		return new JMeter(this.paths, this.preFlight.remoteEngines(), this.grid.workload());
+		JMeter jmeter = new JMeter(this.paths, this.preFlight.remoteEngines(), this.grid.workload());
+		return this.preFlight.external().flatMap(ExternalTarget::requests).map(jmeter::sending).orElse(jmeter);
 	}
 
 	/** Where JMeter's plans, results and logs go. */

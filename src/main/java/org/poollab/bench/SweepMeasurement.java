@@ -133,7 +133,7 @@ final class SweepMeasurement {
 			}
 			this.results = (this.results == null)
 					? new SweepResults(this.startedAt, grid.preset().label(), host, described,
-							properties.p99Objective().toMillis(), grid.workload().label(), this.points)
+							properties.p99Objective().toMillis(), this.preFlight.load(grid), this.points)
 						.withConnectionsPerRequest(properties.connectionsPerRequest())
 					: this.results.withDatabase(described);
 			if (grid.vendors().size() > 1) {

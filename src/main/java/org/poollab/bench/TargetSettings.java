@@ -1,5 +1,6 @@
 package org.poollab.bench;
 
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -10,6 +11,7 @@ import org.poollab.bench.BenchProperties.Target;
 import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.deploy.ResizeCredential;
 import org.poollab.bench.grid.Preset;
+import org.poollab.bench.grid.Requests;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.results.SweepResults;
@@ -38,6 +40,8 @@ final class TargetSettings {
 			refuseWithoutExternal("targets", settings.targets());
 			refuseWithoutExternal("actuators", settings.actuators());
 			refuseWithoutExternal("resizeCommand", settings.resizeCommand());
+			refuseWithoutExternal("requests", settings.requests());
+			refuseWithoutExternal("poolName", settings.poolName());
 			return Optional.empty();
 		}
 		refuseDeploymentSettings(settings);
@@ -53,8 +57,31 @@ final class TargetSettings {
 			throw new BenchSettingException(
 					"bench.workload=write with bench.target=external needs bench.database.url: every point starts on an empty role_audit table, which the lab empties through the database. Nothing was started.");
 		}
-		return Optional.of(ExternalTarget.of(settings.targets(), settings.actuators(), settings.resizeCommand(),
-				settings.resizeTimeout(), settings.allowRemoteTargets(), ResizeCredential.from(environment)));
+		Optional<Requests> requests = requests(settings);
+		return Optional.of(ExternalTarget
+			.of(settings.targets(), settings.actuators(), settings.resizeCommand(), settings.resizeTimeout(),
+					settings.allowRemoteTargets(), ResizeCredential.from(environment))
+			.serving(requests, Optional.ofNullable(settings.poolName())));
+	}
+
+	/**
+	 * The team's requests, checked; refused beside what only the lab's own requests have:
+	 * a workload, and the cross-check's generator, which sends {@code GET /roles}.
+	 */
+	private static Optional<Requests> requests(BenchProperties settings) {
+		if (settings.requests() == null) {
+			return Optional.empty();
+		}
+		if (settings.workload() != null) {
+			throw new BenchSettingException(
+					"bench.workload=%s is not allowed with bench.requests: the workload is the lab's own request, bench.requests yours; leave bench.workload unset. Nothing was started."
+						.formatted(settings.workload().name().toLowerCase(java.util.Locale.ROOT)));
+		}
+		if (settings.crossCheck()) {
+			throw new BenchSettingException(
+					"bench.crossCheck=true is not allowed with bench.requests: the independent generator sends the lab's GET /roles only. Nothing was started.");
+		}
+		return Optional.of(Requests.parse(settings.requests(), Path.of("")));
 	}
 
 	/**

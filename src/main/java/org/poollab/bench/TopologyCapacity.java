@@ -54,8 +54,9 @@ final class TopologyCapacity {
 	SlowMotion.Choice probe(Deployment deployment, Capacities capacities) throws IOException, InterruptedException {
 		int highest = this.mine.stream().mapToInt(Planned::rateRps).max().orElseThrow();
 		EmulatedHold hold = this.sweep.grid().hold();
-		String notScalable = (hold == null || !hold.waits()) ? "no emulated hold to stretch" : (hold.cpuMs() != null)
-				? "a hold of database CPU cannot run in slow motion: the database's CPU is what is measured" : null;
+		String notScalable = (hold != null && hold.cpuMs() != null)
+				? "a hold of database CPU cannot run in slow motion: the database's CPU is what is measured"
+				: (hold == null || !hold.waits()) ? "no emulated hold to stretch" : null;
 		Capacity capacity = new CapacityProbe(this.sweep.jmeter(), this.sweep.loadDirectory(), this.sweep.processes(),
 				this.sweep.out())
 			.measure(deployment, this.first.deploymentLabel(), highest, hold);

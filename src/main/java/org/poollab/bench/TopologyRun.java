@@ -12,6 +12,7 @@ import java.util.function.BiConsumer;
 
 import org.poollab.bench.deciding.Fate;
 import org.poollab.bench.deploy.Deployment;
+import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.TimeScale;
@@ -248,6 +249,13 @@ final class TopologyRun {
 	 */
 	LoadRun.Result announceAndMeasure(List<Planned> points, Deployment deployment, Path loadDirectory, String runId,
 			BiConsumer<List<Point>, Long> report) throws IOException, InterruptedException {
+		return RedeployRuns.measure(points, runId,
+				this.sweep.preFlight().external().flatMap(ExternalTarget::resizeCommand).isPresent(),
+				(run, id) -> announceAndMeasureOneRun(run, deployment, loadDirectory, id, report));
+	}
+
+	private LoadRun.Result announceAndMeasureOneRun(List<Planned> points, Deployment deployment, Path loadDirectory,
+			String runId, BiConsumer<List<Point>, Long> report) throws IOException, InterruptedException {
 		List<LoadRun.Segment> segments = this.load.segments(points, deployment.poolSize());
 		this.sweep.out()
 			.printf("  %s: %d point(s) in one JMeter schedule of %s...%n", runId, points.size(),
@@ -257,6 +265,10 @@ final class TopologyRun {
 		if (this.sweep.database().exit().isPresent()) {
 			throw new LabFailureException("%s ran %d point(s) while the database was gone or going; they are not kept"
 				.formatted(runId, result.measured().size()));
+		}
+		Optional<String> wrong = WrongTarget.first(result.measured(), this.sweep.preFlight().load(this.sweep.grid()));
+		if (wrong.isPresent()) {
+			throw new LabFailureException(wrong.get());
 		}
 		report.accept(result.measured(), System.nanoTime() - started);
 		return result;

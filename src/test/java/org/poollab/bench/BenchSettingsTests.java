@@ -143,7 +143,9 @@ class BenchSettingsTests {
 			BenchSetting.OUTPUT_DIRECTORY, "any path: made when missing", BenchSetting.BUILD_DIRECTORY,
 			"any path: the build's, where JMeter is looked for", BenchSetting.RMI_KEYSTORE,
 			"any path: a keystore is made there when missing", BenchSetting.HOLD_TIME_FROM_URI,
-			"any uri label; one the exposition counts no requests for is refused as such (HoldTimeFromTests)");
+			"any uri label; one the exposition counts no requests for is refused as such (HoldTimeFromTests)",
+			BenchSetting.POOL_NAME,
+			"any name; one the actuator does not show is refused with the pools it shows (ReadinessTests)");
 
 	static List<Arguments> badValues() {
 		String external = "--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator";
@@ -173,7 +175,7 @@ class BenchSettingsTests {
 				bad(BenchSetting.ACTUATORS, "ftp://127.0.0.1/actuator",
 						"--bench.target=external --bench.targets=http://127.0.0.1:8080"),
 				bad(BenchSetting.RESIZE_COMMAND, "true", external), bad(BenchSetting.RESIZE_TIMEOUT, "0s"),
-				bad(BenchSetting.ALLOW_REMOTE_TARGETS, "maybe"),
+				bad(BenchSetting.REQUESTS, "GET owners", external), bad(BenchSetting.ALLOW_REMOTE_TARGETS, "maybe"),
 				bad(BenchSetting.DATABASE_ALLOW_FOREIGN_TABLES, "maybe"));
 	}
 
@@ -256,6 +258,24 @@ class BenchSettingsTests {
 					""")
 	void targetModeIsCheckedBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
 		assertRefusedBeforeAnythingStarts(settings.split(" "), message, output);
+	}
+
+	/**
+	 * The team's requests and pool are target mode's own, and the requests replace the
+	 * lab's: what only the lab's own request has is refused beside them. (A request holds
+	 * a space, so settings are split before each {@code --}.)
+	 */
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					--bench.requests=GET /vets                                                    | bench.requests is a setting of target mode: add -Dbench.target=external
+					--bench.poolName=orders                                                       | bench.poolName is a setting of target mode: add -Dbench.target=external
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.requests=GET /vets --bench.workload=read | bench.workload=read is not allowed with bench.requests: the workload is the lab's own request
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.requests=GET /vets --bench.crossCheck=true | bench.crossCheck=true is not allowed with bench.requests: the independent generator sends the lab's GET /roles only
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.requests=GET vets | bench.requests=GET vets is not allowed: the path vets does not start with /
+					""")
+	void theTeamsRequestsAndPoolAreCheckedBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
+		assertRefusedBeforeAnythingStarts(settings.split("\\s+(?=--)"), message, output);
 	}
 
 	/**

@@ -261,7 +261,7 @@ class ExternalTargetSweepIT {
 	}
 
 	@Test
-	void aTargetThatDoesNotAnswerAndAnActuatorWithoutThePoolGaugeAreRefused() throws Exception {
+	void aTargetThatDoesNotAnswerAndAnAddressWithoutAnActuatorAreRefused() throws Exception {
 		String closed = "http://127.0.0.4:" + freePort("127.0.0.4");
 		assertThatExceptionOfType(BenchSettingException.class)
 			.isThrownBy(() -> BenchApplication.run(new PrintStream(new ByteArrayOutputStream()), Programs.installed(),
@@ -269,14 +269,15 @@ class ExternalTargetSweepIT {
 					"--bench.actuators=" + this.actuators.get(0), "--bench.preset=quick", "--bench.poolSizes=2",
 					"--bench.rates=50", "--bench.outputDirectory=" + directory.resolve("no-target")))
 			.withMessageContaining("bench.targets=" + closed + " does not answer");
-		// The public port serves no actuator: no hikaricp_connections_max there.
+		// The public port serves no actuator: no health there, named with what to add.
 		String publicPort = this.targets.get(0) + "/actuator";
 		assertThatExceptionOfType(BenchSettingException.class)
 			.isThrownBy(() -> BenchApplication.run(new PrintStream(new ByteArrayOutputStream()), Programs.installed(),
 					environment(TOKEN), "--bench.target=external", "--bench.targets=" + this.targets.get(0),
 					"--bench.actuators=" + publicPort, "--bench.preset=quick", "--bench.poolSizes=2",
 					"--bench.rates=50", "--bench.outputDirectory=" + directory.resolve("no-gauge")))
-			.withMessageContaining("bench.actuators=" + publicPort + " does not expose hikaricp_connections_max");
+			.withMessageContaining("bench.actuators=" + publicPort + " has no health endpoint")
+			.withMessageContaining("management.endpoints.web.exposure.include=health,prometheus");
 		assertThat(directory.resolve("no-target")).doesNotExist();
 		assertThat(directory.resolve("no-gauge")).doesNotExist();
 	}

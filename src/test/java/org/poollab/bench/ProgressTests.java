@@ -8,10 +8,12 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import org.poollab.bench.deciding.RecommenderTests;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.load.GeneratorCheckTests;
 import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;
+import org.poollab.bench.results.Pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,6 +65,16 @@ class ProgressTests {
 
 	private static Point point() {
 		return GeneratorCheckTests.point("even", 500, 500, 1);
+	}
+
+	@Test
+	void aHoldWithoutItsHistogramShowsItsMeanAndSaysThePercentileIsMissing() {
+		Point point = RecommenderTests.point("single", 4, 50, 50, 0, 5)
+			.toBuilder()
+			.pool(new Pool(List.of(4), 2, 0, 1, 8, 0, 5, null, null, 8.0, null))
+			.build();
+
+		assertThat(Progress.hold(point)).isEqualTo("  hold 8.0 ms mean, p99 not measured (no histogram)");
 	}
 
 }

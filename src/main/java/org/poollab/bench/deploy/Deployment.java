@@ -224,7 +224,8 @@ public final class Deployment implements AutoCloseable {
 		List<Instance> instances = new ArrayList<>();
 		for (int i = 0; i < target.instances(); i++) {
 			URI actuator = target.actuators().get(i);
-			instances.add(Instance.external(actuator.getHost(), actuator.getPort(), actuator, limits, target.token()));
+			instances.add(Instance.external(actuator.getHost(), actuator.getPort(), actuator, limits, target.token(),
+					target.pool(i)));
 		}
 		String loadBalancer = (target.targets().size() > 1) ? CLIENT_ROUND_ROBIN : EXTERNAL;
 		Deployment deployment = new Deployment(instances, new Entry(loadBalancer, targets, null), null, context,

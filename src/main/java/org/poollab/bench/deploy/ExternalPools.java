@@ -114,9 +114,15 @@ final class ExternalPools {
 							this.target.actuators(), poolSize, this.target.resizeTimeout()));
 	}
 
-	/** A redeploying instance may not answer yet: that is not its size yet either. */
+	/**
+	 * A redeploying instance may not answer yet: that is not its size yet either. Its
+	 * {@code health} is asked first: HikariCP starts its pool, and Micrometer its gauges,
+	 * at the first connection, which an app without Flyway takes only when asked (Boot's
+	 * database health check is such a request).
+	 */
 	private OptionalInt pollPoolSize(int instance) throws InterruptedException {
 		try {
+			this.target.health(instance);
 			return this.target.poolSize(instance);
 		}
 		catch (IOException ex) {

@@ -11,8 +11,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,7 +23,9 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.poollab.bench.grid.Requests;
 import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.service.hold.ConnectionHold;
 import org.poollab.service.system.PoolResize;
 
 /**
@@ -42,9 +46,17 @@ import org.poollab.service.system.PoolResize;
  * @param resizeTimeout how long a resize may take, the command and the wait until every
  * instance reports the new size
  * @param token the resize endpoint's credential, when the service asks for one
+ * @param requests the team's own requests ({@code bench.requests}); empty: the lab's
+ * workload, for the lab's own service
+ * @param poolName the HikariCP pool swept, by its {@code pool} tag
+ * ({@code bench.poolName}); empty: each instance's only one, or with several the first by
+ * name, which the pre-flight names
+ * @param pools each instance's pool as the pre-flight chose it, in the order of
+ * {@code actuators}; empty before it
  */
 public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<String> resizeCommand,
-		Duration resizeTimeout, Optional<ResizeCredential> token) {
+		Duration resizeTimeout, Optional<ResizeCredential> token, Optional<Requests> requests,
+		Optional<String> poolName, List<String> pools) {
 
 	/** What {@code bench.resizeCommand} must contain: replaced by each pool size. */
 	public static final String POOL_SIZE = "{poolSize}";
@@ -73,6 +85,15 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	private static final Pattern POOL_MAX = Pattern.compile("^hikaricp_connections_max(\\{[^\\n]*\\})? (\\S+)$",
 			Pattern.MULTILINE);
 
+	/** A series' {@code pool} tag: HikariCP's pool name. */
+	private static final Pattern POOL_TAG = Pattern.compile("[{,]pool=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+	/** What the prometheus endpoint needs, for the one line that says it is missing. */
+	public static final String PROMETHEUS_HINT = "add the dependency io.micrometer:micrometer-registry-prometheus and expose the endpoints with management.endpoints.web.exposure.include=health,prometheus";
+
+	/** What turns the hold's histogram on, for the line that says it is off. */
+	public static final String HOLD_HISTOGRAM_PROPERTY = "management.metrics.distribution.percentiles-histogram.hikaricp.connections.usage=true";
+
 	/**
 	 * The settings, checked.
 	 * @param allowRemote {@code bench.allowRemoteTargets}: load and resizes may go beyond
@@ -97,7 +118,7 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 					|| !(uri.getPath() == null || uri.getPath().isEmpty() || uri.getPath().equals("/"))
 					|| uri.getQuery() != null) {
 				throw new BenchSettingException(
-						"bench.targets=%s is not allowed: use %s (the plan sends GET /roles or POST /roles/audit itself, over plain HTTP). Nothing was started."
+						"bench.targets=%s is not allowed: use %s (the plan adds each request's path itself, over plain HTTP). Nothing was started."
 							.formatted(target, TARGETS_ALLOWED));
 			}
 			entries.add(URI.create("http://" + uri.getHost() + ":" + uri.getPort()));
@@ -126,7 +147,18 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 			throw new BenchSettingException("bench.resizeCommand=%s is not allowed: use %s. Nothing was started."
 				.formatted(command.get(), RESIZE_COMMAND_ALLOWED));
 		}
-		return new ExternalTarget(List.copyOf(entries), List.copyOf(bases), command, resizeTimeout, token);
+		return new ExternalTarget(List.copyOf(entries), List.copyOf(bases), command, resizeTimeout, token,
+				Optional.empty(), Optional.empty(), List.of());
+	}
+
+	/**
+	 * The same deployment loaded with the team's requests, sweeping the named pool.
+	 * @param requests {@code bench.requests}, checked; empty: the lab's workload
+	 * @param poolName {@code bench.poolName}; empty: the only pool, or the first by name
+	 */
+	public ExternalTarget serving(Optional<Requests> requests, Optional<String> poolName) {
+		return new ExternalTarget(this.targets, this.actuators, this.resizeCommand, this.resizeTimeout, this.token,
+				requests, poolName.map(String::strip).filter((name) -> !name.isEmpty()), List.of());
 	}
 
 	private static URI parse(String setting, String value) {
@@ -191,64 +223,90 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	}
 
 	/**
-	 * Checks, before anything is measured, that the deployment can be swept: every target
-	 * answers HTTP, every actuator exposes {@code hikaricp_connections_max}, and without
-	 * a resize command every instance's resize endpoint is there and takes the lab's
-	 * credential. The credential is tried with a size the endpoint refuses (0): it checks
-	 * the credential first (401 or 403 when missing or wrong) and the size after (400),
-	 * so nothing is resized.
-	 * @return each instance's pool size now, in the order of {@code bench.actuators}
+	 * What the pre-flight found: each instance's pool size now, and the deployment with
+	 * the pool it sweeps named.
+	 *
+	 * @param sizes each instance's pool size, in the order of {@code bench.actuators}
+	 * @param target the deployment, its {@link #pools} the pools chosen
+	 */
+	public record Ready(List<Integer> sizes, ExternalTarget target) {
+	}
+
+	/**
+	 * Checks, before anything is measured, that the deployment can be swept: every
+	 * actuator's {@code health} says UP and its {@code prometheus} endpoint shows a
+	 * HikariCP pool ({@code hikaricp_connections_max}), one chosen where it shows
+	 * several; every target serves the requests the pre-flight may send (each {@code GET}
+	 * once, a 4xx refused: a wrong target, not a pool size); and without a resize command
+	 * every instance's resize endpoint is there and takes the lab's credential. The
+	 * credential is tried with a size the endpoint refuses (0): it checks the credential
+	 * first (401 or 403 when missing or wrong) and the size after (400), so nothing is
+	 * resized.
+	 * @return each instance's pool size now, and the pool chosen
 	 * @throws BenchSettingException naming the setting and the URL that failed
 	 */
-	public List<Integer> requireReady(PrintStream out) throws InterruptedException {
-		for (URI target : this.targets) {
-			try {
-				HttpResponse<Void> response = HTTP.send(
-						HttpRequest.newBuilder(URI.create(target + "/ping")).timeout(Duration.ofSeconds(5)).build(),
-						HttpResponse.BodyHandlers.discarding());
-				out.printf(Locale.ROOT, "Target %s answers (GET /ping: HTTP %d).%n", target, response.statusCode());
-			}
-			catch (IOException ex) {
-				throw new BenchSettingException(
-						"bench.targets=%s does not answer: %s. Check the URL and that the service runs. Nothing was started."
-							.formatted(target, describe(ex)));
-			}
-		}
+	public Ready requireReady(PrintStream out) throws InterruptedException {
+		Readiness readiness = new Readiness(this, out);
+		List<String> chosen = new ArrayList<>();
 		List<Integer> sizes = new ArrayList<>();
 		for (int i = 0; i < instances(); i++) {
-			OptionalInt size;
-			try {
-				size = poolSize(i);
-			}
-			catch (IOException ex) {
-				throw new BenchSettingException("bench.actuators=%s does not answer: %s. Nothing was started."
-					.formatted(this.actuators.get(i), describe(ex)));
-			}
-			if (size.isEmpty()) {
+			readiness.requireUp(i);
+			String exposition = readiness.prometheus(i);
+			Map<String, Integer> pools = pools(exposition);
+			if (pools.isEmpty()) {
 				throw new BenchSettingException(
-						"bench.actuators=%s does not expose hikaricp_connections_max at %s: the lab proves every point's pool size by it. Expose the prometheus endpoint (management.endpoints.web.exposure.include=health,prometheus) of a service with a HikariCP pool. Nothing was started."
-							.formatted(this.actuators.get(i), actuator(i, "prometheus")));
+						"bench.actuators=%s does not expose hikaricp_connections_max at %s: the lab proves every point's pool size by it, which HikariCP reports through Micrometer for a DataSource Spring Boot configures. For a service with a HikariCP pool, %s. Nothing was started."
+							.formatted(this.actuators.get(i), actuator(i, "prometheus"), PROMETHEUS_HINT));
 			}
+			String pool = readiness.choosePool(i, pools);
+			chosen.add(pool);
+			readiness.describeHold(i, exposition, pool);
+			int size = pools.getOrDefault(pool, 0);
 			if (this.resizeCommand.isEmpty()) {
 				requireResizable(i);
 				// The size to restore, read live: HikariCP's gauge caches its statistics
 				// for up to a second, stale right after a resize.
-				sizes.add(livePoolSize(i).orElse(size.getAsInt()));
+				sizes.add(livePoolSize(i).orElse(size));
 			}
 			else {
-				sizes.add(size.getAsInt());
+				sizes.add(size);
 			}
 		}
-		out.printf(Locale.ROOT, "Instances by their actuators: %s, pool sizes now %s (restored at the end).%n",
-				this.actuators, sizes);
-		return sizes;
+		for (URI target : this.targets) {
+			readiness.requireServes(target);
+		}
+		out.printf(Locale.ROOT, "Instances by their actuators: %s, %s, sizes now %s (restored at the end).%n",
+				this.actuators, (chosen.stream().distinct().count() == 1) ? "pool " + chosen.get(0) : "pools " + chosen,
+				sizes);
+		return new Ready(List.copyOf(sizes), new ExternalTarget(this.targets, this.actuators, this.resizeCommand,
+				this.resizeTimeout, this.token, this.requests, this.poolName, List.copyOf(chosen)));
+	}
+
+	/** The pool the lab watches on an instance, once the pre-flight chose it. */
+	public Optional<String> pool(int instance) {
+		return (instance < this.pools.size()) ? Optional.of(this.pools.get(instance)) : this.poolName;
+	}
+
+	/**
+	 * HikariCP's pools in an exposition, by their {@code pool} tag, each with its size
+	 * ({@code hikaricp_connections_max}); a series without the tag counts as the pool
+	 * named {@code ""}.
+	 */
+	static Map<String, Integer> pools(String exposition) {
+		Map<String, Integer> pools = new TreeMap<>();
+		Matcher max = POOL_MAX.matcher(exposition);
+		while (max.find()) {
+			Matcher tag = POOL_TAG.matcher(String.valueOf(max.group(1)));
+			pools.put(tag.find() ? tag.group(1) : "", (int) Double.parseDouble(max.group(2)));
+		}
+		return pools;
 	}
 
 	private void requireResizable(int instance) throws InterruptedException {
 		URI endpoint = actuator(instance, "poolsize");
 		HttpResponse<String> response;
 		try {
-			response = HTTP.send(Instance.resizeRequest(endpoint, "\"0\"", this.token),
+			response = HTTP.send(ResizeCredential.resizeRequest(endpoint, "\"0\"", this.token),
 					HttpResponse.BodyHandlers.ofString());
 		}
 		catch (IOException ex) {
@@ -300,6 +358,12 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 	 * report one.
 	 * @throws IOException when the actuator does not answer
 	 */
+	/** Asks an instance's {@code health}, whatever it answers. */
+	void health(int instance) throws IOException, InterruptedException {
+		HTTP.send(HttpRequest.newBuilder(actuator(instance, "health")).timeout(Duration.ofSeconds(5)).build(),
+				HttpResponse.BodyHandlers.discarding());
+	}
+
 	OptionalInt poolSize(int instance) throws IOException, InterruptedException {
 		HttpResponse<String> response = HTTP.send(
 				HttpRequest.newBuilder(actuator(instance, "prometheus")).timeout(Duration.ofSeconds(5)).build(),
@@ -307,11 +371,13 @@ public record ExternalTarget(List<URI> targets, List<URI> actuators, Optional<St
 		if (response.statusCode() != 200) {
 			return OptionalInt.empty();
 		}
-		Matcher max = POOL_MAX.matcher(response.body());
-		return max.find() ? OptionalInt.of((int) Double.parseDouble(max.group(2))) : OptionalInt.empty();
+		Map<String, Integer> pools = pools(response.body());
+		String pool = pool(instance).orElse(pools.isEmpty() ? "" : pools.keySet().iterator().next());
+		Integer size = pools.get(pool);
+		return (size != null) ? OptionalInt.of(size) : OptionalInt.empty();
 	}
 
-	private static String describe(IOException ex) {
+	static String describe(IOException ex) {
 		return (ex.getMessage() != null) ? ex.getClass().getSimpleName() + ": " + ex.getMessage()
 				: ex.getClass().getSimpleName();
 	}

@@ -59,6 +59,8 @@ public final class Instance {
 
 	private final Optional<ResizeCredential> token;
 
+	private @Nullable String poolName;
+
 	/**
 	 * @param process the JVM the lab started, {@code null} for an external instance
 	 * @param start what the lab started it with, {@code null} for an external instance
@@ -82,8 +84,18 @@ public final class Instance {
 	 * @param actuatorBase e.g. {@code http://127.0.0.2:8081/actuator}
 	 * @param token the resize endpoint's credential, when the service asks for one
 	 */
-	static Instance external(String host, int port, URI actuatorBase, Limits limits, Optional<ResizeCredential> token) {
-		return new Instance(host, port, actuatorBase, limits, token, null, null);
+	static Instance external(String host, int port, URI actuatorBase, Limits limits, Optional<ResizeCredential> token,
+			Optional<String> poolName) {
+		Instance instance = new Instance(host, port, actuatorBase, limits, token, null, null);
+		instance.poolName = poolName.orElse(null);
+		return instance;
+	}
+
+	/**
+	 * The HikariCP pool the lab watches, by its pool tag; null for the lab's own (one).
+	 */
+	public @Nullable String poolName() {
+		return this.poolName;
 	}
 
 	/**
@@ -267,20 +279,7 @@ public final class Instance {
 	}
 
 	private HttpRequest resizeRequest(int poolSize) {
-		return resizeRequest(actuator("poolsize"), String.valueOf(poolSize), this.token);
-	}
-
-	/**
-	 * A POST to a resize endpoint, with the credential when there is one.
-	 * @param size the JSON value of {@code maximumPoolSize}
-	 */
-	static HttpRequest resizeRequest(URI endpoint, String size, Optional<ResizeCredential> token) {
-		HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
-			.header("Content-Type", "application/json")
-			.timeout(Duration.ofSeconds(60))
-			.POST(HttpRequest.BodyPublishers.ofString("{\"maximumPoolSize\":" + size + "}"));
-		token.ifPresent((credential) -> request.header("Authorization", credential.authorization()));
-		return request.build();
+		return ResizeCredential.resizeRequest(actuator("poolsize"), String.valueOf(poolSize), this.token);
 	}
 
 	private void requireResized(int poolSize, HttpResponse<String> response) {

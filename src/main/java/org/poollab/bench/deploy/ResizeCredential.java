@@ -1,5 +1,8 @@
 package org.poollab.bench.deploy;
 
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -44,6 +47,19 @@ public final class ResizeCredential {
 	@Override
 	public String toString() {
 		return "(a token from " + ENVIRONMENT_VARIABLE + ")";
+	}
+
+	/**
+	 * A POST to a resize endpoint, with the credential when there is one.
+	 * @param size the JSON value of {@code maximumPoolSize}
+	 */
+	static HttpRequest resizeRequest(URI endpoint, String size, Optional<ResizeCredential> token) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
+			.header("Content-Type", "application/json")
+			.timeout(Duration.ofSeconds(60))
+			.POST(HttpRequest.BodyPublishers.ofString("{\"maximumPoolSize\":" + size + "}"));
+		token.ifPresent((credential) -> request.header("Authorization", credential.authorization()));
+		return request.build();
 	}
 
 }

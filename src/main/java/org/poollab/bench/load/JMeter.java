@@ -12,8 +12,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.poollab.bench.grid.Arrivals;
+import org.poollab.bench.grid.Requests;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
@@ -35,6 +37,9 @@ public final class JMeter {
 
 	private final Workload workload;
 
+	/** A team's own requests instead of the workload's ({@code bench.requests}). */
+	private Optional<Requests> requests = Optional.empty();
+
 	/**
 	 * @param paths where JMeter is
 	 * @param remoteEngines running JMeter servers ({@code jmeter -s}) to generate the
@@ -46,6 +51,12 @@ public final class JMeter {
 		this.paths = paths;
 		this.remoteEngines = remoteEngines;
 		this.workload = workload;
+	}
+
+	/** This JMeter sending a team's own requests instead, each arrival one by weight. */
+	public JMeter sending(Requests requests) {
+		this.requests = Optional.of(requests);
+		return this;
 	}
 
 	/** Whether the load comes from remote engines, each on a schedule of its own. */
@@ -264,7 +275,9 @@ public final class JMeter {
 		if (!path.equals(DEFAULT_PATH)) {
 			properties.put("path", path);
 		}
-		return launch(this.paths.plan(this.workload.plan), properties, schedule.length(), drain, jtl, log, processes);
+		this.requests.ifPresent((team) -> properties.putAll(team.properties()));
+		return launch(this.paths.plan(this.requests.isPresent() ? Requests.PLAN : this.workload.plan), properties,
+				schedule.length(), drain, jtl, log, processes);
 	}
 
 	/**

@@ -34,10 +34,15 @@ import org.poollab.service.system.ThreadTelemetry;
  * expose it (a JVM without virtual threads)
  * @param hold {@link ConnectionHold#METRIC}: every request's connection hold as the
  * instance timed it (both services)
+ * @param usageBuckets {@code hikaricp_connections_usage_seconds}' histogram (seconds),
+ * empty unless the service publishes it
+ * ({@code management.metrics.distribution.percentiles-histogram.hikaricp.connections.usage}):
+ * a team's app's hold, which has no {@link ConnectionHold} timer
  */
 record PoolSnapshot(double max, double active, double pending, double timeouts, double acquireCount,
 		TreeMap<Double, Double> acquireBuckets, double usageSumSeconds, double usageCount, Map<String, Double> refused,
-		TreeMap<Double, Double> requestBuckets, @Nullable Double pinned, Hold hold) {
+		TreeMap<Double, Double> requestBuckets, @Nullable Double pinned, Hold hold,
+		TreeMap<Double, Double> usageBuckets) {
 
 	/**
 	 * A timer's cumulative figures in one scrape.
@@ -81,7 +86,16 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 	private static final Pattern REASON = Pattern.compile("reason=\"([^\"]+)\"");
 
 	static PoolSnapshot parse(String text) {
+		return parse(text, null);
+	}
+
+	/**
+	 * @param pool the HikariCP pool whose {@code hikaricp_*} series are read, by its
+	 * {@code pool} tag; null: all of them, summed (the lab's own service runs one)
+	 */
+	static PoolSnapshot parse(String text, @Nullable String pool) {
 		Map<String, Double> values = new HashMap<>();
+		TreeMap<Double, Double> usageBuckets = new TreeMap<>();
 		TreeMap<Double, Double> buckets = new TreeMap<>();
 		Map<String, Double> refused = new TreeMap<>();
 		TreeMap<Double, Double> requests = new TreeMap<>();
@@ -90,6 +104,10 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 		while (sample.find()) {
 			String name = sample.group(1);
 			double value = Double.parseDouble(sample.group(3));
+			if (pool != null && name.startsWith("hikaricp_")
+					&& !pool.equals(labels(sample.group(2)).getOrDefault("pool", ""))) {
+				continue;
+			}
 			if (name.equals(Refusals.PROMETHEUS_NAME)) {
 				Matcher reason = REASON.matcher(String.valueOf(sample.group(2)));
 				if (reason.find()) {
@@ -104,17 +122,14 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 				}
 			}
 			else if (name.equals(HOLD_BUCKET)) {
-				Matcher le = LE.matcher(sample.group(2));
-				if (le.find()) {
-					holdBuckets.merge(Histogram.bound(le.group(1)), value, Double::sum);
-				}
+				addBucket(holdBuckets, sample.group(2), value);
+			}
+			else if (name.equals("hikaricp_connections_usage_seconds_bucket")) {
+				addBucket(usageBuckets, sample.group(2), value);
 			}
 			else if (name.equals("hikaricp_connections_acquire_seconds_bucket")
 					|| name.equals("r2dbc_connections_acquire_seconds_bucket")) {
-				Matcher le = LE.matcher(sample.group(2));
-				if (le.find()) {
-					buckets.merge(Histogram.bound(le.group(1)), value, Double::sum);
-				}
+				addBucket(buckets, sample.group(2), value);
 			}
 			else {
 				values.merge(name, value, Double::sum);
@@ -127,7 +142,7 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 					values.getOrDefault("r2dbc_pool_pending_connections", 0.0),
 					refused.getOrDefault(Refusals.Reason.POOL_TIMEOUT.tag(), 0.0),
 					values.getOrDefault("r2dbc_connections_acquire_seconds_count", 0.0), buckets, 0.0, 0.0, refused,
-					requests, values.get(ThreadTelemetry.PINNED_PROMETHEUS_NAME), hold);
+					requests, values.get(ThreadTelemetry.PINNED_PROMETHEUS_NAME), hold, new TreeMap<>());
 		}
 		return new PoolSnapshot(values.getOrDefault("hikaricp_connections_max", 0.0),
 				values.getOrDefault("hikaricp_connections_active", 0.0),
@@ -136,7 +151,15 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 				values.getOrDefault("hikaricp_connections_acquire_seconds_count", 0.0), buckets,
 				values.getOrDefault("hikaricp_connections_usage_seconds_sum", 0.0),
 				values.getOrDefault("hikaricp_connections_usage_seconds_count", 0.0), refused, requests,
-				values.get(ThreadTelemetry.PINNED_PROMETHEUS_NAME), hold);
+				values.get(ThreadTelemetry.PINNED_PROMETHEUS_NAME), hold, usageBuckets);
+	}
+
+	/** Adds a histogram sample to the buckets by its {@code le} label. */
+	private static void addBucket(TreeMap<Double, Double> buckets, String labels, double value) {
+		Matcher le = LE.matcher(labels);
+		if (le.find()) {
+			buckets.merge(Histogram.bound(le.group(1)), value, Double::sum);
+		}
 	}
 
 	/** A pool with no connection in use and none awaited. */

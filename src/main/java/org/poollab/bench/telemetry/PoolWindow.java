@@ -84,6 +84,8 @@ public final class PoolWindow {
 		Map<Double, Double> holdBuckets = new TreeMap<>();
 		double holdSeconds = 0;
 		double holdCount = 0;
+		Map<Double, Double> usageBuckets = new TreeMap<>();
+		boolean labTimer = false;
 		for (int i = 0; i < instances; i++) {
 			List<Scrape> mine = Telemetry.of(scrapes, i);
 			List<Scrape> inside = mine.stream().filter((s) -> s.atMs() >= startMs && s.atMs() <= endMs).toList();
@@ -114,13 +116,35 @@ public final class PoolWindow {
 			holdCount += after.hold().count() - before.hold().count();
 			Histogram.difference(after.hold().buckets(), before.hold().buckets())
 				.forEach((le, count) -> holdBuckets.merge(le, count, Double::sum));
+			// The lab's services publish their hold timer's buckets from their start.
+			labTimer |= !after.hold().buckets().isEmpty();
+			Histogram.difference(after.usageBuckets(), before.usageBuckets())
+				.forEach((le, count) -> usageBuckets.merge(le, count, Double::sum));
 		}
+		double usageMeanMs = (usageCount > 0) ? 1000 * usageSeconds / usageCount : 0;
+		Hold hold = labTimer ? Hold.of(holdSeconds, holdCount, holdBuckets)
+				: Hold.of(usageSeconds, usageCount, usageBuckets);
 		return new Pool(observedMax, peakActive, peakPending,
-				Histogram.percentileMs(acquireBuckets, acquireCount, 0.99),
-				(usageCount > 0) ? 1000 * usageSeconds / usageCount : 0, Math.round(timeouts),
-				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples, meanActive, pinned,
-				(holdCount > 0) ? 1000 * holdSeconds / holdCount : null,
-				(holdCount > 0) ? HistogramQuantile.interpolatedMs(holdBuckets, holdCount, 0.99) : null);
+				Histogram.percentileMs(acquireBuckets, acquireCount, 0.99), usageMeanMs, Math.round(timeouts),
+				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples, meanActive, pinned, hold.meanMs(),
+				hold.p99Ms());
+	}
+
+	/**
+	 * A window's connection hold: the lab's own services time every hold themselves
+	 * ({@code lab.connection.hold}, buckets published from their start); a team's app has
+	 * HikariCP's usage timer, whose p99 needs the buckets it publishes only when asked.
+	 */
+	private record Hold(@Nullable Double meanMs, @Nullable Double p99Ms) {
+
+		static Hold of(double seconds, double count, Map<Double, Double> buckets) {
+			if (count <= 0) {
+				return new Hold(null, null);
+			}
+			return new Hold(1000 * seconds / count,
+					(Histogram.count(buckets) > 0) ? HistogramQuantile.interpolatedMs(buckets, count, 0.99) : null);
+		}
+
 	}
 
 	/**

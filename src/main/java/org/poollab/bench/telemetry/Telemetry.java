@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -49,6 +50,12 @@ public final class Telemetry implements AutoCloseable {
 	/** Each instance's {@code /actuator/prometheus}, by its index. */
 	private final List<URI> prometheus;
 
+	/**
+	 * Each instance's HikariCP pool, by its {@code pool} tag, by its index; null: every
+	 * pool's figures (the lab's own instances run one).
+	 */
+	private final List<@Nullable String> pools;
+
 	private final Duration scrapeTimeout;
 
 	private final ProcessHandle loadGenerator;
@@ -82,7 +89,8 @@ public final class Telemetry implements AutoCloseable {
 	public Telemetry(List<Instance> instances, @Nullable PgBouncer pgbouncer, ProcessHandle loadGenerator,
 			Supplier<OptionalLong> databaseCpuNanos) {
 		this(instances.stream().map((instance) -> instance.actuator("prometheus")).toList(),
-				(pgbouncer != null) ? pgbouncer::sample : null, loadGenerator, databaseCpuNanos, SCRAPE_TIMEOUT);
+				instances.stream().map(Instance::poolName).toList(), (pgbouncer != null) ? pgbouncer::sample : null,
+				loadGenerator, databaseCpuNanos, SCRAPE_TIMEOUT);
 	}
 
 	/**
@@ -92,7 +100,20 @@ public final class Telemetry implements AutoCloseable {
 	 */
 	Telemetry(List<URI> prometheus, @Nullable PgBouncerLook pgbouncer, ProcessHandle loadGenerator,
 			Supplier<OptionalLong> databaseCpuNanos, Duration scrapeTimeout) {
+		this(prometheus, Collections.nCopies(prometheus.size(), null), pgbouncer, loadGenerator, databaseCpuNanos,
+				scrapeTimeout);
+	}
+
+	/**
+	 * @param prometheus each instance's {@code /actuator/prometheus}
+	 * @param pools each instance's HikariCP pool by its {@code pool} tag, null for all
+	 * @param pgbouncer also looked at when not {@code null}
+	 * @param scrapeTimeout how long one scrape may take
+	 */
+	Telemetry(List<URI> prometheus, List<@Nullable String> pools, @Nullable PgBouncerLook pgbouncer,
+			ProcessHandle loadGenerator, Supplier<OptionalLong> databaseCpuNanos, Duration scrapeTimeout) {
 		this.prometheus = List.copyOf(prometheus);
+		this.pools = new ArrayList<>(pools);
 		this.loadGenerator = loadGenerator;
 		this.databaseCpuNanos = databaseCpuNanos;
 		this.scrapeTimeout = scrapeTimeout;
@@ -213,8 +234,8 @@ public final class Telemetry implements AutoCloseable {
 				// A missed scrape (instance busy or gone) leaves a gap; telemetrySamples
 				// shows it.
 				if (failure == null && response.statusCode() == 200) {
-					this.scrapes.add(
-							new Scrape(sentMs, System.currentTimeMillis(), index, PoolSnapshot.parse(response.body())));
+					this.scrapes.add(new Scrape(sentMs, System.currentTimeMillis(), index,
+							PoolSnapshot.parse(response.body(), this.pools.get(index))));
 				}
 				return null;
 			});

@@ -78,12 +78,12 @@ class PoolWindowTests {
 
 	private static Scrape scrape(long atMs, int instance, double active) {
 		return new Scrape(atMs, instance, new PoolSnapshot(5, active, 0, 0, 0, new TreeMap<>(), 0, 0, Map.of(),
-				new TreeMap<>(), null, PoolSnapshot.Hold.NONE));
+				new TreeMap<>(), null, PoolSnapshot.Hold.NONE, new TreeMap<>()));
 	}
 
 	private static Scrape sized(long sentMs, long atMs, int instance, int max) {
 		return new Scrape(sentMs, atMs, instance, new PoolSnapshot(max, 0, 0, 0, 0, new TreeMap<>(), 0, 0, Map.of(),
-				new TreeMap<>(), null, PoolSnapshot.Hold.NONE));
+				new TreeMap<>(), null, PoolSnapshot.Hold.NONE, new TreeMap<>()));
 	}
 
 }

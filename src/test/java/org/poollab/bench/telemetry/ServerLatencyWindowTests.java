@@ -101,7 +101,7 @@ class ServerLatencyWindowTests {
 
 	private static Scrape scrape(long atMs, int instance, TreeMap<Double, Double> requestBuckets) {
 		return new Scrape(atMs, instance, new PoolSnapshot(5, 0, 0, 0, 0, new TreeMap<>(), 0, 0, Map.of(),
-				requestBuckets, null, PoolSnapshot.Hold.NONE));
+				requestBuckets, null, PoolSnapshot.Hold.NONE, new TreeMap<>()));
 	}
 
 	/** Cumulative counts at 0.5, 1, 2, 5 and 10 ms and +Inf. */
