@@ -20,7 +20,6 @@ import org.poollab.bench.results.Capacity;
 import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.LateStarts;
 import org.poollab.bench.results.Pool;
-import org.poollab.bench.results.ServerLatency;
 import org.poollab.bench.telemetry.LoadWindow;
 import org.poollab.bench.telemetry.PoolWindow;
 import org.poollab.bench.telemetry.ServerLatencyWindow;
@@ -169,10 +168,10 @@ public final class CapacityProbe {
 		try (Telemetry telemetry = new Telemetry(deployment.instances(), deployment.pgbouncer(), run.handle())) {
 			long originMs = run.origin();
 			for (Duration start : schedule.phaseStarts()) {
-				sleepUntil(originMs + start.plus(SETTLE).toMillis() - LoadRun.EDGE_SCRAPE_LEAD.toMillis());
+				WarmUp.sleepUntil(originMs + start.plus(SETTLE).toMillis() - LoadRun.EDGE_SCRAPE_LEAD.toMillis());
 				telemetry.scrapeNow();
 			}
-			sleepUntil(originMs + schedule.length().toMillis());
+			WarmUp.sleepUntil(originMs + schedule.length().toMillis());
 			telemetry.scrapeNow();
 			run.await(telemetry::idle);
 			return new Recorded(originMs, telemetry.scrapes());
@@ -196,7 +195,7 @@ public final class CapacityProbe {
 			long endMs = startMs + WINDOW.toMillis();
 			LoadWindow window = LoadWindow.of(samples, startMs, endMs, rates.get(i), phaseStartMs);
 			Pool pool = PoolWindow.summarize(recorded.scrapes(), ports.size(), startMs, endMs, List.of());
-			double slowest = slowest(ServerLatencyWindow.summarize(recorded.scrapes(), ports, startMs, endMs));
+			double slowest = WarmUp.slowest(ServerLatencyWindow.summarize(recorded.scrapes(), ports, startMs, endMs));
 			Observed observed = new Observed(rates.get(i), window.achievedRps(), window.startLagP99Ms(),
 					pool.holdMeanMs(), slowest, window.latency().meanMs());
 			// The lightest p99 seen so far: a first step still shaking off JMeter's start
@@ -264,24 +263,6 @@ public final class CapacityProbe {
 		}
 		return new Capacity.Step(rateRps, sentRps, lateP99Ms, holdMeanMs, slowestP99Ms, observed.clientMeanMs(),
 				String.join(", ", failed));
-	}
-
-	private static double slowest(List<ServerLatency> latencies) {
-		double slowest = -1;
-		for (ServerLatency latency : latencies) {
-			if (latency.p99Ms() < 0) {
-				return -1;
-			}
-			slowest = Math.max(slowest, latency.p99Ms());
-		}
-		return slowest;
-	}
-
-	private static void sleepUntil(long epochMs) throws InterruptedException {
-		long waitMs = epochMs - System.currentTimeMillis();
-		if (waitMs > 0) {
-			Thread.sleep(waitMs);
-		}
 	}
 
 }

@@ -273,7 +273,8 @@ public final class WarmUp {
 		return new Watched(end, slices, originMs, System.currentTimeMillis());
 	}
 
-	private static double slowest(List<ServerLatency> latencies) {
+	/** The slowest instance's p99, -1 when an instance gave no figures. */
+	static double slowest(List<ServerLatency> latencies) {
 		double slowest = -1;
 		for (ServerLatency latency : latencies) {
 			if (latency.p99Ms() < 0) {
@@ -284,7 +285,7 @@ public final class WarmUp {
 		return slowest;
 	}
 
-	private static void sleepUntil(long epochMs) throws InterruptedException {
+	static void sleepUntil(long epochMs) throws InterruptedException {
 		long waitMs = epochMs - System.currentTimeMillis();
 		if (waitMs > 0) {
 			Thread.sleep(waitMs);
