@@ -278,8 +278,9 @@ final class TopologyRun {
 	 * Whether a point is measured once more at the end of its deployment: its window
 	 * measured the generator, or its pool was not at the point's size (the lab's setup of
 	 * the point failed, not the service: on a busy machine a resize sent while the load
-	 * runs can land in the window, seen in fresh-clone test runs beside two other test
-	 * JVMs, 2026-11-28). Either way the window says nothing of the pool it claims.
+	 * runs can land in the window, as fresh-clone test runs beside two other test JVMs
+	 * showed, building-and-testing.md). Either way the window says nothing of the pool it
+	 * claims.
 	 */
 	static boolean measureAgain(Point point) {
 		return GeneratorCheck.generatorBound(point) || Fate.of(point) == Fate.UNVERIFIED;

@@ -251,7 +251,7 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * gets the same CPU to burn, but the service JVMs, nginx and JMeter, whose cost is
 	 * per request, take less than half as much of the same 2 cores. At 2 ms and 400 rps
 	 * the box ran at its edge and no answer repeated (src/site/markdown/measurements.md,
-	 * the contention runs of 2026-11-27, with what 5 ms showed).
+	 * the contention runs at 2 ms, with what 5 ms showed).
 	 * <p>
 	 * Two repeats of 6 s windows and pools 1, 2, 4 and 64: two repeats give each cell an
 	 * interval across runs (Cell#p99Interval), not only within its window, and end the

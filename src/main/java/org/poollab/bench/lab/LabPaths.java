@@ -85,8 +85,7 @@ public record LabPaths(Path projectDirectory, Path buildDirectory, String servic
 			catch (NoSuchFileException ex) {
 				// Another lab on the same build (a second test JVM) is removing this copy
 				// too, and took the file first; what it leaves, the next run removes.
-				// Before
-				// this, the race failed a sweep test in a working copy (2026-11-28).
+				// Unhandled, this race failed a sweep test in a working copy.
 			}
 		}
 		return stale.size();
