@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -252,6 +253,13 @@ public final class RecommendedYaml {
 				? "HikariCP's starting formula cores x 2 + 0 spindles, counted for the whole database ("
 						+ checks.hikariStartingPoolSize().getAsInt() + " connections for all instances together)"
 				: "HikariCP's default (its starting formula needs the database host's cores, unknown here)";
+		long littleFloor = section.written().littleFloor();
+		if (littleFloor > checks.hikariStartingPoolSize().orElse(HIKARI_DEFAULT_POOL_SIZE)) {
+			source += String.format(Locale.ROOT,
+					", raised to %d: the busiest point kept %.1f connections busy on average (%.0f rps x %.1f ms, Little's law), at most %.0f %% of the pool",
+					littleFloor, checks.littleBusyPerInstance(), checks.littleRateRps() / checks.instances(),
+					checks.littleUsageMeanMs(), WrittenPool.MOST_BUSY_SHARE * 100);
+		}
 		List<Integer> failed = section.written().failedAtOrAbove();
 		if (!failed.isEmpty()) {
 			return "maximum-pool-size not written (HikariCP's default applies): NOT MEASURED ("

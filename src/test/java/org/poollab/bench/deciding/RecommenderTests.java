@@ -517,7 +517,7 @@ public class RecommenderTests {
 		return p.toBuilder().pool(pool).build();
 	}
 
-	static Point withUsage(Point p, double usageMeanMs) {
+	public static Point withUsage(Point p, double usageMeanMs) {
 		Pool pool = new Pool(p.pool().observedMax(), p.pool().peakActive(), p.pool().peakPending(),
 				p.pool().acquireP99Ms(), usageMeanMs, p.pool().timeouts(), p.pool().telemetrySamples());
 		return p.toBuilder().pool(pool).build();

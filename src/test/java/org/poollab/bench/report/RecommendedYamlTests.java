@@ -301,6 +301,23 @@ class RecommendedYamlTests {
 	}
 
 	@Test
+	void anUnmeasuredPoolIsNeverSmallerThanTheLoadTheQuestionPutsOnIt() throws Exception {
+		// One pool size measured: no conclusion, and HikariCP's formula gives 2 x 2 + 0 =
+		// 4.
+		// The busiest point kept 550 rps x 15 ms = 8.25 connections busy on average: a
+		// pool
+		// of 4 could never catch up. At most 80 % busy: ceil(8.25 / 0.8) = 11.
+		List<Point> points = List.of(RecommenderTests.withUsage(RecommenderTests.point("single", 10, 550, 17), 15));
+
+		Report.write(results(points), this.runDir);
+
+		String yaml = Files.readString(this.runDir.resolve("recommended-application.yml"));
+		assertThat(hikari(yaml)).containsEntry("maximum-pool-size", 11);
+		assertThat(why(yaml, "maximum-pool-size")).contains("NOT MEASURED",
+				"raised to 11: the busiest point kept 8.3 connections busy on average (550 rps x 15.0 ms, Little's law), at most 80 % of the pool");
+	}
+
+	@Test
 	void anExternalDatabaseOnAnotherHostIsNotDescribedAsOnThisOne() throws Exception {
 		DatabaseFacts remote = new DatabaseFacts("external", DatabaseFacts.POSTGRESQL,
 				"jdbc:postgresql://db.example.com:5432/roles", "17.11", 100, 3);
