@@ -17,8 +17,9 @@ import java.util.stream.Collectors;
  * @param poolSize the value to write; empty when none is supported
  * @param formula the formula's value, for the reason the report gives
  * @param littleFloor the smallest pool that keeps the busiest point's connections busy on
- * average (Little's law) at most {@link #MOST_BUSY_SHARE} of it; 0 when no point measured
- * a hold
+ * average (Little's law) at most {@link #MOST_BUSY_SHARE} of it, where that raised
+ * HikariCP's starting formula (or default); 0 when it did not, or no point measured a
+ * hold
  * @param failedAtOrAbove measured pool sizes at or above the formula's value that
  * sustained no rate
  */
@@ -47,6 +48,7 @@ public record WrittenPool(OptionalLong poolSize, long formula, long littleFloor,
 		long littleFloor = (Double.isFinite(busy) && busy > 0) ? (long) Math.ceil(busy / MOST_BUSY_SHARE) : 0;
 		long formula = Math.max(checks.deadlockFloor(),
 				Math.min(Math.max(start, littleFloor), Math.max(1, checks.fleetBudgetPerInstance())));
+		long littleRaise = (littleFloor > start) ? littleFloor : 0;
 		List<Integer> failed = grid.cells()
 			.stream()
 			.filter((cell) -> cell.poolSize() > 0)
@@ -59,7 +61,7 @@ public record WrittenPool(OptionalLong poolSize, long formula, long littleFloor,
 		OptionalLong poolSize = recommendation.poolSize().isPresent()
 				? OptionalLong.of(recommendation.poolSize().getAsInt())
 				: failed.isEmpty() ? OptionalLong.of(formula) : OptionalLong.empty();
-		return new WrittenPool(poolSize, formula, littleFloor, failed);
+		return new WrittenPool(poolSize, formula, littleRaise, failed);
 	}
 
 }

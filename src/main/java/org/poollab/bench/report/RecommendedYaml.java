@@ -254,7 +254,7 @@ public final class RecommendedYaml {
 						+ checks.hikariStartingPoolSize().getAsInt() + " connections for all instances together)"
 				: "HikariCP's default (its starting formula needs the database host's cores, unknown here)";
 		long littleFloor = section.written().littleFloor();
-		if (littleFloor > checks.hikariStartingPoolSize().orElse(HIKARI_DEFAULT_POOL_SIZE)) {
+		if (littleFloor > 0) {
 			source += String.format(Locale.ROOT,
 					", raised to %d: the busiest point kept %.1f connections busy on average (%.0f rps x %.1f ms, Little's law), at most %.0f %% of the pool",
 					littleFloor, checks.littleBusyPerInstance(), checks.littleRateRps() / checks.instances(),

@@ -91,8 +91,11 @@ final class SideBySide {
 			return String.valueOf(section.recommendation().poolSize().getAsInt());
 		}
 		OptionalLong written = RecommendedYaml.poolSize(section);
+		String source = (section.written().littleFloor() > 0)
+				? "HikariCP's starting formula raised to carry the busiest point's load"
+				: "HikariCP's starting formula";
 		return "none measured" + (written.isPresent()
-				? " (the block's " + written.getAsLong() + " is HikariCP's starting formula, not measured)" : "");
+				? " (the block's " + written.getAsLong() + " is " + source + ", not measured)" : "");
 	}
 
 }
