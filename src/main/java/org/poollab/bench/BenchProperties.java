@@ -160,8 +160,9 @@ import org.poollab.service.hold.HoldTime;
  * @param allowRemoteTargets let targets and actuators be beyond this machine's loopback
  * (the lab then loads a service elsewhere: yours to load)
  * @param requests with {@code external}: the team's own requests, each
- * {@code METHOD /path}, optionally {@code @file} (a body) and {@code ; weight}
- * ({@link Requests}); unset: the workload's
+ * {@code METHOD /path}, optionally {@code @file} (a body) and {@code ; weight}, or
+ * {@code plan:FILE}, the HTTP samplers of the team's JMeter plan ({@link Requests});
+ * unset: the workload's
  * @param poolName with {@code external}: the HikariCP pool swept, by its {@code pool}
  * tag; unset: the only one, or the first by name
  */

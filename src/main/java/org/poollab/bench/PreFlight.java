@@ -224,4 +224,12 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 		return this.external.flatMap(ExternalTarget::requests).map(Requests::label).orElse(grid.workload().label());
 	}
 
+	/**
+	 * What was taken from the team's JMeter plan and what was left out, when its requests
+	 * come from one ({@code bench.requests=plan:FILE}).
+	 */
+	Optional<String> fromPlan() {
+		return this.external.flatMap(ExternalTarget::requests).flatMap(Requests::fromPlan);
+	}
+
 }

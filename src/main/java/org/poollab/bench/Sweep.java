@@ -65,6 +65,7 @@ record Sweep(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 		Instant startedAt = Instant.now();
 		ResultsStore store = ResultsStore.create(this.properties.outputDirectory(), startedAt);
 		announce(planned, store, preFlight.load(this.grid));
+		preFlight.fromPlan().ifPresent(this.out::println);
 		try (ChildProcesses processes = new ChildProcesses()) {
 			SweepMeasurement measurement = new SweepMeasurement(this, preFlight, store, startedAt, processes);
 			try {

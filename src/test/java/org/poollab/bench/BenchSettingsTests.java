@@ -273,6 +273,7 @@ class BenchSettingsTests {
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.requests=GET /vets --bench.workload=read | bench.workload=read is not allowed with bench.requests: the workload is the lab's own request
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.requests=GET /vets --bench.crossCheck=true | bench.crossCheck=true is not allowed with bench.requests: the independent generator sends the lab's GET /roles only
 					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.requests=GET vets | bench.requests=GET vets is not allowed: the path vets does not start with /
+					--bench.target=external --bench.targets=http://127.0.0.1:8080 --bench.actuators=http://127.0.0.1:8081/actuator --bench.requests=plan:src/test/resources/org/poollab/bench/grid/plans/patch-sampler.jmx | bench.requests=plan:src/test/resources/org/poollab/bench/grid/plans/patch-sampler.jmx is not allowed: its HTTP sampler 'Update owner' sends PATCH, which is not a method the lab sends
 					""")
 	void theTeamsRequestsAndPoolAreCheckedBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
 		assertRefusedBeforeAnythingStarts(settings.split("\\s+(?=--)"), message, output);

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -18,17 +19,22 @@ import org.poollab.bench.lab.BenchSettingException;
 /**
  * A team's own requests ({@code bench.requests}), each with a weight: every arrival of
  * the open-model schedule sends one of them, drawn by weight, through
- * {@code jmeter/requests.jmx}. A list rather than the team's own JMeter plan: the lab's
- * schedule starts a thread per arrival that sends exactly one request, which a plan's own
- * thread groups, timers and loops would contradict, and a list fits on one command line
- * beside the rest of the sweep's settings.
+ * {@code jmeter/requests.jmx}. Written as a list, or read from the team's own JMeter plan
+ * ({@code plan:FILE}, {@link TeamPlan}): its HTTP samplers become the list, and the lab's
+ * schedule replaces its thread groups and timers. The lab's plan, not the team's, sends
+ * them either way: the schedule starts a thread per arrival that sends exactly one
+ * request, which a plan's own thread groups, timers and loops would contradict.
  *
  * @param list the requests, in the order written
+ * @param contentType the Content-Type of the bodies when the plan says one, else the lab
+ * plan's default ({@code application/json})
+ * @param fromPlan for a plan, what was taken from it and what was left out, in a line for
+ * the console; empty for a written list
  */
-public record Requests(List<Request> list) {
+public record Requests(List<Request> list, Optional<String> contentType, Optional<String> fromPlan) {
 
 	/** What {@code bench.requests} accepts, for messages and the options page. */
-	public static final String ALLOWED = "comma-separated requests, each METHOD /path, optionally @file (the body) and ; weight (1 to 1000, default 1), e.g. GET /owners?lastName= ; 3, GET /vets ; 1, POST /owners @owner.json";
+	public static final String ALLOWED = "comma-separated requests, each METHOD /path, optionally @file (the body) and ; weight (1 to 1000, default 1), e.g. GET /owners?lastName= ; 3, GET /vets ; 1, POST /owners @owner.json; or plan:FILE, the enabled HTTP samplers of your JMeter plan, e.g. plan:jmeter/owners.jmx";
 
 	/**
 	 * The methods JMeter's Java HTTP implementation sends, which the lab's plans use for
@@ -45,6 +51,11 @@ public record Requests(List<Request> list) {
 
 	public Requests {
 		list = List.copyOf(list);
+	}
+
+	/** A written list: its bodies go out as {@code application/json}. */
+	public Requests(List<Request> list) {
+		this(list, Optional.empty(), Optional.empty());
 	}
 
 	/**
@@ -66,14 +77,23 @@ public record Requests(List<Request> list) {
 	}
 
 	/**
-	 * The written list, checked, the body files read.
+	 * The written list, checked, the body files read; or the plan {@code plan:FILE}
+	 * names, read ({@link TeamPlan}).
 	 * @param written one element per request, as {@code bench.requests} binds them
-	 * @param directory where relative body files are found (the working directory)
+	 * @param directory where relative body files and plans are found (the working
+	 * directory)
 	 * @throws BenchSettingException naming the request and what is allowed
 	 */
 	public static Requests parse(List<String> written, Path directory) {
 		if (written.isEmpty()) {
 			throw refusal(String.join(",", written), "it names no request");
+		}
+		if (written.stream().anyMatch((one) -> one.strip().startsWith(TeamPlan.PREFIX))) {
+			if (written.size() > 1) {
+				throw TeamPlan.refusal(String.join(",", written),
+						"a plan is the whole of bench.requests, not one request among others (and its path holds no comma)");
+			}
+			return TeamPlan.read(written.get(0).strip(), directory);
 		}
 		List<Request> requests = new ArrayList<>();
 		for (String one : written) {
@@ -156,8 +176,9 @@ public record Requests(List<Request> list) {
 	/**
 	 * The plan's properties: {@code requests}, one line per request
 	 * ({@code METHOD weight bodyIndex path}, bodyIndex 0 for none), and each body as
-	 * {@code body<i>}. Properties, not files: in distributed mode the plan runs on remote
-	 * engines, which get the properties, not the lab's files.
+	 * {@code body<i>}, and {@code contentType} when a plan says one. Properties, not
+	 * files: in distributed mode the plan runs on remote engines, which get the
+	 * properties, not the lab's files.
 	 */
 	public Map<String, String> properties() {
 		Map<String, String> properties = new LinkedHashMap<>();
@@ -173,6 +194,7 @@ public record Requests(List<Request> list) {
 					request.path()));
 		}
 		properties.put("requests", String.join("\n", lines));
+		this.contentType.ifPresent((type) -> properties.put("contentType", type));
 		return properties;
 	}
 
