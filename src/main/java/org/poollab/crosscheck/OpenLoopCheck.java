@@ -14,11 +14,9 @@ import java.math.BigDecimal;
  * non-blocking sockets and a selector (a second thread only wakes it at each due time), a
  * minimal HTTP/1.1 client, no allocation per request beyond a few header strings. The
  * JDK's HttpClient was not tried: its per-request futures and executor hand-offs are what
- * this avoids. Measured on 2026-11-23 against the lab's {@code /roles} (6.8 KB responses,
- * pool 10) with {@code -XX:TieredStopAtLevel=1}: 0.13-0.14 cores of process CPU at 500
- * rps, 0.17 at 1000, 0.22-0.27 while sending ~1,600 of 2000 rps (JIT and GC included; the
- * sending thread alone 0.10, 0.12, 0.16-0.19). About 150 µs per request on this VM, like
- * Vegeta's 0.31 cores at 2000 rps on this box.
+ * this avoids. It costs about 150 µs of CPU per request on a 2-core VM, like Vegeta's
+ * 0.31 cores at 2000 rps there (its own CPU at each rate:
+ * src/site/markdown/measurements.md, cross-checking).
  * <p>
  * Load goes only to loopback addresses; the run stops by itself after warm-up + duration
  * + timeout. Usage: {@value Settings#USAGE}

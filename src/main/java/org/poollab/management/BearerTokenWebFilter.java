@@ -54,9 +54,10 @@ final class BearerTokenWebFilter implements WebFilter, Ordered {
 		// closes the connection: written before, it left Reactor Netty's keep-alive
 		// connection with the refused request's operations still running when the next
 		// request came, and that request got no answer at all (a 60 s client timeout
-		// in ReactivePoolResizeIT on CI, 2026-11-27; the race of reactor-netty issue
-		// #4188, "HTTP/1.1 keep-alive can hang when a new request inherits the previous
-		// request's ChannelOperations"). A refused write is rare: a new connection for
+		// in ReactivePoolResizeIT; the race of reactor-netty's "HTTP/1.1 keep-alive can
+		// hang when a new request inherits the previous request's ChannelOperations as
+		// parent connection", https://github.com/reactor/reactor-netty/issues/4188). A
+		// refused write is rare: a new connection for
 		// the next request costs nothing that matters.
 		response.getHeaders().set(HttpHeaders.CONNECTION, "close");
 		DataBuffer body = response.bufferFactory().wrap(check.problem().getBytes(StandardCharsets.UTF_8));

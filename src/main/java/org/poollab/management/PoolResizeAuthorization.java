@@ -44,7 +44,7 @@ import org.springframework.core.env.Environment;
  * <li>It would have to be configured twice, in its servlet and its reactive DSL, and
  * without configuration it secures everything with a generated password that it logs at
  * start, where this lab promises no credential in any log.</li>
- * <li>One shared secret compared in constant time is all the issue asks for: the check
+ * <li>One shared secret compared in constant time is all the endpoint needs: the check
  * lives in one small class ({@link ResizeToken}) that both filters call and that tests
  * reach directly, with no dependency added.</li>
  * </ul>

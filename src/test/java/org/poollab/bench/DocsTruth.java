@@ -19,22 +19,32 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
 import org.poollab.bench.deploy.ResizeCredential;
+import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Preset;
+import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.results.EmulatedHold;
+import org.poollab.service.hold.HoldTime;
 
 /**
  * Reads Markdown documentation and says where it names a {@code bench.*} property that is
  * not a setting of the lab, a preset that does not exist, or a relative link (a file, or
  * a heading by its GitHub anchor) that leads nowhere, and where an options table
- * disagrees with {@link BenchSetting}. What is valid comes from the code:
- * {@link BenchSetting} (through {@link BenchSettingFailureAnalyzer#knownNames()}), the
- * {@code bench.*} system properties the main sources read directly, and
- * {@link Preset#ALL}.
+ * disagrees with {@link BenchSetting}, where a page's arrivals, repeats or hold of a
+ * preset disagree with the grid that preset runs, and where a page states how many tests
+ * the suite has. What is valid comes from the code: {@link BenchSetting} (through
+ * {@link BenchSettingFailureAnalyzer#knownNames()}), the {@code bench.*} system
+ * properties the main sources read directly, {@link Preset#ALL} and the grids
+ * {@link GridSettings} builds from them.
  */
 final class DocsTruth {
 
@@ -262,6 +272,274 @@ final class DocsTruth {
 			problems.add(new Problem(pages.get(0), 0, setting.property() + " has no row"));
 		}
 		return problems;
+	}
+
+	/**
+	 * What a grid does about the facts the pages repeat per preset: its arrivals
+	 * ({@code even} or {@code random}), its repeats, its waiting hold and its
+	 * database-CPU hold as settings write them ({@code 15ms}), {@code none} for no hold.
+	 */
+	record PresetFacts(String arrivals, String repeats, String hold, String cpuHold) {
+
+		static PresetFacts of(Grid grid) {
+			EmulatedHold hold = grid.hold();
+			String waiting = (hold == null || hold.meanMs() <= 0) ? "none"
+					: new HoldTime(hold.meanMs(), hold.p99Ms()).describe();
+			String cpu = (hold == null || hold.cpuMs() == null) ? "none" : new HoldTime(hold.cpuMs(), null).describe();
+			return new PresetFacts(grid.arrivals().label(), String.valueOf(grid.repeats()), waiting, cpu);
+		}
+
+		/**
+		 * The hold as the presets page writes it: {@code 15ms},
+		 * {@code 5ms of database CPU}.
+		 */
+		String holds() {
+			List<String> holds = new ArrayList<>();
+			if (!this.hold.equals("none")) {
+				holds.add(this.hold);
+			}
+			if (!this.cpuHold.equals("none")) {
+				holds.add(this.cpuHold + " of database CPU");
+			}
+			return holds.isEmpty() ? "none" : String.join(" and ", holds);
+		}
+
+	}
+
+	/** The options rows whose default is the preset's, and the fact each repeats. */
+	static final Map<BenchSetting, Function<PresetFacts, String>> PRESET_DEFAULTS = Map.of(BenchSetting.ARRIVALS,
+			PresetFacts::arrivals, BenchSetting.REPEATS, PresetFacts::repeats, BenchSetting.HOLD_TIME,
+			PresetFacts::hold, BenchSetting.HOLD_CPU, PresetFacts::cpuHold);
+
+	/**
+	 * The conditions an options row may name beside presets, each a setting added to
+	 * every preset's own: the SLO search (any preset with {@code bench.targetRps}) and
+	 * target mode (a deployment the lab did not start).
+	 */
+	static final Map<String, Map<String, String>> CONDITIONS = Map.of("the SLO search",
+			Map.of("bench.targetRps", "1500"), "target mode", Map.of("bench.target", "external", "bench.targets",
+					"http://127.0.0.1:8080", "bench.actuators", "http://127.0.0.1:8081/actuator"));
+
+	/**
+	 * The grid the lab runs for a preset and nothing else but the condition's settings; a
+	 * preset without rates of its own ({@code slo}) is asked a question, as it must be.
+	 */
+	static PresetFacts factsOf(Preset preset, Map<String, String> condition) {
+		Map<String, String> settings = new HashMap<>(condition);
+		settings.put("bench.preset", preset.name());
+		if (preset.rates().isEmpty()) {
+			settings.putIfAbsent("bench.targetRps", "1500");
+		}
+		Binder binder = new Binder(new MapConfigurationPropertySource(settings));
+		return PresetFacts.of(binder.bindOrCreate("bench", BenchProperties.class).grid());
+	}
+
+	private static final Pattern PRESET_LIST = Pattern
+		.compile("`([a-z]+)`(?:(?:,\\s*|\\s+and\\s+|,\\s+and\\s+)`([a-z]+)`)*");
+
+	private static final Pattern PRESET_NAME = Pattern.compile("`([a-z]+)`");
+
+	/**
+	 * Where an options row whose default is the preset's ({@link #PRESET_DEFAULTS}) says
+	 * another value for a preset than the grid that preset runs: its cell reads
+	 * {@code preset (`full` and `slo`: `random`; the others: `even`; the SLO search:
+	 * `random`)}, each part naming presets, {@code the others}, or a condition of
+	 * {@link #CONDITIONS}, which then holds for every preset.
+	 * @param page the options page
+	 * @return what disagrees, where
+	 */
+	static List<Problem> checkPresetDefaults(Path page) {
+		List<Problem> problems = new ArrayList<>();
+		List<String> lines = lines(page);
+		Set<BenchSetting> seen = EnumSet.noneOf(BenchSetting.class);
+		for (int i = 0; i < lines.size(); i++) {
+			List<String> raw = rawCells(lines.get(i));
+			if (raw.size() < 2) {
+				continue;
+			}
+			for (Map.Entry<BenchSetting, Function<PresetFacts, String>> fact : PRESET_DEFAULTS.entrySet()) {
+				if (raw.get(0).equals("`" + fact.getKey().property() + "`")) {
+					seen.add(fact.getKey());
+					presetDefault(page, i + 1, fact.getKey().property(), raw.get(1), fact.getValue(), problems);
+				}
+			}
+		}
+		for (BenchSetting setting : PRESET_DEFAULTS.keySet()) {
+			if (!seen.contains(setting)) {
+				problems.add(new Problem(page, 0, setting.property() + " has no row"));
+			}
+		}
+		return problems;
+	}
+
+	private static void presetDefault(Path page, int line, String option, String cell,
+			Function<PresetFacts, String> fact, List<Problem> problems) {
+		Matcher whole = Pattern.compile("^preset \\((.*)\\)$").matcher(cell);
+		if (!whole.matches()) {
+			problems.add(new Problem(page, line, option + "'s default does not say each preset's: " + cell));
+			return;
+		}
+		Map<String, String> said = new HashMap<>();
+		String others = null;
+		for (String part : whole.group(1).split(";")) {
+			int colon = part.lastIndexOf(':');
+			String key = (colon < 0) ? part.strip() : part.substring(0, colon).strip();
+			String value = (colon < 0) ? "" : part.substring(colon + 1).replace("`", "").strip();
+			if (key.equals("the others")) {
+				others = value;
+			}
+			else if (CONDITIONS.containsKey(key)) {
+				condition(page, line, option, key, value, fact, problems);
+			}
+			else if (PRESET_LIST.matcher(key).matches()) {
+				Matcher name = PRESET_NAME.matcher(key);
+				while (name.find()) {
+					said.put(name.group(1), value);
+				}
+			}
+			else {
+				problems.add(new Problem(page, line, option + " names neither presets nor a known condition: " + key));
+			}
+		}
+		for (Preset preset : Preset.ALL) {
+			String value = said.getOrDefault(preset.name(), others);
+			String runs = fact.apply(factsOf(preset, Map.of()));
+			if (value == null) {
+				problems.add(new Problem(page, line, option + " says nothing for preset " + preset.name()));
+			}
+			else if (!value.equals(runs)) {
+				problems.add(new Problem(page, line,
+						"%s says %s for preset %s; its grid runs %s".formatted(option, value, preset.name(), runs)));
+			}
+		}
+	}
+
+	/**
+	 * A condition holds for every preset the lab runs under it; a preset it refuses there
+	 * (the {@code mysql} preset's two databases beside an SLO question) has nothing to
+	 * disagree with.
+	 */
+	private static void condition(Path page, int line, String option, String condition, String value,
+			Function<PresetFacts, String> fact, List<Problem> problems) {
+		int ran = 0;
+		for (Preset preset : Preset.ALL) {
+			String runs;
+			try {
+				runs = fact.apply(factsOf(preset, CONDITIONS.get(condition)));
+			}
+			catch (BenchSettingException refused) {
+				continue;
+			}
+			ran++;
+			if (!runs.equals(value)) {
+				problems.add(new Problem(page, line, "%s says %s for %s; with preset %s it runs %s".formatted(option,
+						value, condition, preset.name(), runs)));
+			}
+		}
+		if (ran == 0) {
+			problems.add(new Problem(page, line, option + " names " + condition + ", which runs no preset"));
+		}
+	}
+
+	/** A presets table's header, with a column for each fact. */
+	static final Pattern PRESETS_HEADER = Pattern
+		.compile("^\\|\\s*preset\\s*\\|.*\\|\\s*arrivals\\s*\\|\\s*repeats\\s*\\|\\s*hold\\s*\\|.*$");
+
+	/**
+	 * Where the presets table says other arrivals, repeats or hold for a preset than the
+	 * grid it runs: each cell is the fact ({@code random}, {@code 2}, {@code 15ms},
+	 * {@code 5ms of database CPU}, {@code none}), a parenthetical note may follow. Every
+	 * preset has a row.
+	 * @param page the presets page
+	 * @return what disagrees, where
+	 */
+	static List<Problem> checkPresetsTable(Path page) {
+		List<Problem> problems = new ArrayList<>();
+		List<String> lines = lines(page);
+		Set<String> rows = new TreeSet<>();
+		List<String> header = null;
+		for (int i = 0; i < lines.size(); i++) {
+			String line = lines.get(i);
+			if (PRESETS_HEADER.matcher(line).matches()) {
+				header = cells(line);
+				continue;
+			}
+			if (!line.startsWith("|")) {
+				header = null;
+			}
+			if (header == null || line.startsWith("|---")) {
+				continue;
+			}
+			List<String> cells = cells(line);
+			String name = cells.get(0).replace(" (default)", "");
+			Optional<Preset> preset = Preset.ALL.stream()
+				.filter((candidate) -> candidate.name().equals(name))
+				.findFirst();
+			if (preset.isEmpty() || cells.size() != header.size()) {
+				problems
+					.add(new Problem(page, i + 1, "a row of no preset, or not " + header.size() + " cells: " + name));
+				continue;
+			}
+			rows.add(name);
+			PresetFacts runs = factsOf(preset.get(), Map.of());
+			Map<String, String> expected = Map.of("arrivals", runs.arrivals(), "repeats", runs.repeats(), "hold",
+					runs.holds());
+			for (Map.Entry<String, String> fact : expected.entrySet()) {
+				String cell = cells.get(header.indexOf(fact.getKey()));
+				if (!cell.equals(fact.getValue()) && !cell.startsWith(fact.getValue() + " (")) {
+					problems.add(new Problem(page, i + 1, "preset %s's %s are \"%s\" here; its grid's are \"%s\""
+						.formatted(name, fact.getKey(), cell, fact.getValue())));
+				}
+			}
+		}
+		for (Preset preset : Preset.ALL) {
+			if (!rows.contains(preset.name())) {
+				problems.add(new Problem(page, 0, "preset " + preset.name() + " has no row in a presets table"));
+			}
+		}
+		return problems;
+	}
+
+	/**
+	 * A count of the suite's tests as a page might state it: {@code 848 unit tests},
+	 * {@code 632 + 107 tests}, {@code Tests run: 848}.
+	 */
+	static final Pattern TEST_COUNT = Pattern.compile(
+			"(?i)\\b\\d[\\d,]*\\s+(?:(?:fast\\s+)?unit|integration|unit\\s+and\\s+(?:slice|integration))?\\s*tests\\b"
+					+ "|\\btests\\s+run:\\s*\\d|\\b\\d+\\s*\\+\\s*\\d+\\s+(?:unit|tests)\\b");
+
+	/**
+	 * Where a page states how many tests the suite has. The docs state no count, because
+	 * none can be kept true without running the suite: Surefire and Failsafe count every
+	 * invocation of a parameterized test and every dynamic test, which exist only while
+	 * the suite runs, so a count of {@code @Test} methods found by scanning the test
+	 * classes is not what they print, and a count copied from their output goes stale
+	 * with the next test. building-and-testing.md says where they print theirs.
+	 * @param files the pages, code blocks included
+	 * @return each stated count, where
+	 */
+	static List<Problem> checkTestCounts(List<Path> files) {
+		List<Problem> problems = new ArrayList<>();
+		for (Path file : files) {
+			List<String> lines = lines(file);
+			for (int i = 0; i < lines.size(); i++) {
+				Matcher count = TEST_COUNT.matcher(lines.get(i));
+				while (count.find()) {
+					problems.add(new Problem(file, i + 1, "states a count of tests (\"" + count.group()
+							+ "\"), which goes stale: say where Surefire and Failsafe print theirs"));
+				}
+			}
+		}
+		return problems;
+	}
+
+	/** A table row's cells as written, code spans' backticks kept. */
+	private static List<String> rawCells(String row) {
+		if (!row.startsWith("|")) {
+			return List.of();
+		}
+		String inner = row.strip().replaceAll("^\\|", "").replaceAll("\\|$", "");
+		return Arrays.stream(inner.split("(?<!\\\\)\\|", -1)).map(String::strip).toList();
 	}
 
 	/** A table row's cells as plain text: code spans' backticks and escapes dropped. */

@@ -15,8 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The docs stay true: README.md and every page under {@code src/site/markdown} name only
  * settings the lab has and presets that exist, every relative link (a file, or a heading
- * by its GitHub anchor) leads somewhere, and every page is reachable from the README. The
- * README stays a front page.
+ * by its GitHub anchor) leads somewhere, every page is reachable from the README, each
+ * preset's arrivals, repeats and hold are those of the grid it runs, and no page states a
+ * count of the suite's tests. The README stays a front page.
  */
 class DocsTruthTests {
 
@@ -75,6 +76,69 @@ class DocsTruthTests {
 					|| problem.contains("bench.instances's default") || problem.contains("bench.rates has no row"));
 	}
 
+	/**
+	 * options.md's rows for arrivals, repeats and the holds, and presets.md's table, say
+	 * for each preset what the grid it runs does (the grid {@code GridSettings} builds
+	 * from the preset alone, as a sweep with no other setting would).
+	 */
+	@Test
+	void eachPresetsArrivalsRepeatsAndHoldAreWhatItsGridRuns() {
+		assertThat(DocsTruth.checkPresetDefaults(PAGES.resolve("options.md")))
+			.as("options rows that disagree with a preset's grid (file:line: what)")
+			.isEmpty();
+		assertThat(DocsTruth.checkPresetsTable(PAGES.resolve("presets.md")))
+			.as("presets table cells that disagree with a preset's grid (file:line: what)")
+			.isEmpty();
+	}
+
+	@Test
+	void aPresetFactThatDisagreesWithItsGridOrIsMissingIsCaught(@TempDir Path dir) throws IOException {
+		Path options = write(dir, "options.md",
+				"""
+						| option | default | allowed | what it does |
+						|---|---|---|---|
+						| `bench.arrivals` | preset (`full`, `threads`, `mysql` and `slo`: `random`; the others: `even`) | even or random | How |
+						| `bench.repeats` | preset (`contention`: 2; the others: 1; target mode: 2) | 1 to 100 | How often |
+						| `bench.holdTime` | preset (`full`: 15ms) | a mean | How long |
+						""");
+		assertThat(DocsTruth.checkPresetDefaults(options)).map(DocsTruth.Problem::toString)
+			.contains(options + ":3: bench.arrivals says even for preset contention; its grid runs random",
+					options + ":4: bench.repeats says 2 for target mode; with preset full it runs 1",
+					options + ":5: bench.holdTime says nothing for preset quick",
+					options + ":0: bench.holdCpu has no row")
+			.noneMatch(
+					(problem) -> problem.contains("for preset full") || problem.contains("repeats says 2 for preset"));
+		Path presets = write(dir, "presets.md", """
+				| preset | reproduces | grid | arrivals | repeats | hold | wall time here |
+				|---|---|---|---|---|---|---|
+				| `contention` | HikariCP | pools 1, 2, 4, 64 | `even` | 2 | 5ms of database CPU | – |
+				| `full` (default) | – | pools 1, 2, 5, 10, 50 | `random` | 1 | 15ms (`pg_sleep`) | – |
+				""");
+		assertThat(DocsTruth.checkPresetsTable(presets)).map(DocsTruth.Problem::toString)
+			.contains(presets + ":3: preset contention's arrivals are \"even\" here; its grid's are \"random\"",
+					presets + ":0: preset quick has no row in a presets table")
+			.noneMatch((problem) -> problem.contains("preset full") || problem.contains("contention's repeats")
+					|| problem.contains("contention's hold"));
+	}
+
+	@Test
+	void noPageStatesACountOfTheSuitesTests() throws IOException {
+		assertThat(DocsTruth.checkTestCounts(docs())).as("counts of tests in the docs (file:line: what)").isEmpty();
+	}
+
+	@Test
+	void aCountOfTestsIsCaughtAndOtherCountsAreNot(@TempDir Path dir) throws IOException {
+		Path page = write(dir, "page.md", """
+				# A page
+
+				`./mvnw test` runs 848 unit tests; `./mvnw verify` adds 115 integration tests.
+				| 691f870 | 632 + 107 tests | green |
+				Tests run: 848, Failures: 0
+				Five report tests, 40 requests, 2 repeats, `ItTimeBudgetTests` and 3 test JVMs.
+				""");
+		assertThat(DocsTruth.checkTestCounts(List.of(page))).map(DocsTruth.Problem::line).containsExactly(3, 3, 4, 5);
+	}
+
 	@Test
 	void everyPageIsReachableFromTheReadme() throws IOException {
 		Set<Path> reachable = DocsTruth.reachable(README);
@@ -84,7 +148,7 @@ class DocsTruthTests {
 
 	@Test
 	void theReadmeIsAFrontPageThatOpensWithTheTwoCommandsAndShowsARealReport() throws IOException {
-		assertThat(Files.size(README)).as("README.md in bytes").isLessThanOrEqualTo(20_480);
+		assertThat(Files.size(README)).as("README.md in bytes").isLessThanOrEqualTo(12_288);
 		assertThat(Files.readString(README)).startsWith("""
 				# Pool-sizing lab
 

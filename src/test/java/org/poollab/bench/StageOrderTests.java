@@ -28,9 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The harness reads like its pipeline: each package under {@code bench} uses only the
- * packages before it in {@link #STAGES} (the README's package map lists them in the same
- * order), the services never use the harness, and no two harness classes share a simple
- * name.
+ * packages before it in {@link #STAGES} (the package map in code-map.md lists them in the
+ * same order), the services never use the harness, and no two harness classes share a
+ * simple name.
  */
 class StageOrderTests {
 
@@ -87,9 +87,9 @@ class StageOrderTests {
 	}
 
 	@Test
-	void theReadmesPackageMapListsTheStagesInTheSameOrder() throws IOException {
-		String readme = Files.readString(Path.of("README.md"));
-		String map = readme.substring(readme.indexOf("## Package map"));
+	void thePackageMapListsTheStagesInTheSameOrder() throws IOException {
+		String page = Files.readString(Path.of("src", "site", "markdown", "code-map.md"));
+		String map = page.substring(page.indexOf("## Package map"));
 		int next = map.indexOf("\n## ");
 		map = (next < 0) ? map : map.substring(0, next);
 		List<String> listed = Pattern.compile("^\\| \\[`bench/(\\w+)`\\]", Pattern.MULTILINE)
@@ -100,7 +100,7 @@ class StageOrderTests {
 		assertThat(listed).isEqualTo(STAGES);
 	}
 
-	/** The same order the README's package map gives. */
+	/** The same order the package map (src/site/markdown/code-map.md) gives. */
 	static ArchRule stageOrder() {
 		LayeredArchitecture layers = layeredArchitecture().consideringOnlyDependenciesInLayers();
 		for (String stage : STAGES) {

@@ -24,10 +24,11 @@ import org.poollab.bench.text.Durations;
  * error counts the scatter between repeats. A larger pool that failed by its medians but
  * held in some repeat, and is not measurably slower, is {@code notShown}: with two
  * repeats the median is their mean, and one tail-heavy window of 6 s moved it past the
- * objective in one quiet run and not in the next (the contention runs of 3b0faed,
- * measurements page). With one repeat nothing changes: the repeat is the cell. The small
- * side needs no such rule, since a pool that failed any repeat is never the choice:
- * erring there costs a connection, not a wrong claim.
+ * objective in one quiet run and not in the next (the {@code contention} preset's
+ * two-repeat runs, src/site/markdown/measurements-archive.md). With one repeat nothing
+ * changes: the repeat is the cell. The small side needs no such rule, since a pool that
+ * failed any repeat is never the choice: erring there costs a connection, not a wrong
+ * claim.
  *
  * @param tooSmall the pools smaller than every pool around the best, smallest first
  * @param tooLarge the pools larger than every pool around the best, shown worse than it

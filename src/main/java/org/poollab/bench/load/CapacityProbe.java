@@ -61,8 +61,8 @@ public final class CapacityProbe {
 
 	/**
 	 * ...or this many milliseconds above it, whichever is more: the agreement the lab
-	 * asks of two independent measurements of one latency (issue 45's "within 1.5x or 5
-	 * ms").
+	 * asks of two independent measurements of one latency, as slow motion is held to k =
+	 * 1 ("within 1.5x or 5 ms", src/site/markdown/slow-motion.md).
 	 */
 	static final double SETTLED_MS = 5;
 

@@ -155,8 +155,9 @@ public record ConfirmationRun(Grid grid, Duration duration, JMeter jmeter, Print
 	 * climb from a quarter of the rate ({@link #warmUpRates}): three fresh instances with
 	 * pool 1 at 400 rps (2 ms of database CPU a request, 2 cores) drowned within 15 s of
 	 * the grid's own warm-up, and with pool 2 had not settled after 45 s, where the
-	 * grid's warm instances held p99 41-46 ms at the same rate (contention preset,
-	 * 2026-11-27, src/site/markdown/measurements.md).
+	 * grid's warm instances held p99 41-46 ms at the same rate (the {@code contention}
+	 * preset at 2 ms: src/site/markdown/measurements-archive.md, the confirmation's
+	 * warm-up).
 	 */
 	static Duration warmUpAtMost(Grid grid) {
 		return grid.topologyWarmup().multipliedBy(2);

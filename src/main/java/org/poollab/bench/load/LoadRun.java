@@ -170,8 +170,8 @@ public record LoadRun(Grid grid, TimeScale scale, JMeter jmeter, PrintStream out
 		int diedIn = recording.diedIn();
 		// Stopped at once for an instance that died before the first request, JMeter may
 		// not even have opened its results file. A JMeter that began its test only after
-		// the schedule had passed (5 s from loading the plan to starting, beside two
-		// other test JVMs on a slow 2-core machine, 2026-11-28) recorded nothing either:
+		// the schedule had passed (5 s from loading the plan to starting happens beside
+		// two other test JVMs on a slow 2-core machine) recorded nothing either:
 		// each window is then one in which no request started, judged as such
 		// (GeneratorCheck: 0 rps sent, generator-bound, measured once more), not a lab
 		// failure that ends the sweep. Its log is in the run's load directory.

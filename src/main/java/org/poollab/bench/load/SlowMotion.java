@@ -26,10 +26,10 @@ public final class SlowMotion {
 	/**
 	 * A grid whose highest total rate is at most this is not probed and runs as asked.
 	 * The slowest 2-core box of this kind the lab was run on served 1,077–1,183 rps of
-	 * {@code GET /roles} on one instance ({@code wrk -c16}, after a 40 s warm-up, issue
-	 * 45's measurements; the fastest served 6,612): 100 rps is under a tenth of that,
-	 * where the box's CPU is not what limits. Each point's own checks (hold, late starts,
-	 * rate sent) still judge it.
+	 * {@code GET /roles} on one instance ({@code wrk -c16}, after a 40 s warm-up; the
+	 * fastest served 6,612; src/site/markdown/measurements.md, the service's ceiling):
+	 * 100 rps is under a tenth of that, where the box's CPU is not what limits. Each
+	 * point's own checks (hold, late starts, rate sent) still judge it.
 	 */
 	public static final int PROBE_FLOOR_RPS = 100;
 

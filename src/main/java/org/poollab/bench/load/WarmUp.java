@@ -22,16 +22,16 @@ import org.poollab.bench.text.Durations;
 /**
  * Warms a fresh deployment until its instances' own latency has settled, and shows that
  * it did. A fixed warm-up is either too short or wasted: one instance hit with 2000 rps
- * by a lean open-loop generator on this project's machine served p99 880 ms from the
- * intended send in its first 20 s, then 11.6, 5.4, 6.0, 4.9, 4.8 ms (OpenLoopCheck, 20 s
- * slices, 2026-11-24). So the load steps up through the grid's rates to the highest and
- * is held there while every instance is scraped at the end of each {@link #SLICE}; the
- * warm-up ends when the slowest instance's server-side p99 ({@code http.server.requests},
- * the same figure the points record) of {@link #SETTLED_SLICES} top-rate slices in a row
- * agrees within {@link #TOLERANCE} (or {@link #TOLERANCE_MS}) and the last is within the
- * p99 objective ({@link #settled}), when the instances are drowning
- * ({@link #overloaded}), or at the grid's {@code bench.topologyWarmup}, whichever comes
- * first, and says which.
+ * by a lean open-loop generator on a 2-core machine served p99 880 ms from the intended
+ * send in its first 20 s, then 11.6, 5.4, 6.0, 4.9, 4.8 ms (OpenLoopCheck, 20 s slices;
+ * src/site/markdown/measurements.md, cross-checking). So the load steps up through the
+ * grid's rates to the highest and is held there while every instance is scraped at the
+ * end of each {@link #SLICE}; the warm-up ends when the slowest instance's server-side
+ * p99 ({@code http.server.requests}, the same figure the points record) of
+ * {@link #SETTLED_SLICES} top-rate slices in a row agrees within {@link #TOLERANCE} (or
+ * {@link #TOLERANCE_MS}) and the last is within the p99 objective ({@link #settled}),
+ * when the instances are drowning ({@link #overloaded}), or at the grid's
+ * {@code bench.topologyWarmup}, whichever comes first, and says which.
  */
 public final class WarmUp {
 
@@ -108,9 +108,10 @@ public final class WarmUp {
 	 * other, and the last within the p99 objective. Two slices were not enough: three
 	 * instances behind nginx gave 14.0 and 14.0 ms (one histogram bucket) at 1000 rps,
 	 * and then 1.7 ms in the windows that followed, so the first window measured a JIT
-	 * still at work (measured with the cross-check, 2026-11-24). Without the objective's
-	 * bound a saturated instance "settles": two slices at 537 ms fell into the same
-	 * bucket (measured at 2000 rps).
+	 * still at work (measured with the cross-check:
+	 * src/site/markdown/measurements-archive.md, the cross-check that disagreed). Without
+	 * the objective's bound a saturated instance "settles": two slices at 537 ms fell
+	 * into the same bucket (measured at 2000 rps).
 	 * @param objectiveMs the sweep's p99 objective
 	 */
 	static boolean settled(List<Double> p99sMs, double objectiveMs) {

@@ -85,7 +85,7 @@ public final class Header {
 		};
 	}
 
-	/** Where the run's time went, when it was recorded (results since 2026-11-23). */
+	/** Where the run's time went, when it was recorded (older results lack it). */
 	private static String timing(@Nullable Timing timing) {
 		if (timing == null) {
 			return "";

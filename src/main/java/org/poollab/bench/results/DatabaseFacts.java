@@ -12,7 +12,7 @@ import org.poollab.service.database.DatabaseVendor;
  * @param kind {@code embedded} (started by the lab) or {@code external}
  * @param vendor what the server is, as its driver names it: {@code PostgreSQL},
  * {@code MariaDB} or {@code MySQL}; {@value #POSTGRESQL} in results written before it was
- * recorded (2026-11-25), when the lab ran on PostgreSQL only
+ * recorded, when the lab ran on PostgreSQL only
  * @param url JDBC URL without credentials
  * @param version server version string
  * @param maxConnections the server's {@code max_connections}

@@ -115,7 +115,8 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 	 * @param startLagP99Ms how late requests left it against their even schedule, 99th
 	 * percentile: latency cannot show a wait that happened before the request was sent;
 	 * with remote engines, over every engine's requests, each against its own schedule;
-	 * -1 when unknown (random arrivals, older results, remote engines before 2026-11-25)
+	 * -1 when unknown (random arrivals; remote engines in results written before it was
+	 * recorded)
 	 * @param engines what each remote engine sent, in the order of
 	 * {@code bench.remoteEngines}; empty for JMeter here and in older results
 	 */
@@ -139,7 +140,7 @@ public record Point(String topology, int instances, String loadBalancer, int poo
 	 * results written before it was recorded
 	 * @param databaseCpuCores the CPU the database's processes used during the window, in
 	 * cores (the embedded server's, read from {@code /proc}); {@code null} where it was
-	 * not measured (an external database, results written before 2026-11-27)
+	 * not measured (an external database, results written before it was recorded)
 	 */
 	public record ServerSide(Map<String, Long> refusals, List<ServerLatency> latency,
 			@Nullable Double databaseCpuCores) {

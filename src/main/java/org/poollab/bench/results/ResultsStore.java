@@ -203,7 +203,7 @@ public final class ResultsStore {
 		 */
 		GROUPED("grouped points, as this lab writes them"),
 
-		/** Each point's figures side by side, as the lab wrote them until 2026-11-24. */
+		/** Each point's figures side by side, as the lab first wrote them. */
 		FLAT("flat points, written by the lab until 2026-11-24: read and grouped");
 
 		private final String description;

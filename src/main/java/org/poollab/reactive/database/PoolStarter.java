@@ -19,12 +19,11 @@ import org.springframework.stereotype.Component;
  * <p>
  * The JVM's first connection also starts the driver (Netty's event loop, its classes),
  * which took longer than {@code max-create-connection-time} (3 s) beside busy JVMs on a
- * 2-core machine and stopped start-up (a fresh-clone test run, 2026-11-28). So one
- * connection is opened and closed outside the pool first, within
- * {@link #FIRST_CONNECTION_TIMEOUT}; the pool's own then get its 3 s each. Opening again
- * what timed out in the pool is no way round it: r2dbc-pool (reactor-pool 1.2.6) counted
- * a connection it never opened after a timed-out warm-up and served one fewer
- * ({@code PoolStarterTests}).
+ * 2-core machine and stopped start-up. So one connection is opened and closed outside the
+ * pool first, within {@link #FIRST_CONNECTION_TIMEOUT}; the pool's own then get its 3 s
+ * each. Opening again what timed out in the pool is no way round it: r2dbc-pool
+ * (reactor-pool 1.2.6) counted a connection it never opened after a timed-out warm-up and
+ * served one fewer ({@code PoolStarterTests}).
  */
 @Component
 class PoolStarter implements SmartInitializingSingleton {
