@@ -40,7 +40,7 @@ import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.load.RemoteEngines;
 import org.poollab.bench.results.Stack;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 import org.poollab.service.hold.CpuHold;
 import org.poollab.service.hold.HoldPlace;
 import org.poollab.service.hold.HoldTime;

@@ -24,7 +24,7 @@ import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 import org.poollab.service.hold.HoldTime;
 
 /**

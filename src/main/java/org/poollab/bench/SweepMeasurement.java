@@ -31,7 +31,7 @@ import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import org.springframework.util.FileSystemUtils;
 

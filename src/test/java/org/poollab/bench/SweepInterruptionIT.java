@@ -29,8 +29,8 @@ import org.poollab.bench.report.Report;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.DatabaseVendor;
-import org.poollab.service.database.EmbeddedMariaDbServer;
+import org.poollab.vendor.DatabaseVendor;
+import org.poollab.vendor.EmbeddedMariaDbServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;

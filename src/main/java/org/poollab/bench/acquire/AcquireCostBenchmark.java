@@ -20,7 +20,7 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.poollab.bench.results.ResultsStore;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 
 /**
  * What a pool saves per connection (Vlad Mihalcea, "The anatomy of Connection Pooling"):

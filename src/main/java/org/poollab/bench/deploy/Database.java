@@ -21,9 +21,9 @@ import org.jspecify.annotations.Nullable;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.results.DatabaseFacts;
-import org.poollab.service.database.DatabaseVendor;
-import org.poollab.service.database.EmbeddedMariaDbServer;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.DatabaseVendor;
+import org.poollab.vendor.EmbeddedMariaDbServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 
 /**
  * The one database every instance of a sweep shares, PostgreSQL or MariaDB (or MySQL, by

@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.lab.ChildProcesses;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 /**
  * The lab's own database server, PostgreSQL's or MariaDB's, as the lab started it.

@@ -11,7 +11,7 @@ import org.poollab.bench.report.Table.Row;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.text.Durations;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import static org.poollab.bench.report.SideBySide.change;
 import static org.poollab.bench.report.SideBySide.p99;

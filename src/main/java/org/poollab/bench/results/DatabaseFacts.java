@@ -2,7 +2,7 @@ package org.poollab.bench.results;
 
 import org.jspecify.annotations.Nullable;
 
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 /**
  * The database a sweep's instances shared, as {@code results.json} records it: its

@@ -4,7 +4,7 @@ import java.util.OptionalInt;
 
 import org.jspecify.annotations.Nullable;
 
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 /**
  * What each instance JVM of a point was limited to: the paper ran every instance with 1

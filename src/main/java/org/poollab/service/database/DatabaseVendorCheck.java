@@ -8,6 +8,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.stereotype.Component;
 
+import org.poollab.vendor.DatabaseVendor;
+
 /**
  * Refuses, before any bean is made, settings of another vendor than {@code lab.database}
  * names: a {@code db/<vendor>.yml} other than its own (or none: {@code lab.database} set
@@ -48,8 +50,9 @@ class DatabaseVendorCheck implements BeanFactoryPostProcessor, EnvironmentAware 
 		if (ofUrl != null && ofUrl != configured) {
 			throw new InvalidConfigurationPropertyValueException(DatabaseVendor.PROPERTY, value,
 					"spring.datasource.url=%s is a %s URL: set %s=%s, which brings %s's driver properties and migrations (db/%s.yml)"
-						.formatted(DatabaseConnectionFailureAnalyzer.withoutQuery(url), ofUrl.product,
-								DatabaseVendor.PROPERTY, ofUrl.propertyValue(), ofUrl.product, ofUrl.propertyValue()));
+						.formatted(DatabaseConnectionFailureAnalyzer.withoutQuery(url), ofUrl.product(),
+								DatabaseVendor.PROPERTY, ofUrl.propertyValue(), ofUrl.product(),
+								ofUrl.propertyValue()));
 		}
 	}
 

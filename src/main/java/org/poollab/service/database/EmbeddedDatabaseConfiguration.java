@@ -1,6 +1,11 @@
 package org.poollab.service.database;
 
 import org.jspecify.annotations.Nullable;
+
+import org.poollab.vendor.DatabaseVendor;
+import org.poollab.vendor.EmbeddedMariaDbServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
+
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Condition;

@@ -1,8 +1,8 @@
 package org.poollab.bench.deploy;
 
 import org.junit.jupiter.api.Test;
-import org.poollab.service.database.EmbeddedMariaDbServer;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.EmbeddedMariaDbServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -32,7 +32,7 @@ import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.plainapp.PlainApplication;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.poollab.service.database;
+package org.poollab.vendor;
 
 import java.util.List;
 import java.util.Locale;
@@ -61,13 +61,24 @@ public enum DatabaseVendor {
 		return null;
 	}
 
-	boolean accepts(String url) {
+	/** Whether its driver takes the URL. */
+	public boolean accepts(String url) {
 		return this.urlPrefixes.stream().anyMatch(url::startsWith);
 	}
 
 	/** What the server is called in messages, e.g. {@code MariaDB}. */
 	public String product() {
 		return this.product;
+	}
+
+	/** The JDBC URL prefixes its driver takes, the usual one first. */
+	public List<String> urlPrefixes() {
+		return this.urlPrefixes;
+	}
+
+	/** A URL to show as an example. */
+	public String exampleUrl() {
+		return this.exampleUrl;
 	}
 
 	/** The value of {@value #PROPERTY} that names this vendor. */
