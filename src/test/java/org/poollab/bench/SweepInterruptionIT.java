@@ -229,8 +229,7 @@ class SweepInterruptionIT {
 				.isInstanceOf(LabFailureException.class)
 				.withMessageStartingWith("The lab's PostgreSQL (postmaster pid " + postgres.get(0) + ") exited")
 				.withMessageContaining("exited without a word in its log, as a SIGKILL leaves it")
-				.withMessageContaining(
-						"Its log: " + run.toRealPath().resolve(Database.embeddedLog(DatabaseVendor.POSTGRESQL)))
+				.withMessageContaining("Its log: " + run.toRealPath().resolve(DatabaseVendor.POSTGRESQL.embeddedLog()))
 				.withMessageContaining(
 						"what failed then: Could not resize the pools to 2: the lab's PostgreSQL is gone")
 				.withMessageContaining("2 finished point(s) are kept in " + run.toRealPath().resolve("results.json"))

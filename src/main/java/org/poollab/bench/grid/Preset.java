@@ -232,7 +232,7 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 		.duration(Duration.ofSeconds(6))
 		.topologyWarmup(Duration.ofSeconds(30))
 		.arrivals(Arrivals.RANDOM)
-		.vendors(List.of(DatabaseVendor.POSTGRESQL, DatabaseVendor.MARIADB))
+		.vendors("postgresql", "mariadb")
 		.build();
 
 	/**

@@ -41,9 +41,9 @@ class DatabaseVendorCheck implements BeanFactoryPostProcessor, EnvironmentAware 
 		String settings = this.environment.getProperty(SETTINGS_PROPERTY);
 		if (!configured.propertyValue().equals(settings)) {
 			throw new InvalidConfigurationPropertyValueException(DatabaseVendor.PROPERTY, value,
-					"the settings imported are %s, not db/%s.yml: give %s in lower case (postgresql or mariadb) as a command-line argument, a system property or the environment variable LAB_DATABASE, where application.yml's spring.config.import reads it, not in a configuration file"
+					"the settings imported are %s, not db/%s.yml: give %s in lower case (%s) as a command-line argument, a system property or the environment variable LAB_DATABASE, where application.yml's spring.config.import reads it, not in a configuration file"
 						.formatted((settings != null) ? "db/%s.yml".formatted(settings) : "none",
-								configured.propertyValue(), DatabaseVendor.PROPERTY));
+								configured.propertyValue(), DatabaseVendor.PROPERTY, DatabaseVendor.allowedValues()));
 		}
 		String url = this.environment.getProperty("spring.datasource.url", "");
 		DatabaseVendor ofUrl = DatabaseVendor.ofUrl(url);

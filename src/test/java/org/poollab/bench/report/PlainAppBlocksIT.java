@@ -48,7 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PlainAppBlocksIT {
 
-	private static final DatabaseFacts DATABASE = new DatabaseFacts("embedded", DatabaseFacts.POSTGRESQL,
+	private static final DatabaseFacts DATABASE = new DatabaseFacts("embedded", DatabaseFacts.DEFAULT_VENDOR,
 			"jdbc:postgresql://127.0.0.1:5432/roles", "17.11", 100, 3);
 
 	private static EmbeddedPostgresServer postgres;

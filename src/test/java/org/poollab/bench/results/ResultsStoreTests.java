@@ -212,7 +212,7 @@ class ResultsStoreTests {
 			.as("a file without the vendor")
 			.doesNotContain("\"vendor\"");
 
-		assertThat(older.database().vendor()).isEqualTo(DatabaseFacts.POSTGRESQL);
+		assertThat(older.database().vendor()).isEqualTo(DatabaseFacts.DEFAULT_VENDOR);
 		assertThat(older.databases()).containsExactly(older.database());
 		assertThat(older.points()).extracting((point) -> point.limits().vendor())
 			.containsOnly(DatabaseVendor.POSTGRESQL);
