@@ -40,7 +40,7 @@ import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.load.RemoteEngines;
 import org.poollab.bench.results.Stack;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 import org.poollab.service.hold.CpuHold;
 import org.poollab.service.hold.HoldPlace;
 import org.poollab.service.hold.HoldTime;
@@ -344,7 +344,7 @@ record BenchProperties(
 		List<DatabaseVendor> vendors() {
 			DatabaseVendor ofUrl = configured() ? DatabaseVendor.ofUrl(this.url) : null;
 			if (this.vendor == null || this.vendor.isEmpty()) {
-				return List.of(Objects.requireNonNullElse(ofUrl, DatabaseVendor.POSTGRESQL));
+				return List.of(Objects.requireNonNullElse(ofUrl, DatabaseVendor.DEFAULT));
 			}
 			List<DatabaseVendor> vendors = this.vendor.stream().distinct().toList();
 			if (configured() && vendors.size() > 1) {
@@ -380,7 +380,7 @@ record BenchProperties(
 
 		/** The user on a database of this vendor: as set, else the embedded server's. */
 		String user(DatabaseVendor of) {
-			return (this.username != null) ? this.username : Database.embeddedUser(of);
+			return (this.username != null) ? this.username : of.embeddedUser();
 		}
 
 		Database connect() throws SQLException {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
@@ -24,7 +25,7 @@ import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 import org.poollab.service.hold.HoldTime;
 
 /**
@@ -40,8 +41,9 @@ final class GridSettings {
 	static Grid grid(BenchProperties settings) {
 		if (settings.vendors().size() > 1 && settings.serve() != null) {
 			throw new BenchSettingException(
-					"%s is not allowed with bench.serve=%s: it asks for %s, and serving starts one deployment on one database. Use one vendor, bench.database.vendor=postgresql or mariadb. Nothing was started."
-						.formatted(settings.describeVendor(), settings.serve().label(), settings.products()));
+					"%s is not allowed with bench.serve=%s: it asks for %s, and serving starts one deployment on one database. Use one vendor, bench.database.vendor=%s. Nothing was started."
+						.formatted(settings.describeVendor(), settings.serve().label(), settings.products(),
+								DatabaseVendor.allowedValues()));
 		}
 		Grid grid = presetOrSearchGrid(settings);
 		requireVendorSupports(settings, grid.topologies());
@@ -194,11 +196,12 @@ final class GridSettings {
 					"bench.stack=%s asks for the reactive twin, which the pgbouncer topology does not run: it connects to PostgreSQL directly. Allowed with r2dbc: bench.topologies=single,multi. Nothing was started."
 						.formatted(value));
 		}
-		Optional<DatabaseVendor> other = otherThanPostgresql(settings);
+		Optional<DatabaseVendor> other = firstWithout(settings, DatabaseVendor::runsReactiveTwin);
 		if (other.isPresent()) {
 			throw new BenchSettingException(
-					"bench.stack=%s asks for the reactive twin, which has an R2DBC driver for PostgreSQL only, but %s is %s (%s). Nothing was started."
-						.formatted(value, settings.theDatabase(), other.get().product(), settings.describeVendor()));
+					"bench.stack=%s asks for the reactive twin, which has an R2DBC driver for %s only, but %s is %s (%s). Nothing was started."
+						.formatted(value, DatabaseVendor.productsThat(DatabaseVendor::runsReactiveTwin),
+								settings.theDatabase(), other.get().product(), settings.describeVendor()));
 		}
 		if (!stacks.contains(Stack.JDBC) && (settings.threads() != null && !settings.threads().isEmpty()
 				|| settings.tomcatThreads() != null && !settings.tomcatThreads().isEmpty())) {
@@ -210,21 +213,23 @@ final class GridSettings {
 	}
 
 	/**
-	 * Refuses, before anything starts, what a MariaDB among the sweep's databases cannot
-	 * run (with several, each deployment would run on each): pgbouncer (the topology, the
-	 * {@code pooling} preset's, and serving it) speaks PostgreSQL's protocol only.
-	 * Everything else the lab does runs on either: the service's SQL and migrations exist
-	 * for both, the lab's own statements ({@code TRUNCATE role_audit}, the
-	 * database-scaling probe of the SLO search, the acquire-cost benchmark) are the same
-	 * on both, and the connection budget is read the way each vendor answers.
+	 * Refuses, before anything starts, what a database among the sweep's cannot run (with
+	 * several, each deployment would run on each): pgbouncer (the topology, the
+	 * {@code pooling} preset's, and serving it) speaks PostgreSQL's protocol only
+	 * ({@link DatabaseVendor#pooledByPgBouncer()}). Everything else the lab does runs on
+	 * every vendor: the service's SQL and migrations exist for each, the lab's own
+	 * statements ({@code TRUNCATE role_audit}, the database-scaling probe of the SLO
+	 * search, the acquire-cost benchmark) are the same on each, and the connection budget
+	 * is read the way each vendor answers.
 	 * @throws BenchSettingException naming the setting that asks for pgbouncer
 	 */
 	private static void requireVendorSupports(BenchProperties settings, List<Topology> topologies) {
-		Optional<DatabaseVendor> other = otherThanPostgresql(settings);
+		Optional<DatabaseVendor> other = firstWithout(settings, DatabaseVendor::pooledByPgBouncer);
 		if (other.isEmpty()) {
 			return;
 		}
-		String why = "pgbouncer pools PostgreSQL connections only, and %s is %s (%s)".formatted(settings.theDatabase(),
+		String why = "pgbouncer pools %s connections only, and %s is %s (%s)".formatted(
+				DatabaseVendor.productsThat(DatabaseVendor::pooledByPgBouncer), settings.theDatabase(),
 				other.get().product(), settings.describeVendor());
 		if (settings.serve() == Topology.PGBOUNCER) {
 			throw new BenchSettingException(
@@ -244,9 +249,9 @@ final class GridSettings {
 						settings.topologies().stream().map(Topology::label).collect(Collectors.joining(",")), why));
 	}
 
-	/** The first of the sweep's databases that is not PostgreSQL, if any. */
-	private static Optional<DatabaseVendor> otherThanPostgresql(BenchProperties settings) {
-		return settings.vendors().stream().filter((vendor) -> vendor != DatabaseVendor.POSTGRESQL).findFirst();
+	/** The first of the sweep's databases that lacks something, if any. */
+	private static Optional<DatabaseVendor> firstWithout(BenchProperties settings, Predicate<DatabaseVendor> has) {
+		return settings.vendors().stream().filter(has.negate()).findFirst();
 	}
 
 	/**

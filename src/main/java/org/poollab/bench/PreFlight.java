@@ -25,7 +25,7 @@ import org.poollab.bench.lab.Programs;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.load.RemoteEngines;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import static org.poollab.bench.results.PgBouncerFacts.poolsAtTheDatabase;
 

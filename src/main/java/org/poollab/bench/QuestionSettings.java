@@ -11,6 +11,7 @@ import org.poollab.bench.grid.Preset;
 import org.poollab.bench.grid.Question;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.results.Stack;
+import org.poollab.vendor.DatabaseVendor;
 
 /**
  * The team's question ({@code bench.targetRps} and the settings beside it), checked
@@ -49,8 +50,8 @@ final class QuestionSettings {
 					.collect(Collectors.joining(",")) : null);
 		if (settings.vendors().size() > 1) {
 			throw new BenchSettingException(
-					"%s is not allowed with bench.targetRps: it asks for %s, and the SLO search answers for one database (its fleet table is that database's connection budget). Use one vendor, bench.database.vendor=postgresql or mariadb. Nothing was started."
-						.formatted(settings.describeVendor(), settings.products()));
+					"%s is not allowed with bench.targetRps: it asks for %s, and the SLO search answers for one database (its fleet table is that database's connection budget). Use one vendor, bench.database.vendor=%s. Nothing was started."
+						.formatted(settings.describeVendor(), settings.products(), DatabaseVendor.allowedValues()));
 		}
 		int fleet = Objects.requireNonNullElse(settings.replicas(),
 				Objects.requireNonNullElse(settings.instances(), Preset.INSTANCES));

@@ -28,7 +28,7 @@ import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.bench.text.Durations;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 /**
  * The experiment, one way through: grid, deploy, load, collect, report. Everything it

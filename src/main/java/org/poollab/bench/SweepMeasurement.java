@@ -31,7 +31,7 @@ import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import org.springframework.util.FileSystemUtils;
 
@@ -262,7 +262,7 @@ final class SweepMeasurement {
 			try (Database database = Database.embedded(vendor, trial, processes)) {
 				database.settings();
 			}
-			catch (SQLException | IOException | RuntimeException ex) {
+			catch (SQLException | RuntimeException ex) {
 				throw new LabFailureException(
 						"The embedded %s does not start here, so nothing was measured: %s. Its log: %s"
 							.formatted(vendor.product(), ex.getMessage(), trial),

@@ -30,8 +30,9 @@ class ConsoleTablesTests {
 		for (int repeat = 1; repeat <= 3; repeat++) {
 			points.add(point(5, repeat, p99Ms[repeat - 1]));
 		}
-		SweepResults results = new SweepResults(Instant.parse("2026-11-22T10:00:00Z"), "test", new Host(2, "JMeter"),
-				new DatabaseFacts("embedded", DatabaseFacts.POSTGRESQL, "jdbc:postgresql://localhost/x", "17", 100, 3),
+		SweepResults results = new SweepResults(
+				Instant.parse("2026-11-22T10:00:00Z"), "test", new Host(2, "JMeter"), new DatabaseFacts("embedded",
+						DatabaseFacts.DEFAULT_VENDOR, "jdbc:postgresql://localhost/x", "17", 100, 3),
 				100, null, points);
 
 		String console = ConsoleTables.render(results);

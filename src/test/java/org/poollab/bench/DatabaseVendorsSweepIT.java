@@ -13,7 +13,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.poollab.bench.results.DatabaseFacts;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

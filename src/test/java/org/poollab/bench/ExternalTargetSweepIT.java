@@ -37,7 +37,7 @@ import org.poollab.bench.load.JMeterServer;
 import org.poollab.bench.load.RemoteEngines;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

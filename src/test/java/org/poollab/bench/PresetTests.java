@@ -22,7 +22,7 @@ import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -12,7 +12,7 @@ import org.poollab.bench.model.Usl;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.poollab.bench.load.TeamTime;
 import org.poollab.bench.results.Capacity;
 import org.poollab.bench.results.Point;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

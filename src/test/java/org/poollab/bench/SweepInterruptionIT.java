@@ -29,8 +29,8 @@ import org.poollab.bench.report.Report;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.DatabaseVendor;
-import org.poollab.service.database.EmbeddedMariaDbServer;
+import org.poollab.vendor.DatabaseVendor;
+import org.poollab.vendor.EmbeddedMariaDbServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -229,8 +229,7 @@ class SweepInterruptionIT {
 				.isInstanceOf(LabFailureException.class)
 				.withMessageStartingWith("The lab's PostgreSQL (postmaster pid " + postgres.get(0) + ") exited")
 				.withMessageContaining("exited without a word in its log, as a SIGKILL leaves it")
-				.withMessageContaining(
-						"Its log: " + run.toRealPath().resolve(Database.embeddedLog(DatabaseVendor.POSTGRESQL)))
+				.withMessageContaining("Its log: " + run.toRealPath().resolve(DatabaseVendor.POSTGRESQL.embeddedLog()))
 				.withMessageContaining(
 						"what failed then: Could not resize the pools to 2: the lab's PostgreSQL is gone")
 				.withMessageContaining("2 finished point(s) are kept in " + run.toRealPath().resolve("results.json"))

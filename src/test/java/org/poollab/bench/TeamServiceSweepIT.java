@@ -31,7 +31,7 @@ import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.results.Point;
 import org.poollab.plainapp.PlainApplication;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -10,7 +10,7 @@ import java.util.Map;
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 
 import org.springframework.context.ConfigurableApplicationContext;
 

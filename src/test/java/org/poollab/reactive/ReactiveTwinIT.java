@@ -35,7 +35,7 @@ import reactor.core.publisher.Mono;
 import org.poollab.reactive.database.ResizableConnectionPool;
 import org.poollab.service.ServiceApplication;
 import org.poollab.service.ServiceYml;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 import org.poollab.service.hold.HoldScrape;
 import org.poollab.service.system.Refusals;
 

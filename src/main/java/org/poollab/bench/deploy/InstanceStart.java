@@ -15,7 +15,7 @@ import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 import org.poollab.service.hold.ConnectionHold;
 
 /**

@@ -11,7 +11,7 @@ import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 /**
  * The points a sweep will measure: the preset with any explicit setting laid over it.
@@ -164,7 +164,7 @@ public record Grid(Preset preset, List<Topology> topologies, int instances, List
 		/** A point on PostgreSQL. */
 		public Planned(Topology topology, int instances, Stack stack, RequestThreads threads, int poolSize, int rateRps,
 				int repeat) {
-			this(topology, instances, DatabaseVendor.POSTGRESQL, stack, threads, poolSize, rateRps, repeat);
+			this(topology, instances, DatabaseVendor.DEFAULT, stack, threads, poolSize, rateRps, repeat);
 		}
 
 		/** A point of the JDBC service on PostgreSQL. */

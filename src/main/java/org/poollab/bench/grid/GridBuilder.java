@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 /**
  * A {@link Grid} built by name: each value named where it is given, the rest at the

@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 import org.poollab.service.hold.HoldTime;
 
 /**
@@ -232,7 +232,7 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 		.duration(Duration.ofSeconds(6))
 		.topologyWarmup(Duration.ofSeconds(30))
 		.arrivals(Arrivals.RANDOM)
-		.vendors(List.of(DatabaseVendor.POSTGRESQL, DatabaseVendor.MARIADB))
+		.vendors("postgresql", "mariadb")
 		.build();
 
 	/**

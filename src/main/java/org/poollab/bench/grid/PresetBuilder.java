@@ -1,12 +1,13 @@
 package org.poollab.bench.grid;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.results.Stack;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 import org.poollab.service.hold.HoldTime;
 
 /**
@@ -57,7 +58,7 @@ final class PresetBuilder {
 
 	private Arrivals arrivals = Arrivals.EVEN;
 
-	private List<DatabaseVendor> vendors = List.of(DatabaseVendor.POSTGRESQL);
+	private List<DatabaseVendor> vendors = List.of(DatabaseVendor.DEFAULT);
 
 	private @Nullable HoldTime hold;
 
@@ -137,8 +138,12 @@ final class PresetBuilder {
 		return this;
 	}
 
-	PresetBuilder vendors(List<DatabaseVendor> vendors) {
-		this.vendors = vendors;
+	/**
+	 * The vendors by name, as {@code bench.database.vendor} takes them: a preset's list
+	 * is data, not a branch on a vendor.
+	 */
+	PresetBuilder vendors(String... names) {
+		this.vendors = Arrays.stream(names).map(DatabaseVendor::named).toList();
 		return this;
 	}
 

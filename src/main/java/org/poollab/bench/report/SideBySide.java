@@ -40,7 +40,7 @@ final class SideBySide {
 		StackComparison.of(sections)
 			.forEach((comparison) -> views.add(new View("JDBC vs R2DBC", "stacks", comparison.table())));
 		VendorComparison.of(sections)
-			.forEach((comparison) -> views.add(new View("PostgreSQL vs MariaDB", "vendors", comparison.table())));
+			.forEach((comparison) -> views.add(new View(comparison.heading(), "vendors", comparison.table())));
 		return views;
 	}
 

@@ -143,7 +143,7 @@ final class SloText {
 		}
 		if (plan.adviseExternalPooler()) {
 			// pgbouncer and the lab's topology for it are PostgreSQL's only.
-			advice.add(answer.results().database().postgresql()
+			advice.add(answer.results().database().labVendor().pooledByPgBouncer()
 					? "At the autoscaling ceiling the fleet's smallest pools hold more connections than the database's peak concurrency N*: put an external pooler (pgbouncer) between the fleet and the database and size its pool near N*; run the lab's pgbouncer topology (-Dbench.topologies=pgbouncer) to see what it measures here."
 					: "At the autoscaling ceiling the fleet's smallest pools hold more connections than the database's peak concurrency N*: put an external pooler between the fleet and the database and size its pool near N*.");
 		}

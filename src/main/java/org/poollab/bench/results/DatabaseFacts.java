@@ -2,7 +2,7 @@ package org.poollab.bench.results;
 
 import org.jspecify.annotations.Nullable;
 
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 /**
  * The database a sweep's instances shared, as {@code results.json} records it: its
@@ -11,8 +11,8 @@ import org.poollab.service.database.DatabaseVendor;
  *
  * @param kind {@code embedded} (started by the lab) or {@code external}
  * @param vendor what the server is, as its driver names it: {@code PostgreSQL},
- * {@code MariaDB} or {@code MySQL}; {@value #POSTGRESQL} in results written before it was
- * recorded, when the lab ran on PostgreSQL only
+ * {@code MariaDB} or {@code MySQL}; {@link #DEFAULT_VENDOR} (PostgreSQL) in results
+ * written before it was recorded, when the lab ran on PostgreSQL only
  * @param url JDBC URL without credentials
  * @param version server version string
  * @param maxConnections the server's {@code max_connections}
@@ -43,19 +43,22 @@ public record DatabaseFacts(String kind, String vendor, String url, String versi
 	 */
 	public static final String UNCHECKED = "not checked (no bench.database.url)";
 
-	/** The vendor every sweep ran on before the vendor was recorded. */
-	public static final String POSTGRESQL = "PostgreSQL";
+	/**
+	 * The default vendor's product, which every sweep ran on before the vendor was
+	 * recorded.
+	 */
+	public static final String DEFAULT_VENDOR = DatabaseVendor.DEFAULT.product();
 
 	public DatabaseFacts {
-		vendor = (vendor != null) ? vendor : POSTGRESQL;
+		vendor = (vendor != null) ? vendor : DEFAULT_VENDOR;
 	}
 
 	/**
-	 * The lab's name for the server: MariaDB's settings serve MySQL too.
-	 * @return {@code POSTGRESQL} or {@code MARIADB}
+	 * The lab's name for the server, e.g. {@code MARIADB} for MySQL: MariaDB's settings
+	 * serve it too. The default vendor for a server the lab has no vendor for.
 	 */
 	public DatabaseVendor labVendor() {
-		return postgresql() ? DatabaseVendor.POSTGRESQL : DatabaseVendor.MARIADB;
+		return DatabaseVendor.ofProduct(this.vendor).orElse(DatabaseVendor.DEFAULT);
 	}
 
 	/**
@@ -64,11 +67,6 @@ public record DatabaseFacts(String kind, String vendor, String url, String versi
 	 */
 	public boolean budgetKnown() {
 		return this.maxConnections > 0;
-	}
-
-	/** Whether the server is PostgreSQL: pgbouncer and PostgreSQL's words apply. */
-	public boolean postgresql() {
-		return POSTGRESQL.equals(this.vendor);
 	}
 
 }

@@ -4,7 +4,7 @@ import java.util.OptionalInt;
 
 import org.jspecify.annotations.Nullable;
 
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 /**
  * What each instance JVM of a point was limited to: the paper ran every instance with 1
@@ -22,8 +22,9 @@ import org.poollab.service.database.DatabaseVendor;
  * @param stack which service ran: {@link Stack#JDBC} in results written before the lab
  * swept stacks (null there)
  * @param vendor the database the instances ran on ({@code bench.database.vendor}, a
- * dimension of the grid): {@link DatabaseVendor#POSTGRESQL} in results written before the
- * lab swept vendors (null there), which also name it in {@link SweepResults#database()}
+ * dimension of the grid): {@link DatabaseVendor#DEFAULT} (PostgreSQL) in results written
+ * before the lab swept vendors (null there), which also name it in
+ * {@link SweepResults#database()}
  * @param hold the connection hold each instance emulated on every request; {@code null}:
  * none, each request held its connection as long as its own statements took
  */
@@ -33,7 +34,7 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 	public Limits {
 		virtualThreads = Boolean.TRUE.equals(virtualThreads);
 		stack = (stack != null) ? stack : Stack.JDBC;
-		vendor = (vendor != null) ? vendor : DatabaseVendor.POSTGRESQL;
+		vendor = (vendor != null) ? vendor : DatabaseVendor.DEFAULT;
 	}
 
 	public Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads, Stack stack,
@@ -48,7 +49,7 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 	}
 
 	public Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads, Stack stack) {
-		this(cpus, heap, tomcatThreads, virtualThreads, stack, DatabaseVendor.POSTGRESQL);
+		this(cpus, heap, tomcatThreads, virtualThreads, stack, DatabaseVendor.DEFAULT);
 	}
 
 	public Limits(int cpus, String heap, int tomcatThreads, Boolean virtualThreads) {
@@ -73,7 +74,7 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 	}
 
 	public Limits(int cpus, String heap, Stack stack, RequestThreads threads) {
-		this(cpus, heap, DatabaseVendor.POSTGRESQL, stack, threads);
+		this(cpus, heap, DatabaseVendor.DEFAULT, stack, threads);
 	}
 
 	public Limits(int cpus, String heap, DatabaseVendor vendor, Stack stack, RequestThreads threads) {
@@ -85,12 +86,12 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 	 * {@code multi-r2dbc}, {@code single-virtual}, {@code single-tomcat50}.
 	 */
 	public static String labelSuffix(Stack stack, RequestThreads threads) {
-		return labelSuffix(DatabaseVendor.POSTGRESQL, stack, threads);
+		return labelSuffix(DatabaseVendor.DEFAULT, stack, threads);
 	}
 
 	/**
-	 * The same with the database: PostgreSQL, the lab's first and default, adds nothing;
-	 * another vendor adds its name first, e.g. {@code single-mariadb},
+	 * The same with the database: the default vendor (PostgreSQL, the lab's first) adds
+	 * nothing; another vendor adds its name first, e.g. {@code single-mariadb},
 	 * {@code single-mariadb-virtual}.
 	 */
 	public static String labelSuffix(DatabaseVendor vendor, Stack stack, RequestThreads threads) {
@@ -98,7 +99,7 @@ public record Limits(int cpus, String heap, int tomcatThreads, Boolean virtualTh
 	}
 
 	private static String vendorSuffix(DatabaseVendor vendor) {
-		return (vendor == DatabaseVendor.POSTGRESQL) ? "" : "-" + vendor.propertyValue();
+		return vendor.isDefault() ? "" : "-" + vendor.propertyValue();
 	}
 
 	/** {@link #labelSuffix(DatabaseVendor, Stack, RequestThreads)} of these limits. */

@@ -24,6 +24,7 @@ import org.poollab.service.hold.HoldPadding;
 import org.poollab.service.hold.HoldPlace;
 import org.poollab.service.hold.HoldProperties;
 import org.poollab.service.system.Refusals;
+import org.poollab.vendor.DatabaseVendor;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.stereotype.Component;
@@ -56,9 +57,6 @@ public class Connections {
 	 * only ({@code r2dbc_connections_acquire_seconds} in Prometheus).
 	 */
 	public static final String ACQUIRE_METRIC = "r2dbc.connections.acquire";
-
-	/** PostgreSQL's SQLSTATE for "sorry, too many clients already". */
-	static final String TOO_MANY_CLIENTS = "53300";
 
 	private final ConnectionFactory factory;
 
@@ -185,7 +183,8 @@ public class Connections {
 	 */
 	private Refusals.Reason reason(Throwable ex) {
 		for (Throwable t = ex; t != null; t = t.getCause()) {
-			if (t instanceof R2dbcException r2dbc && TOO_MANY_CLIENTS.equals(r2dbc.getSqlState())) {
+			if (t instanceof R2dbcException r2dbc
+					&& DatabaseVendor.tooManyConnections(r2dbc.getSqlState(), r2dbc.getErrorCode())) {
 				return Refusals.Reason.TOO_MANY_CLIENTS;
 			}
 		}

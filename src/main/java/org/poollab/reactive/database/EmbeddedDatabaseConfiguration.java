@@ -3,7 +3,7 @@ package org.poollab.reactive.database;
 import io.r2dbc.spi.ConnectionFactoryOptions;
 import org.jspecify.annotations.Nullable;
 
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 
 import org.springframework.boot.flyway.autoconfigure.FlywayConnectionDetails;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;

@@ -6,6 +6,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.core.env.Environment;
 
+import org.poollab.vendor.DatabaseVendor;
+
 /**
  * A {@code spring.datasource.url} that is no JDBC URL of the configured vendor
  * ({@code lab.database}, PostgreSQL unless told otherwise), said in one line instead of a
@@ -32,10 +34,10 @@ class DataSourceUrlFailureAnalyzer implements FailureAnalyzer {
 		}
 		return new FailureAnalysis(
 				"spring.datasource.url=%s is not allowed: use a %s JDBC URL, %s//host:port/database (e.g. %s)"
-					.formatted(DatabaseConnectionFailureAnalyzer.withoutQuery(url), vendor.product,
-							vendor.urlPrefixes.get(0), vendor.exampleUrl),
+					.formatted(DatabaseConnectionFailureAnalyzer.withoutQuery(url), vendor.product(),
+							vendor.urlPrefixes().get(0), vendor.exampleUrl()),
 				"Fix SPRING_DATASOURCE_URL (or spring.datasource.url), or leave it unset to let the lab start an "
-						+ "embedded %s.".formatted(vendor.product),
+						+ "embedded %s.".formatted(vendor.product()),
 				failure);
 	}
 

@@ -7,6 +7,8 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.env.Environment;
 
+import org.poollab.vendor.DatabaseVendor;
+
 /**
  * A short answer instead of a wall of stack trace when the configured database
  * (PostgreSQL, or MariaDB with {@code lab.database=mariadb}) cannot be reached or refuses
@@ -26,7 +28,7 @@ class DatabaseConnectionFailureAnalyzer extends AbstractFailureAnalyzer<SQLExcep
 		if (!isConnectionFailure(cause.getSQLState())) {
 			return null;
 		}
-		String product = DatabaseVendor.of(this.environment).product;
+		String product = DatabaseVendor.of(this.environment).product();
 		String url = this.environment.getProperty("spring.datasource.url", "(embedded %s)".formatted(product));
 		String reason = cause.getMessage();
 		return new FailureAnalysis(

@@ -8,6 +8,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.stereotype.Component;
 
+import org.poollab.vendor.DatabaseVendor;
+
 /**
  * Refuses, before any bean is made, settings of another vendor than {@code lab.database}
  * names: a {@code db/<vendor>.yml} other than its own (or none: {@code lab.database} set
@@ -39,17 +41,18 @@ class DatabaseVendorCheck implements BeanFactoryPostProcessor, EnvironmentAware 
 		String settings = this.environment.getProperty(SETTINGS_PROPERTY);
 		if (!configured.propertyValue().equals(settings)) {
 			throw new InvalidConfigurationPropertyValueException(DatabaseVendor.PROPERTY, value,
-					"the settings imported are %s, not db/%s.yml: give %s in lower case (postgresql or mariadb) as a command-line argument, a system property or the environment variable LAB_DATABASE, where application.yml's spring.config.import reads it, not in a configuration file"
+					"the settings imported are %s, not db/%s.yml: give %s in lower case (%s) as a command-line argument, a system property or the environment variable LAB_DATABASE, where application.yml's spring.config.import reads it, not in a configuration file"
 						.formatted((settings != null) ? "db/%s.yml".formatted(settings) : "none",
-								configured.propertyValue(), DatabaseVendor.PROPERTY));
+								configured.propertyValue(), DatabaseVendor.PROPERTY, DatabaseVendor.allowedValues()));
 		}
 		String url = this.environment.getProperty("spring.datasource.url", "");
 		DatabaseVendor ofUrl = DatabaseVendor.ofUrl(url);
 		if (ofUrl != null && ofUrl != configured) {
 			throw new InvalidConfigurationPropertyValueException(DatabaseVendor.PROPERTY, value,
 					"spring.datasource.url=%s is a %s URL: set %s=%s, which brings %s's driver properties and migrations (db/%s.yml)"
-						.formatted(DatabaseConnectionFailureAnalyzer.withoutQuery(url), ofUrl.product,
-								DatabaseVendor.PROPERTY, ofUrl.propertyValue(), ofUrl.product, ofUrl.propertyValue()));
+						.formatted(DatabaseConnectionFailureAnalyzer.withoutQuery(url), ofUrl.product(),
+								DatabaseVendor.PROPERTY, ofUrl.propertyValue(), ofUrl.product(),
+								ofUrl.propertyValue()));
 		}
 	}
 

@@ -1,16 +1,10 @@
 package org.poollab.service.hold;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -20,7 +14,8 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.ConnectionCpu;
+import org.poollab.vendor.DatabaseVendor;
 
 /**
  * A statement that costs the database a chosen amount of CPU ({@code lab.hold.cpu}), run
@@ -71,18 +66,6 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 	static final int[] MULTIPLES = { 1, 2, 3, 4 };
 
 	/**
-	 * The backend CPU each unit count is measured over on PostgreSQL: the kernel counts a
-	 * process's CPU in ticks of 10 ms, a twentieth of it.
-	 */
-	static final Duration CPU_PER_COUNT = Duration.ofMillis(200);
-
-	/**
-	 * The thread CPU each unit count is measured over on MariaDB: counted in nanoseconds,
-	 * a few executions' worth is enough.
-	 */
-	static final Duration THREAD_CPU_PER_COUNT = Duration.ofMillis(20);
-
-	/**
 	 * Times each unit count's server CPU is measured; the least counts. What else runs on
 	 * the machine can only add to a backend's or thread's CPU time (a busy sibling core,
 	 * caches shared), never take from it, as with wall time ({@link #RUNS_PER_COUNT}).
@@ -92,18 +75,6 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 	static final int CPU_MEASURES_PER_COUNT = 3;
 
 	private static final Logger logger = LoggerFactory.getLogger(CpuHold.class);
-
-	/**
-	 * The vendor's CPU-bound statement: PostgreSQL sums a generated series in its
-	 * executor; MariaDB evaluates an expression that many times ({@code BENCHMARK}, built
-	 * for exactly this). Neither reads a table or waits.
-	 */
-	static String statement(DatabaseVendor vendor) {
-		return switch (vendor) {
-			case POSTGRESQL -> "SELECT sum(i) FROM (SELECT generate_series(1, ?) AS i) series";
-			case MARIADB -> "SELECT BENCHMARK(?, CRC32('pool-sizing lab'))";
-		};
-	}
 
 	/** What is wrong with a CPU hold, or empty when it is allowed. */
 	static Optional<String> problem(Duration cpu) {
@@ -118,13 +89,10 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 	 * @throws IllegalStateException when the statement's cost does not grow with its work
 	 */
 	public static CpuHold calibrate(DataSource dataSource, DatabaseVendor vendor, Duration cpu) throws SQLException {
-		String statement = statement(vendor);
+		String statement = vendor.cpuStatement();
 		try (Connection connection = dataSource.getConnection();
 				PreparedStatement burn = connection.prepareStatement(statement)) {
-			Optional<CpuClock> clock = switch (vendor) {
-				case POSTGRESQL -> backend(connection);
-				case MARIADB -> serverThread(connection);
-			};
+			Optional<ConnectionCpu> clock = vendor.connectionCpu(connection);
 			Meter meter = clock
 				.<Meter>map((server) -> (units) -> least(CPU_MEASURES_PER_COUNT, () -> cpuMs(burn, units, server)))
 				.orElse((units) -> leastWallMs(burn, units));
@@ -154,141 +122,6 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 					String.format(Locale.ROOT, "%.3f", fit.getRSquare()));
 			return hold;
 		}
-	}
-
-	/**
-	 * The PostgreSQL backend serving this connection ({@code pg_backend_pid()}), when it
-	 * is a postgres process of this machine whose CPU time can be read.
-	 */
-	private static Optional<CpuClock> backend(Connection connection) {
-		try (Statement query = connection.createStatement();
-				ResultSet pid = query.executeQuery("SELECT pg_backend_pid()")) {
-			pid.next();
-			return ProcessHandle.of(pid.getLong(1))
-				.filter((process) -> process.info().command().orElse("").endsWith("postgres"))
-				.filter((process) -> process.info().totalCpuDuration().isPresent())
-				.map(BackendCpu::new);
-		}
-		catch (SQLException ex) {
-			return Optional.empty();
-		}
-	}
-
-	/**
-	 * The MariaDB thread serving this connection, when the server runs a thread per
-	 * connection on this machine: its {@code TID} in the process list is a thread of a
-	 * {@code mariadbd} (or {@code mysqld}) here, whose CPU time grows when the connection
-	 * runs a statement (so it is not another server's thread of the same number). MySQL
-	 * has no {@code TID} column: wall time there.
-	 */
-	private static Optional<CpuClock> serverThread(Connection connection) {
-		try (Statement query = connection.createStatement()) {
-			long tid;
-			try (ResultSet thread = query.executeQuery(
-					"SELECT TID, @@thread_handling FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()")) {
-				if (!thread.next() || !"one-thread-per-connection".equals(thread.getString(2))) {
-					return Optional.empty();
-				}
-				tid = thread.getLong(1);
-			}
-			Optional<Path> schedstat = ThreadCpu.schedstat(tid, "mariadbd", "mysqld");
-			if (schedstat.isEmpty()) {
-				return Optional.empty();
-			}
-			CpuClock clock = new ThreadCpu(schedstat.get());
-			long before = clock.nanos();
-			query.execute("DO 1");
-			return (clock.nanos() > before) ? Optional.of(clock) : Optional.empty();
-		}
-		catch (SQLException | UncheckedIOException ex) {
-			return Optional.empty();
-		}
-	}
-
-	/** CPU time a database spends serving one connection. */
-	private interface CpuClock {
-
-		long nanos();
-
-		/** What it reads, e.g. {@code backend}. */
-		String name();
-
-		/** The CPU each unit count is measured over. */
-		Duration perCount();
-
-	}
-
-	/** A PostgreSQL backend's user + system time, in the kernel's ticks of 10 ms. */
-	private record BackendCpu(ProcessHandle process) implements CpuClock {
-
-		@Override
-		public long nanos() {
-			return this.process.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
-		}
-
-		@Override
-		public String name() {
-			return "backend";
-		}
-
-		@Override
-		public Duration perCount() {
-			return CPU_PER_COUNT;
-		}
-
-	}
-
-	/**
-	 * One thread's time on the CPU, the kernel's scheduler statistics' first field, in
-	 * nanoseconds (Linux's {@code Documentation/scheduler/sched-stats.rst}): a thread's
-	 * own, where {@code /proc/<pid>/stat} sums the process's threads.
-	 */
-	private record ThreadCpu(Path schedstat) implements CpuClock {
-
-		/**
-		 * The thread's {@code schedstat}, when {@code tid} is a thread of a process named
-		 * one of {@code commands}: its thread group's {@code comm}, which any user may
-		 * read (as the thread's {@code status} and {@code schedstat}), unlike its
-		 * {@code exe}.
-		 */
-		static Optional<Path> schedstat(long tid, String... commands) {
-			try {
-				String pid = Files.readAllLines(Path.of("/proc", Long.toString(tid), "status"))
-					.stream()
-					.filter((line) -> line.startsWith("Tgid:"))
-					.map((line) -> line.substring("Tgid:".length()).trim())
-					.findFirst()
-					.orElseThrow();
-				String command = Files.readString(Path.of("/proc", pid, "comm")).trim();
-				Path schedstat = Path.of("/proc", pid, "task", Long.toString(tid), "schedstat");
-				return (List.of(commands).contains(command) && Files.isReadable(schedstat)) ? Optional.of(schedstat)
-						: Optional.empty();
-			}
-			catch (IOException | RuntimeException ex) {
-				return Optional.empty();
-			}
-		}
-
-		@Override
-		public long nanos() {
-			try {
-				return Long.parseLong(Files.readString(this.schedstat).trim().split(" ", 2)[0]);
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
-		}
-
-		@Override
-		public String name() {
-			return "server thread";
-		}
-
-		@Override
-		public Duration perCount() {
-			return THREAD_CPU_PER_COUNT;
-		}
-
 	}
 
 	/** The cost of one execution of some units of work, milliseconds. */
@@ -331,9 +164,9 @@ public record CpuHold(String statement, double unitsPerMs, double overheadMs, do
 
 	/**
 	 * The server's CPU per execution, over executions enough for the clock's
-	 * {@link CpuClock#perCount()}.
+	 * {@link ConnectionCpu#perCount()}.
 	 */
-	private static double cpuMs(PreparedStatement burn, long units, CpuClock cpu) throws SQLException {
+	private static double cpuMs(PreparedStatement burn, long units, ConnectionCpu cpu) throws SQLException {
 		long before = cpu.nanos();
 		int executions = 0;
 		long spent;

@@ -6,7 +6,7 @@ import javax.sql.DataSource;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
@@ -31,18 +31,10 @@ class HoldConfiguration {
 			MeterRegistry registry, ObjectProvider<TransactionManagerCustomizers> customizers) throws SQLException {
 		DatabaseVendor vendor = DatabaseVendor.of(environment);
 		HoldTransactionManager manager = new HoldTransactionManager(dataSource, ConnectionHold.register(registry),
-				HoldPadding.of(properties).orElse(null), sleepStatement(vendor),
+				HoldPadding.of(properties).orElse(null), vendor.sleepStatement(),
 				(properties.cpu() != null) ? CpuHold.calibrate(dataSource, vendor, properties.cpu()) : null);
 		customizers.ifAvailable((customizer) -> customizer.customize(manager));
 		return manager;
-	}
-
-	/** The vendor's sleep, in seconds with a fraction. */
-	static String sleepStatement(DatabaseVendor vendor) {
-		return switch (vendor) {
-			case POSTGRESQL -> "SELECT pg_sleep(?)";
-			case MARIADB -> "SELECT SLEEP(?)";
-		};
 	}
 
 }

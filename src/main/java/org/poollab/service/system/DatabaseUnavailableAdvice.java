@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.poollab.vendor.DatabaseVendor;
+
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessResourceException;
@@ -43,17 +45,6 @@ class DatabaseUnavailableAdvice {
 
 	/** {@code roles_requests_refused_total{reason="..."}} in Prometheus. */
 	static final String REFUSED_METRIC = Refusals.METRIC;
-
-	/** PostgreSQL's SQLSTATE for "too many clients". */
-	static final String POSTGRESQL_TOO_MANY_CLIENTS = "53300";
-
-	/**
-	 * MariaDB's and MySQL's error code for "Too many connections" (ER_CON_COUNT_ERROR).
-	 * MariaDB Connector/J 3.5 reports it (seen against MariaDB 10.11) as a plain
-	 * {@code SQLException} with SQLSTATE {@code HY000}, not the {@code 08004} the
-	 * server's error list gives it: the code is what tells it apart.
-	 */
-	static final int MARIADB_TOO_MANY_CONNECTIONS = 1040;
 
 	/** HikariCP's message for a call on a connection it has closed (ProxyConnection). */
 	static final String HIKARI_CLOSED_CONNECTION = "Connection is closed";
@@ -183,13 +174,9 @@ class DatabaseUnavailableAdvice {
 			return (timeout && !databaseLost) ? POOL_TIMEOUT : UNAVAILABLE;
 		}
 
-		/**
-		 * pgjdbc's error code is always 0, so the MariaDB code cannot be mistaken for a
-		 * PostgreSQL error.
-		 */
+		/** Some vendor's refusal at its connection limit. */
 		private static boolean tooManyClients(SQLException ex) {
-			return POSTGRESQL_TOO_MANY_CLIENTS.equals(ex.getSQLState())
-					|| ex.getErrorCode() == MARIADB_TOO_MANY_CONNECTIONS;
+			return DatabaseVendor.tooManyConnections(ex.getSQLState(), ex.getErrorCode());
 		}
 
 	}

@@ -24,7 +24,7 @@ public class RecommenderTests {
 
 	public static final Host HOST = new Host(2, "JMeter 5.6.3 OpenModelThreadGroup");
 
-	public static final DatabaseFacts DATABASE = new DatabaseFacts("embedded", DatabaseFacts.POSTGRESQL,
+	public static final DatabaseFacts DATABASE = new DatabaseFacts("embedded", DatabaseFacts.DEFAULT_VENDOR,
 			"jdbc:postgresql://localhost:5432/roles", "17.11", 100, 3);
 
 	@Test
@@ -376,9 +376,9 @@ public class RecommenderTests {
 	@Test
 	void hikarisFormulaNeedsTheDatabaseHostsCoresWhichAreUnknownForAnExternalDatabase() {
 		List<Point> points = List.of(point("single", 2, 1000, 9), point("single", 5, 1000, 5));
-		DatabaseFacts remote = new DatabaseFacts("external", DatabaseFacts.POSTGRESQL,
+		DatabaseFacts remote = new DatabaseFacts("external", DatabaseFacts.DEFAULT_VENDOR,
 				"jdbc:postgresql://db.example.com:5432/roles", "17.11", 100, 3);
-		DatabaseFacts loopback = new DatabaseFacts("external", DatabaseFacts.POSTGRESQL,
+		DatabaseFacts loopback = new DatabaseFacts("external", DatabaseFacts.DEFAULT_VENDOR,
 				"jdbc:postgresql://127.0.0.1:5432/postgres", "17.11", 100, 3);
 
 		Recommendation.CrossChecks remoteChecks = Recommender.recommend(grid(points, 0), HOST, remote).crossChecks();

@@ -1,8 +1,9 @@
 package org.poollab.bench.deploy;
 
 import org.junit.jupiter.api.Test;
-import org.poollab.service.database.EmbeddedMariaDbServer;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.DatabaseVendor;
+import org.poollab.vendor.EmbeddedMariaDbServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,7 +30,8 @@ class ConnectionBudgetIT {
 				Database database = Database.external(server.jdbcUrl(), EmbeddedPostgresServer.USER, "")) {
 			Database.Settings settings = database.settings();
 			assertThat(settings.maxConnections()).isEqualTo(42);
-			assertThat(settings.reservedConnections()).isEqualTo(Database.EMBEDDED_RESERVED_CONNECTIONS);
+			assertThat(settings.reservedConnections())
+				.isEqualTo(DatabaseVendor.POSTGRESQL.embeddedReservedConnections());
 		}
 	}
 

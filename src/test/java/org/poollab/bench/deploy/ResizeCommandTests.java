@@ -23,7 +23,7 @@ import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

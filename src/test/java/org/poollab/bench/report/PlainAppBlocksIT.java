@@ -32,7 +32,7 @@ import org.poollab.bench.results.Interval;
 import org.poollab.bench.results.SloSearch;
 import org.poollab.bench.results.SweepResults;
 import org.poollab.plainapp.PlainApplication;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,7 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PlainAppBlocksIT {
 
-	private static final DatabaseFacts DATABASE = new DatabaseFacts("embedded", DatabaseFacts.POSTGRESQL,
+	private static final DatabaseFacts DATABASE = new DatabaseFacts("embedded", DatabaseFacts.DEFAULT_VENDOR,
 			"jdbc:postgresql://127.0.0.1:5432/roles", "17.11", 100, 3);
 
 	private static EmbeddedPostgresServer postgres;

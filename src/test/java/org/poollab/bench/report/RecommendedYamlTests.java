@@ -28,7 +28,7 @@ import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -319,7 +319,7 @@ class RecommendedYamlTests {
 
 	@Test
 	void anExternalDatabaseOnAnotherHostIsNotDescribedAsOnThisOne() throws Exception {
-		DatabaseFacts remote = new DatabaseFacts("external", DatabaseFacts.POSTGRESQL,
+		DatabaseFacts remote = new DatabaseFacts("external", DatabaseFacts.DEFAULT_VENDOR,
 				"jdbc:postgresql://db.example.com:5432/roles", "17.11", 100, 3);
 		List<Point> points = new ArrayList<>();
 		// Pools 1 and 5 only: HikariCP's default 10 is then no size measured to fail.
@@ -349,8 +349,8 @@ class RecommendedYamlTests {
 	 */
 	@Test
 	void anExternalDeploymentsUncheckedDatabaseIsSaidNotToBeChecked() throws Exception {
-		DatabaseFacts unchecked = new DatabaseFacts(DatabaseFacts.UNCHECKED, DatabaseFacts.POSTGRESQL, "", "unknown", 0,
-				0);
+		DatabaseFacts unchecked = new DatabaseFacts(DatabaseFacts.UNCHECKED, DatabaseFacts.DEFAULT_VENDOR, "",
+				"unknown", 0, 0);
 		List<Point> points = new ArrayList<>();
 		// Pool 1 drowns at 200 rps, 5 and 10 hold it alike: pool 5 is chosen.
 		points.add(RecommenderTests.point("single", 1, 200, 120, 40, 4000));

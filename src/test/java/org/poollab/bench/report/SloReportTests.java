@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SloReportTests {
 
-	private static final DatabaseFacts DATABASE = new DatabaseFacts("embedded", DatabaseFacts.POSTGRESQL,
+	private static final DatabaseFacts DATABASE = new DatabaseFacts("embedded", DatabaseFacts.DEFAULT_VENDOR,
 			"jdbc:postgresql://127.0.0.1:5432/roles", "17.11", 300, 3);
 
 	private static final SloSearch.Asked ASKED = new SloSearch.Asked(1500, 3, 3, Fleet.Surge.percent(25), 5, 1, 50,

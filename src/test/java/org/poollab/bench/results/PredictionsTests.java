@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import org.poollab.bench.model.QueueModel;
 import org.poollab.bench.model.ResponseTime;
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 import org.poollab.service.hold.HoldTime;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -212,7 +212,7 @@ class ResultsStoreTests {
 			.as("a file without the vendor")
 			.doesNotContain("\"vendor\"");
 
-		assertThat(older.database().vendor()).isEqualTo(DatabaseFacts.POSTGRESQL);
+		assertThat(older.database().vendor()).isEqualTo(DatabaseFacts.DEFAULT_VENDOR);
 		assertThat(older.databases()).containsExactly(older.database());
 		assertThat(older.points()).extracting((point) -> point.limits().vendor())
 			.containsOnly(DatabaseVendor.POSTGRESQL);

@@ -34,7 +34,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.poollab.reactive.ReactiveServiceApplication;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 import org.poollab.service.hold.HoldScrape;
 import org.poollab.service.system.ResizeToken;
 

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.poollab.service.database.DatabaseVendor;
-import org.poollab.service.database.EmbeddedMariaDbServer;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.DatabaseVendor;
+import org.poollab.vendor.EmbeddedMariaDbServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.InOrder;
 
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -153,7 +153,7 @@ class HoldTransactionManagerTests {
 		HoldProperties properties = new HoldProperties((place != null) ? hold : null, null,
 				(place != null) ? place : HoldPlace.DATABASE, 1, null, null, uses);
 		return new HoldTransactionManager(this.dataSource, ConnectionHold.register(this.registry),
-				HoldPadding.of(properties).orElse(null), HoldConfiguration.sleepStatement(DatabaseVendor.POSTGRESQL));
+				HoldPadding.of(properties).orElse(null), DatabaseVendor.POSTGRESQL.sleepStatement());
 	}
 
 	private Timer holds() {

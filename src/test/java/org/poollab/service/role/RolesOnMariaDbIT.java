@@ -15,7 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.poollab.service.ServiceApplication;
-import org.poollab.service.database.EmbeddedMariaDbServer;
+import org.poollab.vendor.EmbeddedMariaDbServer;
 import org.poollab.service.hold.HoldScrape;
 
 import org.springframework.beans.factory.annotation.Autowired;

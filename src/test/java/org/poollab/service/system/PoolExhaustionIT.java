@@ -28,7 +28,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import org.poollab.service.ServiceYml;
-import org.poollab.service.database.EmbeddedPostgresServer;
+import org.poollab.vendor.EmbeddedPostgresServer;
 import org.poollab.service.system.RequestLoad.Timed;
 
 import static org.assertj.core.api.Assertions.assertThat;

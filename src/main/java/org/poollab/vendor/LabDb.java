@@ -1,4 +1,4 @@
-package org.poollab.service.database;
+package org.poollab.vendor;
 
 import java.io.File;
 import java.io.IOException;

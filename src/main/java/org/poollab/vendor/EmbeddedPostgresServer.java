@@ -1,8 +1,11 @@
-package org.poollab.service.database;
+package org.poollab.vendor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.jspecify.annotations.Nullable;
@@ -12,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * service nor the sweep needs a database installed. The sweep starts one and shares it
  * between all instances; a standalone service starts its own when no URL is configured.
  */
-public final class EmbeddedPostgresServer implements AutoCloseable {
+public final class EmbeddedPostgresServer implements EmbeddedDatabase {
 
 	/** Database and user the lab uses; the embedded server trusts local connections. */
 	public static final String USER = "postgres";
@@ -23,10 +26,20 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 	 */
 	public static final int MAX_CONNECTIONS = 300;
 
+	/**
+	 * What the postmaster logs when asked to stop (smart: SIGTERM, fast: SIGINT or pg_ctl
+	 * stop, immediate: SIGQUIT) or when it gives up.
+	 */
+	private static final Pattern SHUTDOWN_OR_PANIC = Pattern.compile("received \\w+ shutdown request|PANIC:");
+
 	private final EmbeddedPostgres postgres;
 
-	private EmbeddedPostgresServer(EmbeddedPostgres postgres) {
+	/** Where the cluster lives, when the starter chose it. */
+	private final @Nullable Path dataDirectory;
+
+	private EmbeddedPostgresServer(EmbeddedPostgres postgres, @Nullable Path dataDirectory) {
 		this.postgres = postgres;
+		this.dataDirectory = dataDirectory;
 	}
 
 	/**
@@ -60,15 +73,59 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 				// pg_ctl's output, and the postmaster's, which inherits it.
 				builder.setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()));
 			}
-			return new EmbeddedPostgresServer(builder.start());
+			return new EmbeddedPostgresServer(builder.start(), dataDirectory);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start the embedded PostgreSQL", ex);
 		}
 	}
 
+	@Override
 	public String jdbcUrl() {
 		return this.postgres.getJdbcUrl(USER, USER);
+	}
+
+	@Override
+	public String user() {
+		return USER;
+	}
+
+	/**
+	 * The postmaster, read from its pid file in the data directory given at start: pg_ctl
+	 * starts it, and it leaves this JVM's process tree.
+	 * @return the process, or empty when the data directory was not given or the
+	 * postmaster is gone
+	 */
+	@Override
+	public Optional<ProcessHandle> process() {
+		if (this.dataDirectory == null) {
+			return Optional.empty();
+		}
+		Path pidFile = this.dataDirectory.resolve("postmaster.pid");
+		try {
+			if (!Files.isRegularFile(pidFile)) {
+				return Optional.empty();
+			}
+			return ProcessHandle.of(Long.parseLong(Files.readAllLines(pidFile).get(0).trim()));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read the embedded PostgreSQL's " + pidFile, ex);
+		}
+	}
+
+	@Override
+	public String processName() {
+		return "postgres";
+	}
+
+	@Override
+	public String serverName() {
+		return "postmaster";
+	}
+
+	@Override
+	public Pattern lastWords() {
+		return SHUTDOWN_OR_PANIC;
 	}
 
 	/**
