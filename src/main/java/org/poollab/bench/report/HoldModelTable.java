@@ -13,6 +13,7 @@ import org.poollab.bench.deciding.TopologyGrid;
 import org.poollab.bench.report.Table.Entry;
 import org.poollab.bench.report.Table.Row;
 import org.poollab.bench.results.EmulatedHold;
+import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.QueuePrediction;
 import org.poollab.bench.text.Durations;
 
@@ -96,9 +97,8 @@ public final class HoldModelTable {
 		List<String> notes = new ArrayList<>();
 		notes.add(((asked != null)
 				? "Asked: " + asked.describe() + ", from " + asked.source().replaceAll("\\s*\\R\\s*", "; ") + ". "
-				: "No hold was emulated: each request held its connection for its own statements. ")
-				+ "Measured: every request's hold, checkout to return, timed by each instance on a nanosecond clock "
-				+ "(lab.connection.hold); a mean more than 10 % off the asked, or a p99 more than 25 % off an asked p99, is marked †; the p99 is read off the timer's histogram, interpolated within a bucket up to a third wide.");
+				: "No hold was emulated: each request held its connection for its own statements. ") + measuredBy(grid)
+				+ "; a mean more than 10 % off the asked, or a p99 more than 25 % off an asked p99, is marked †; the p99 is read off the timer's histogram, interpolated within a bucket up to a third wide.");
 		notes.add("Model: Erlang C with the Allen–Cunneen correction, given each cell's measured hold (its "
 				+ "variability from the lognormal through the measured mean and p99) and sent rate per instance "
 				+ "(times the connection uses per request, where a request takes more than one), "
@@ -155,6 +155,22 @@ public final class HoldModelTable {
 			return Entry.warned(text, "%s ms measured against %s ms asked".formatted(text, Durations.ms(askedMs)));
 		}
 		return Entry.of(text);
+	}
+
+	/**
+	 * Who timed the holds: the lab's services time every hold themselves; a deployment
+	 * the lab did not start ({@code bench.target=external}) is read from its own timer
+	 * where it has the lab's, else from HikariCP's usage timer, which records whole
+	 * milliseconds.
+	 */
+	static String measuredBy(TopologyGrid grid) {
+		String lab = "every request's hold, checkout to return, timed by each instance on a nanosecond clock (lab.connection.hold)";
+		if (!Limits.AS_DEPLOYED.equals(grid.limits().heap())) {
+			return "Measured: " + lab;
+		}
+		return "Measured: on instances the lab did not start, " + lab
+				+ " where the service has that timer (the lab's own), else the app's own hikaricp_connections_usage_seconds "
+				+ "(HikariCP's usage timer, checkout to return, each hold rounded down to whole milliseconds)";
 	}
 
 }
