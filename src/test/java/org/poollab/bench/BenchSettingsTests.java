@@ -221,7 +221,7 @@ class BenchSettingsTests {
 					--bench.timeScale=2 --bench.holdCpu=2ms                          | bench.timeScale=2 is not allowed with bench.holdCpu=2ms: the database's CPU is what is measured; it cannot run in slow motion. Use bench.timeScale=1 or auto
 					--bench.timeScale=4 --bench.preset=contention                    | bench.timeScale=4 is not allowed with bench.preset=contention: the database's CPU is what is measured
 					--bench.holdTimeFrom=prometheus:http://127.0.0.1:9?range=10m --bench.holdTimeFromWindow=20s | bench.holdTimeFromWindow=20s is not allowed with bench.holdTimeFrom=prometheus:http://127.0.0.1:9?range=10m: a Prometheus server is read over the range its source names
-					--bench.stack=r2dbc --bench.topologies=single --bench.holdTimeFrom=src/test/resources/org/poollab/bench/grid/holdtimefrom/uses-before.txt,src/test/resources/org/poollab/bench/grid/holdtimefrom/uses-after.txt | bench.stack=r2dbc asks for the reactive twin, which takes one connection use per request, and bench.holdTimeFrom read 9ms (histogram, p99 75.53ms) x 2.49 uses
+					--bench.stack=r2dbc --bench.topologies=single --bench.holdTimeFrom=src/test/resources/org/poollab/bench/grid/holdtimefrom/uses-before.txt,src/test/resources/org/poollab/bench/grid/holdtimefrom/uses-after.txt | bench.stack=r2dbc asks for the reactive twin, which takes one connection use per request, and bench.holdTimeFrom read 9.31ms (histogram, p99 76.29ms) x 2.49 uses
 					""")
 	void theQuestionIsRefusedAsAWholeBeforeAnythingStarts(String settings, String message, CapturedOutput output) {
 		assertRefusedBeforeAnythingStarts(settings.split(" "), message, output);

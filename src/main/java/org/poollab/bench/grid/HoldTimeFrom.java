@@ -82,9 +82,6 @@ public final class HoldTimeFrom {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-	/** HikariCP's usage is recorded in whole milliseconds. */
-	private static final double HIKARI_RESOLUTION_MS = 1;
-
 	private HoldTimeFrom() {
 	}
 
@@ -230,7 +227,7 @@ public final class HoldTimeFrom {
 	}
 
 	private static Emulated emulated(Scrape.PoolSeries series, double meanMs) {
-		HoldHistogram histogram = series.buckets.isEmpty() ? null : wholeMillisecondsHistogram(series.buckets, meanMs);
+		HoldHistogram histogram = series.buckets.isEmpty() ? null : WholeMilliseconds.histogram(series.buckets, meanMs);
 		HoldTime hold;
 		String shape;
 		if (histogram != null) {
@@ -261,21 +258,6 @@ public final class HoldTimeFrom {
 				.formatted(ms(meanMs));
 		}
 		return new Emulated(hold, histogram, emulated, shape);
-	}
-
-	/**
-	 * The histogram as its buckets say, scaled only as far as the sum needs. HikariCP
-	 * records each use in whole milliseconds, cut down ({@code 0.7 ms} is {@code 0}), so
-	 * {@code _sum / _count} is the mean to within one millisecond below it, which is most
-	 * of a sub-millisecond hold; the buckets, interpolated, say where in that millisecond
-	 * it lies. Scaling every draw to the cut-down mean would shrink the tail with it (a
-	 * plain app's p99 by a third).
-	 */
-	private static HoldHistogram wholeMillisecondsHistogram(NavigableMap<Double, Double> buckets, double meanMs) {
-		HoldHistogram asCounted = HoldHistogram.ofCounts(buckets, meanMs);
-		double interpolatedMeanMs = meanMs / asCounted.scale();
-		double kept = Math.max(meanMs, Math.min(meanMs + HIKARI_RESOLUTION_MS, interpolatedMeanMs));
-		return (kept == meanMs) ? asCounted : HoldHistogram.ofCounts(buckets, kept);
 	}
 
 	/**

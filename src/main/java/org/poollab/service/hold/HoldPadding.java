@@ -14,14 +14,20 @@ import org.slf4j.LoggerFactory;
  * given how long the connection has been held so far. Both services pad at the last
  * moment they hold it (before the commit, after an auto-commit read).
  * <p>
- * A padded hold ends up longer than drawn: pg_sleep wakes on whole milliseconds, the
- * commit and the return follow the wait, a busy machine wakes the request late. How much
- * longer, lately, is learnt from the holds and taken off the next waits, so that each
- * hold is the one drawn on average, as the lab's model takes it, not that plus a
- * millisecond or two. Each hold moves the estimate by a sixteenth of its error, counted
- * at most 2 ms, so that one pause does not shorten the next holds by much; the estimate
- * itself stays within 2 ms, so that a request whose own work nearly fills its hold (a
- * write on a busy machine) is never left far short of it.
+ * A padded hold ends up longer than drawn: the commit and the return follow the wait, a
+ * busy machine wakes the request late, and a hold drawn shorter than the request's own
+ * statements cannot be padded down to it. How much longer, lately, is learnt from every
+ * hold and taken off the next waits, so that the holds are the ones drawn on average, as
+ * the lab's model takes them (rate times mean hold keeps the pool busy): a hold that
+ * could not be as short as drawn is made up for by the longer ones' waits. Each hold
+ * moves the estimate by a sixteenth of its error, counted at most 2 ms, so that one pause
+ * does not shorten the next holds by much; the estimate itself stays within 2 ms, so that
+ * a request whose own work nearly fills its hold (a write on a busy machine) is never
+ * left far short of it.
+ * <p>
+ * The database's sleep is too coarse for the rest of a wait: PostgreSQL's
+ * {@code pg_sleep} rounds what is left up to a whole millisecond, so that any wait below
+ * one takes one, and whole ones often take one more ({@link #databaseSleepNanos(long)}).
  */
 public final class HoldPadding {
 
@@ -32,6 +38,15 @@ public final class HoldPadding {
 	public static final long MAX_CORRECTION_NANOS = 2_000_000;
 
 	private static final int GAIN_SHIFT = 4;
+
+	/**
+	 * How long before the end of a wait the database's sleep is to end: what
+	 * {@code pg_sleep} may sleep beyond the whole milliseconds it is asked for (a
+	 * millisecond more, and its round trip).
+	 */
+	static final long SLEEP_MARGIN_NANOS = 1_500_000;
+
+	private static final long NANOS_PER_MS = 1_000_000;
 
 	private static final Logger logger = LoggerFactory.getLogger(HoldPadding.class);
 
@@ -109,7 +124,23 @@ public final class HoldPadding {
 		return targetNanos - heldNanos - this.excessNanos.get();
 	}
 
-	/** A padded hold ended, {@code heldNanos} from checkout to return. */
+	/**
+	 * The part of a wait of {@code waitNanos} the database's sleep statement is asked
+	 * for: whole milliseconds that end at least {@link #SLEEP_MARGIN_NANOS} before the
+	 * wait does, 0 below that and a millisecond; the request's thread waits out the rest
+	 * to the microsecond. {@code pg_sleep} rounds each wait up to whole milliseconds
+	 * ({@code src/backend/utils/adt/misc.c}, PostgreSQL Global Development Group,
+	 * https://github.com/postgres/postgres/blob/REL_17_STABLE/src/backend/utils/adt/misc.c),
+	 * so a sub-millisecond hold spent in it would last a millisecond or two.
+	 */
+	public static long databaseSleepNanos(long waitNanos) {
+		return Math.max(0, (waitNanos - SLEEP_MARGIN_NANOS) / NANOS_PER_MS) * NANOS_PER_MS;
+	}
+
+	/**
+	 * A hold drawn as {@code targetNanos} ended, {@code heldNanos} from checkout to
+	 * return, padded or not.
+	 */
 	public void held(long targetNanos, long heldNanos) {
 		long error = clamp(heldNanos - targetNanos);
 		this.excessNanos.updateAndGet((excess) -> clamp(excess + (error >> GAIN_SHIFT)));

@@ -11,7 +11,11 @@ public enum HoldPlace {
 	/**
 	 * The database waits: {@code SELECT pg_sleep(s)} on PostgreSQL,
 	 * {@code SELECT SLEEP(s)} on MariaDB, in the request's transaction. A backend busy
-	 * without CPU: a slow statement or a round trip to a database in another zone.
+	 * without CPU: a slow statement or a round trip to a database in another zone. Its
+	 * sleep wakes on whole milliseconds, so it is given the whole ones it cannot overrun
+	 * and the thread waits out the last one or two
+	 * ({@link HoldPadding#databaseSleepNanos(long)}): a hold of a few milliseconds or
+	 * less is waited on the thread, its connection held all the same.
 	 */
 	DATABASE,
 

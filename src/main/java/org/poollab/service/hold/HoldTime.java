@@ -55,8 +55,8 @@ public record HoldTime(double meanMs, @Nullable Double p99Ms) {
 
 	/**
 	 * The shortest mean hold: a thread's wait resolves tens of microseconds; pg_sleep
-	 * wakes on whole milliseconds, so the services keep only its mean
-	 * ({@link HoldPadding}).
+	 * wakes on whole milliseconds, so the JDBC service waits the last of every hold on
+	 * the thread ({@link HoldPadding#databaseSleepNanos(long)}).
 	 */
 	public static final Duration SHORTEST = Duration.ofNanos(100_000);
 

@@ -23,9 +23,11 @@ import org.springframework.transaction.support.DefaultTransactionStatus;
  * checked out, to the connection's return, on commit and on rollback alike. With
  * {@code lab.hold.*} set it pads each committing transaction, before its commit, to the
  * hold drawn for it: the database sleeps on the transaction's own connection
- * ({@code sleepStatement}), or the thread waits. With {@code lab.hold.cpu} set each
- * committing transaction first costs the database that much CPU ({@link CpuHold}), on top
- * of the padding.
+ * ({@code sleepStatement}) for the whole milliseconds it can sleep without overrunning
+ * the hold and the thread waits out the rest to the microsecond
+ * ({@link HoldPadding#databaseSleepNanos(long)}), or the thread waits it all. With
+ * {@code lab.hold.cpu} set each committing transaction first costs the database that much
+ * CPU ({@link CpuHold}), on top of the padding.
  * <p>
  * A request is one transaction on one thread, so the hold in flight is the thread's: set
  * at the begin, removed at the end, however the transaction ends.
@@ -33,11 +35,13 @@ import org.springframework.transaction.support.DefaultTransactionStatus;
  * With {@code lab.hold.uses} above 1, a committed request then takes the pool again, as
  * many more times as {@link HoldPadding#extraUsesDrawn()} says, one after another on its
  * thread: each use checks a connection out, holds it in a transaction of its own for a
- * hold drawn for it, commits and returns it, timed as the first. Separate checkouts,
- * because that is what HikariCP counts as uses (a request that kept one connection
- * throughout, open-in-view, counts one long use): each use waits for the pool on its own,
- * as a service calling two repositories does. The database CPU ({@code lab.hold.cpu}) is
- * the first use's alone.
+ * hold drawn for it, commits and returns it, timed as the first from the checkout on.
+ * Each runs one statement, the sleep, however short its hold: a real use is at least its
+ * statement's round trip, and one that ran none would hold its connection for a few
+ * microseconds, which no service's use does. Separate checkouts, because that is what
+ * HikariCP counts as uses (a request that kept one connection throughout, open-in-view,
+ * counts one long use): each use waits for the pool on its own, as a service calling two
+ * repositories does. The database CPU ({@code lab.hold.cpu}) is the first use's alone.
  */
 class HoldTransactionManager extends JdbcTransactionManager {
 
@@ -123,7 +127,6 @@ class HoldTransactionManager extends JdbcTransactionManager {
 	 */
 	private void extraUse(HoldPadding padding) {
 		DataSource dataSource = obtainDataSource();
-		long startNanos = System.nanoTime();
 		Connection connection;
 		try {
 			connection = dataSource.getConnection();
@@ -131,18 +134,14 @@ class HoldTransactionManager extends JdbcTransactionManager {
 		catch (SQLException ex) {
 			throw new CannotGetJdbcConnectionException("Failed to obtain JDBC Connection for a further use", ex);
 		}
+		// Held from the checkout, as the first use and HikariCP's usage are: the wait for
+		// the pool is not part of the hold.
+		long startNanos = System.nanoTime();
 		long targetNanos = padding.drawNanos();
 		try {
 			connection.setAutoCommit(false);
 			long waitNanos = padding.waitNanos(targetNanos, System.nanoTime() - startNanos);
-			if (waitNanos > 0) {
-				if (padding.place() == HoldPlace.APPLICATION) {
-					park(waitNanos);
-				}
-				else {
-					sleep(connection, waitNanos);
-				}
-			}
+			waitOut(padding, connection, Math.max(0, waitNanos), true);
 			connection.commit();
 			connection.setAutoCommit(true);
 		}
@@ -166,36 +165,47 @@ class HoldTransactionManager extends JdbcTransactionManager {
 		long targetNanos = padding.drawNanos();
 		// The CPU hold comes on top of the waiting one, however long contention made it.
 		long waitNanos = padding.waitNanos(targetNanos, System.nanoTime() - checkout.startNanos - checkout.burnNanos);
+		checkout.targetNanos = targetNanos;
 		if (waitNanos <= 0) {
 			return;
 		}
-		checkout.targetNanos = targetNanos;
-		if (padding.place() == HoldPlace.APPLICATION) {
-			park(waitNanos);
+		try {
+			waitOut(padding, connection(status), waitNanos, false);
 		}
-		else {
-			sleepInTheDatabase(waitNanos, status);
+		catch (SQLException ex) {
+			throw translateException("Emulated connection hold", ex);
 		}
+	}
+
+	/**
+	 * Waits {@code waitNanos} holding {@code connection}: in the database the whole
+	 * milliseconds its sleep can take without overrunning the wait, then on the thread up
+	 * to the wait's end.
+	 * @param statement whether the sleep statement runs even with no whole millisecond
+	 * for it: a further use's one statement
+	 */
+	private void waitOut(HoldPadding padding, Connection connection, long waitNanos, boolean statement)
+			throws SQLException {
+		long deadlineNanos = System.nanoTime() + waitNanos;
+		long sleepNanos = (padding.place() == HoldPlace.DATABASE) ? HoldPadding.databaseSleepNanos(waitNanos) : 0;
+		if (sleepNanos > 0 || statement) {
+			sleep(connection, sleepNanos);
+		}
+		park(deadlineNanos - System.nanoTime());
 	}
 
 	private void burn(CpuHold cpu, DefaultTransactionStatus status) {
 		try {
-			cpu.burn(((JdbcTransactionObjectSupport) status.getTransaction()).getConnectionHolder().getConnection());
+			cpu.burn(connection(status));
 		}
 		catch (SQLException ex) {
 			throw translateException("Emulated database CPU", ex);
 		}
 	}
 
-	private void sleepInTheDatabase(long waitNanos, DefaultTransactionStatus status) {
-		Connection connection = ((JdbcTransactionObjectSupport) status.getTransaction()).getConnectionHolder()
-			.getConnection();
-		try {
-			sleep(connection, waitNanos);
-		}
-		catch (SQLException ex) {
-			throw translateException("Emulated connection hold", ex);
-		}
+	/** The transaction's own connection. */
+	private static Connection connection(DefaultTransactionStatus status) {
+		return ((JdbcTransactionObjectSupport) status.getTransaction()).getConnectionHolder().getConnection();
 	}
 
 	private void sleep(Connection connection, long waitNanos) throws SQLException {
@@ -207,7 +217,7 @@ class HoldTransactionManager extends JdbcTransactionManager {
 
 	/**
 	 * Waits to the microsecond, where {@code Thread.sleep} rounds up to the millisecond
-	 * on Java 17; an interrupt ends the wait.
+	 * on Java 17; an interrupt ends the wait, and none is waited at or below 0.
 	 */
 	private static void park(long waitNanos) {
 		long deadline = System.nanoTime() + waitNanos;
@@ -222,7 +232,7 @@ class HoldTransactionManager extends JdbcTransactionManager {
 
 		final long startNanos;
 
-		/** Nanoseconds, 0 unless padded. */
+		/** Nanoseconds, 0 until the commit draws it. */
 		long targetNanos;
 
 		/** Nanoseconds the CPU hold's statement took, 0 without one. */

@@ -206,6 +206,11 @@ class HoldTimeFromExpositionsTests {
 			.isCloseTo(histogram.meanMs(), within(histogram.meanMs() * 0.02));
 		assertThat(p99).as("the draws' p99 against the window's histogram_quantile(0.99)")
 			.isCloseTo(window.p99Ms(), within(window.p99Ms() * 0.25));
+		// Cut down to whole milliseconds as HikariCP records a use, the draws give its
+		// _sum / _count back: each bucket read as the span its uses lasted.
+		assertThat(Arrays.stream(draws).map(Math::floor).average().orElseThrow())
+			.as("the draws cut down to whole milliseconds against the window's _sum/_count")
+			.isCloseTo(window.meanMs(), within(window.meanMs() * 0.02));
 	}
 
 	/** A fixture's two scrapes and the window's HikariCP usage between them. */

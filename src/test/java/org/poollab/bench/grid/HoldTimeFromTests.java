@@ -5,6 +5,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
@@ -40,20 +42,52 @@ class HoldTimeFromTests {
 			hikaricp_connections_usage_seconds_sum{pool="audit"} 1.0
 			""";
 
+	/**
+	 * The buckets hold HikariCP's whole milliseconds: up to 10 ms the uses recorded as 2
+	 * to 10, which lasted 2 to 11 ms. Those spans' middles average 11.45 ms, beyond the
+	 * millisecond above the 10 ms the cut-down sum says: scaled to 11 ms. The 990th of
+	 * 1,000 ends the span of 11 to 21 ms.
+	 */
+	private static final double HISTOGRAM_SCALE = 11 / 11.45;
+
 	@Test
 	void histogramOfTheBusiestPoolIsWhatHoldsAreDrawnFrom() {
 		HoldTimeFrom.Read read = HoldTimeFrom.parse("metrics.txt", HISTOGRAM);
-		// Bucket middles average 10.45 ms, within the whole millisecond above the 10 ms
-		// HikariCP's cut-down sum says: kept, unscaled. The 990th of 1,000 is the last in
-		// the 10-20 ms bucket.
-		assertThat(read.hold().meanMs()).isCloseTo(10.45, org.assertj.core.data.Offset.offset(1e-9));
+		assertThat(read.hold().meanMs()).isCloseTo(11, org.assertj.core.data.Offset.offset(1e-9));
 		assertThat(read.histogram()).isNotNull();
-		assertThat(read.histogram().scale()).isCloseTo(1, org.assertj.core.data.Offset.offset(1e-9));
-		assertThat(read.histogram().quantileMs(0.99)).isCloseTo(20, org.assertj.core.data.Offset.offset(1e-9));
-		assertThat(read.description()).contains("pool \"orders\"", "the busiest of 2 pools", "mean 10.5 ms",
-				"_sum / _count says 10.0 ms", "p99 20.0 ms", "max 50.0 ms", "drawn from its 4 histogram buckets",
-				"their mean within the whole millisecond its _sum allows",
-				"these are totals since start, start-up included");
+		assertThat(read.histogram().scale()).isCloseTo(HISTOGRAM_SCALE, org.assertj.core.data.Offset.offset(1e-9));
+		assertThat(read.histogram().quantileMs(0.99)).isCloseTo(21 * HISTOGRAM_SCALE,
+				org.assertj.core.data.Offset.offset(1e-9));
+		assertThat(read.description()).contains("pool \"orders\"", "the busiest of 2 pools", "mean 11.0 ms",
+				"_sum / _count says 10.0 ms", "p99 20.2 ms", "max 49.0 ms", "drawn from its 4 histogram buckets",
+				"scaled x0.961 to the mean", "these are totals since start, start-up included");
+	}
+
+	/**
+	 * Micrometer's buckets as HikariCP fills them: up to 1 ms the uses recorded as 0 and
+	 * 1, up to 2.1 ms the 2s, up to 3.1 ms the 3s. 100 uses, 80 whole milliseconds in
+	 * all, 20 and 30 of them in the 2s and 3s: 30 of the first 80 are 1s.
+	 */
+	@Test
+	void eachBucketIsReadAsTheSpanItsWholeMillisecondsLasted() {
+		TreeMap<Double, Double> buckets = new TreeMap<>(Map.of(0.001, 80.0, 0.001048576, 80.0, 0.002097151, 90.0,
+				0.003145726, 100.0, Double.POSITIVE_INFINITY, 100.0));
+		assertThat(WholeMilliseconds.uncut(buckets, 0.8)).containsExactlyEntriesOf(new TreeMap<>(
+				Map.of(0.001, 50.0, 0.002, 80.0, 0.003, 90.0, 0.004, 100.0, Double.POSITIVE_INFINITY, 100.0)));
+		HoldTimeFrom.Read read = HoldTimeFrom.parse("x", """
+				hikaricp_connections_usage_seconds_bucket{pool="p",le="0.001"} 80
+				hikaricp_connections_usage_seconds_bucket{pool="p",le="0.001048576"} 80
+				hikaricp_connections_usage_seconds_bucket{pool="p",le="0.002097151"} 90
+				hikaricp_connections_usage_seconds_bucket{pool="p",le="0.003145726"} 100
+				hikaricp_connections_usage_seconds_bucket{pool="p",le="+Inf"} 100
+				hikaricp_connections_usage_seconds_count{pool="p"} 100
+				hikaricp_connections_usage_seconds_sum{pool="p"} 0.08
+				""");
+		// Each use half a millisecond past its whole ones on average: 0.8 + 0.5 ms.
+		assertThat(read.hold().meanMs()).isCloseTo(1.3, org.assertj.core.data.Offset.offset(1e-9));
+		assertThat(read.histogram().quantileMs(0.5)).isCloseTo(1, org.assertj.core.data.Offset.offset(1e-9));
+		assertThat(read.histogram().quantileMs(0.85)).isCloseTo(2.5, org.assertj.core.data.Offset.offset(1e-9));
+		assertThat(read.histogram().maxMs()).isCloseTo(4, org.assertj.core.data.Offset.offset(1e-9));
 	}
 
 	@Test
@@ -102,7 +136,7 @@ class HoldTimeFromTests {
 	@Test
 	void readsAFileAndAnHttpUrl(@TempDir Path dir) throws IOException {
 		Path file = Files.writeString(dir.resolve("prometheus.txt"), HISTOGRAM);
-		assertThat(HoldTimeFrom.read(file.toString()).hold().meanMs()).isCloseTo(10.45,
+		assertThat(HoldTimeFrom.read(file.toString()).hold().meanMs()).isCloseTo(11,
 				org.assertj.core.data.Offset.offset(1e-9));
 		HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
 		server.createContext("/actuator/prometheus", (exchange) -> {
@@ -115,7 +149,7 @@ class HoldTimeFromTests {
 		try {
 			String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/actuator/prometheus";
 			assertThat(HoldTimeFrom.read(url, null, null, (line) -> {
-			}).histogram().quantileMs(0.99)).isCloseTo(20, org.assertj.core.data.Offset.offset(1e-9));
+			}).histogram().quantileMs(0.99)).isCloseTo(21 * HISTOGRAM_SCALE, org.assertj.core.data.Offset.offset(1e-9));
 			assertThatThrownBy(() -> HoldTimeFrom.read(url.replace("prometheus", "nothing")))
 				.hasMessageContaining("it answered HTTP 404");
 		}

@@ -39,6 +39,17 @@ class HoldPaddingTests {
 	}
 
 	@Test
+	void theDatabaseSleepsWholeMillisecondsEndingWellBeforeTheWait() {
+		assertThat(HoldPadding.databaseSleepNanos(-1)).isZero();
+		assertThat(HoldPadding.databaseSleepNanos(Duration.ofNanos(700_000).toNanos())).isZero();
+		assertThat(HoldPadding.databaseSleepNanos(Duration.ofNanos(2_400_000).toNanos())).isZero();
+		assertThat(HoldPadding.databaseSleepNanos(Duration.ofNanos(2_600_000).toNanos()))
+			.isEqualTo(Duration.ofMillis(1).toNanos());
+		assertThat(HoldPadding.databaseSleepNanos(Duration.ofNanos(15_700_000).toNanos()))
+			.isEqualTo(Duration.ofMillis(14).toNanos());
+	}
+
+	@Test
 	void theFractionOfAUseIsDrawnAndTheWholePartAlwaysTaken() {
 		HoldPadding uses = HoldPadding
 			.of(new HoldProperties(Duration.ofMillis(20), null, HoldPlace.DATABASE, 1, null, null, 2.4))

@@ -42,11 +42,13 @@ class HoldTransactionManagerTests {
 	private static final Duration HOLD = Duration.ofMillis(5);
 
 	/**
-	 * The database pad is only what remains of the hold when the commit comes, and the
-	 * statement is a mock that returns at once: a 10 s hold always leaves a pad, where 5
-	 * ms did not on a busy CI machine (no pad, so no statement to verify).
+	 * The database pad is only what remains of the hold when the commit comes, and only
+	 * its whole milliseconds but the last one or two go to the database: 200 ms always
+	 * leaves some, where 5 ms did not on a busy CI machine (no pad, so no statement to
+	 * verify). The statement is a mock that returns at once; the thread waits out the
+	 * rest.
 	 */
-	private static final Duration PADDED_HOLD = Duration.ofSeconds(10);
+	private static final Duration PADDED_HOLD = Duration.ofMillis(200);
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -73,6 +75,46 @@ class HoldTransactionManagerTests {
 		order.verify(this.connection).commit();
 		order.verify(this.connection).close();
 		assertThat(holds().count()).isOne();
+	}
+
+	@Test
+	void aPadTooShortForTheDatabasesWholeMillisecondsIsWaitedOnTheThread() throws SQLException {
+		Duration hold = Duration.ofMillis(1);
+		new TransactionTemplate(manager(HoldPlace.DATABASE, hold)).executeWithoutResult((status) -> {
+		});
+		verify(this.connection, never()).prepareStatement(anyString());
+		verify(this.connection).commit();
+		assertThat(holds().totalTime(TimeUnit.NANOSECONDS)).isGreaterThanOrEqualTo(hold.toNanos());
+	}
+
+	@Test
+	void aFurtherUseRunsOneStatementHoweverShortItsHold() throws SQLException {
+		for (HoldPlace place : HoldPlace.values()) {
+			new TransactionTemplate(manager(place, HoldTime.SHORTEST, 3)).executeWithoutResult((status) -> {
+			});
+		}
+		verify(this.connection, times(4)).prepareStatement("SELECT pg_sleep(?)");
+		verify(this.sleep, times(4)).setBigDecimal(eq(1), argThat((seconds) -> seconds.signum() == 0));
+		verify(this.sleep, times(4)).execute();
+		assertThat(holds().count()).isEqualTo(6);
+	}
+
+	/**
+	 * A hold is checkout to return, as HikariCP's usage is: the wait for the pool is not
+	 * part of it. A second checkout that takes a second, against holds of a millisecond.
+	 */
+	@Test
+	void aFurtherUseIsHeldFromItsCheckout() throws SQLException {
+		Duration checkout = Duration.ofSeconds(1);
+		given(this.dataSource.getConnection()).willReturn(this.connection).willAnswer((invocation) -> {
+			Thread.sleep(checkout.toMillis());
+			return this.connection;
+		});
+		new TransactionTemplate(manager(HoldPlace.APPLICATION, Duration.ofMillis(1), 2))
+			.executeWithoutResult((status) -> {
+			});
+		assertThat(holds().count()).isEqualTo(2);
+		assertThat(holds().max(TimeUnit.MILLISECONDS)).isLessThan(checkout.toMillis());
 	}
 
 	@Test
@@ -160,8 +202,10 @@ class HoldTransactionManagerTests {
 		return this.registry.get(ConnectionHold.METRIC).timer();
 	}
 
+	/** Whole milliseconds, at least one, within the hold. */
 	private static boolean atMostTheHold(BigDecimal seconds) {
-		return seconds.signum() > 0 && seconds.compareTo(BigDecimal.valueOf(PADDED_HOLD.toNanos(), 9)) <= 0;
+		return seconds.signum() > 0 && seconds.compareTo(BigDecimal.valueOf(PADDED_HOLD.toNanos(), 9)) <= 0
+				&& seconds.movePointRight(3).stripTrailingZeros().scale() <= 0;
 	}
 
 }
