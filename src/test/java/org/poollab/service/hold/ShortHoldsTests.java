@@ -22,7 +22,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import org.poollab.service.database.DatabaseVendor;
+import org.poollab.vendor.DatabaseVendor;
 
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -72,7 +72,7 @@ class ShortHoldsTests {
 		List<Double> heldMs = Collections.synchronizedList(new ArrayList<>());
 		DataSource dataSource = standInDatabase();
 		TransactionTemplate requests = new TransactionTemplate(new HoldTransactionManager(dataSource, recording(heldMs),
-				HoldPadding.of(properties).orElseThrow(), HoldConfiguration.sleepStatement(DatabaseVendor.POSTGRESQL)));
+				HoldPadding.of(properties).orElseThrow(), DatabaseVendor.POSTGRESQL.sleepStatement()));
 		for (int i = 0; i < REQUESTS; i++) {
 			requests.executeWithoutResult((status) -> query(dataSource));
 		}
@@ -112,8 +112,7 @@ class ShortHoldsTests {
 		BigDecimal[] asked = { BigDecimal.ZERO };
 		boolean[] inTransaction = { false };
 		given(dataSource.getConnection()).willReturn(connection);
-		given(connection.prepareStatement(HoldConfiguration.sleepStatement(DatabaseVendor.POSTGRESQL)))
-			.willReturn(sleep);
+		given(connection.prepareStatement(DatabaseVendor.POSTGRESQL.sleepStatement())).willReturn(sleep);
 		given(connection.prepareStatement(QUERY)).willReturn(query);
 		willAnswer((invocation) -> asked[0] = invocation.getArgument(1)).given(sleep)
 			.setBigDecimal(anyInt(), any(BigDecimal.class));
