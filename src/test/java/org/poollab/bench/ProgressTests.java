@@ -71,7 +71,7 @@ class ProgressTests {
 	void aHoldWithoutItsHistogramShowsItsMeanAndSaysThePercentileIsMissing() {
 		Point point = RecommenderTests.point("single", 4, 50, 50, 0, 5)
 			.toBuilder()
-			.pool(new Pool(List.of(4), 2, 0, 1, 8, 0, 5, null, null, 8.0, null))
+			.pool(new Pool(List.of(4), 2, 0, 1, 8, 0, 5, null, null, 8.0, null, null))
 			.build();
 
 		assertThat(Progress.hold(point)).isEqualTo("  hold 8.0 ms mean, p99 not measured (no histogram)");

@@ -70,7 +70,8 @@ public final class TeamTime {
 		return new Pool(lab.observedMax(), lab.peakActive(), lab.peakPending(), lab.acquireP99Ms() / k,
 				lab.usageMeanMs() / k, lab.timeouts(), lab.telemetrySamples(), lab.meanActive(), lab.pinnedEvents(),
 				(lab.holdMeanMs() != null) ? lab.holdMeanMs() / k : null,
-				(lab.holdP99Ms() != null) ? lab.holdP99Ms() / k : null);
+				(lab.holdP99Ms() != null) ? lab.holdP99Ms() / k : null,
+				(lab.holdDrawnMeanMs() != null) ? lab.holdDrawnMeanMs() / k : null);
 	}
 
 	private static ServerLatency server(ServerLatency lab, TimeScale scale) {

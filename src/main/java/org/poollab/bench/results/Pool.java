@@ -31,10 +31,15 @@ import org.jspecify.annotations.Nullable;
  * it on a nanosecond clock ({@code lab.connection.hold}), all instances together; null
  * where no request was timed or in results written before it was recorded
  * @param holdP99Ms its 99th percentile, interpolated within its histogram bucket
+ * @param holdDrawnMeanMs the mean of the holds the instances drew to emulate in the
+ * window ({@code lab.hold.drawn}), all instances together: what {@code holdMeanMs} is
+ * judged against, where a heavy tail makes a window's draws differ from the asked mean;
+ * null where nothing was drawn (no emulated hold, a team's app) or in results written
+ * before it was recorded
  */
 public record Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,
 		long timeouts, int telemetrySamples, @Nullable Double meanActive, @Nullable Long pinnedEvents,
-		@Nullable Double holdMeanMs, @Nullable Double holdP99Ms) {
+		@Nullable Double holdMeanMs, @Nullable Double holdP99Ms, @Nullable Double holdDrawnMeanMs) {
 
 	/**
 	 * Figures without the mean active connections, pinned virtual threads or the measured
@@ -43,7 +48,7 @@ public record Pool(List<Integer> observedMax, int peakActive, int peakPending, d
 	public Pool(List<Integer> observedMax, int peakActive, int peakPending, double acquireP99Ms, double usageMeanMs,
 			long timeouts, int telemetrySamples) {
 		this(observedMax, peakActive, peakPending, acquireP99Ms, usageMeanMs, timeouts, telemetrySamples, null, null,
-				null, null);
+				null, null, null);
 	}
 
 	/**

@@ -50,23 +50,55 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 	 * @param buckets counts by upper bound (seconds), cumulative
 	 * @param sumSeconds the sum of what was recorded
 	 * @param count how many were recorded
+	 * @param drawnSeconds the sum of the holds drawn to emulate
+	 * ({@link ConnectionHold#DRAWN_METRIC}), 0 where none are
+	 * @param drawnCount how many were drawn
 	 */
-	record Hold(TreeMap<Double, Double> buckets, double sumSeconds, double count) {
+	record Hold(TreeMap<Double, Double> buckets, double sumSeconds, double count, double drawnSeconds,
+			double drawnCount) {
 
-		static final Hold NONE = new Hold(new TreeMap<>(), 0, 0);
+		static final Hold NONE = new Hold(new TreeMap<>(), 0, 0, 0, 0);
+
+		/** The lab's timers as one scrape's values give them. */
+		static Hold of(TreeMap<Double, Double> buckets, Map<String, Double> values) {
+			return new Hold(buckets, values.getOrDefault(ConnectionHold.PROMETHEUS_NAME + "_sum", 0.0),
+					values.getOrDefault(ConnectionHold.PROMETHEUS_NAME + "_count", 0.0),
+					values.getOrDefault(ConnectionHold.DRAWN_PROMETHEUS_NAME + "_sum", 0.0),
+					values.getOrDefault(ConnectionHold.DRAWN_PROMETHEUS_NAME + "_count", 0.0));
+		}
+
+		/** What was recorded since {@code before}, an earlier scrape's. */
+		Hold since(Hold before) {
+			return new Hold(Histogram.difference(this.buckets, before.buckets), this.sumSeconds - before.sumSeconds,
+					this.count - before.count, this.drawnSeconds - before.drawnSeconds,
+					this.drawnCount - before.drawnCount);
+		}
+
+		/** This and {@code other} together (two instances' windows). */
+		Hold plus(Hold other) {
+			TreeMap<Double, Double> both = new TreeMap<>(this.buckets);
+			other.buckets.forEach((le, count) -> both.merge(le, count, Double::sum));
+			return new Hold(both, this.sumSeconds + other.sumSeconds, this.count + other.count,
+					this.drawnSeconds + other.drawnSeconds, this.drawnCount + other.drawnCount);
+		}
+
+		/** The mean of the holds drawn, milliseconds; {@code null} when none were. */
+		@Nullable Double drawnMeanMs() {
+			return (this.drawnCount > 0) ? 1000 * this.drawnSeconds / this.drawnCount : null;
+		}
 
 	}
 
 	/**
 	 * The Prometheus text format is one sample per line, {@code name{labels} value}.
 	 * Hand-parsed: the Prometheus Java client ships writers for it, no parser, and the
-	 * lab needs ten series from it. Label values are quoted and may hold braces
+	 * lab needs a dozen series from it. Label values are quoted and may hold braces
 	 * ({@code uri="/roles/{id}/audit"}).
 	 */
 	private static final Pattern SAMPLE = Pattern.compile(
 			"^(hikaricp_[a-z_]+|r2dbc_[a-z_]+|" + Refusals.PROMETHEUS_NAME + "|"
 					+ ThreadTelemetry.PINNED_PROMETHEUS_NAME + "|" + ConnectionHold.PROMETHEUS_NAME
-					+ "_(?:bucket|sum|count)"
+					+ "_(?:bucket|sum|count)|" + ConnectionHold.DRAWN_PROMETHEUS_NAME + "_(?:sum|count)"
 					+ "|http_server_requests_seconds_bucket)(\\{(?:[^\"}]|\"(?:[^\"\\\\]|\\\\.)*\")*\\})? (\\S+)$",
 			Pattern.MULTILINE);
 
@@ -135,8 +167,7 @@ record PoolSnapshot(double max, double active, double pending, double timeouts, 
 				values.merge(name, value, Double::sum);
 			}
 		}
-		Hold hold = new Hold(holdBuckets, values.getOrDefault(ConnectionHold.PROMETHEUS_NAME + "_sum", 0.0),
-				values.getOrDefault(ConnectionHold.PROMETHEUS_NAME + "_count", 0.0));
+		Hold hold = Hold.of(holdBuckets, values);
 		if (values.containsKey(R2DBC_MAX)) {
 			return new PoolSnapshot(values.get(R2DBC_MAX), values.getOrDefault("r2dbc_pool_acquired_connections", 0.0),
 					values.getOrDefault("r2dbc_pool_pending_connections", 0.0),

@@ -81,9 +81,7 @@ public final class PoolWindow {
 		@Nullable Long pinned = null;
 		double meanActive = 0;
 		Map<Double, Double> acquireBuckets = new TreeMap<>();
-		Map<Double, Double> holdBuckets = new TreeMap<>();
-		double holdSeconds = 0;
-		double holdCount = 0;
+		PoolSnapshot.Hold held = PoolSnapshot.Hold.NONE;
 		Map<Double, Double> usageBuckets = new TreeMap<>();
 		boolean labTimer = false;
 		for (int i = 0; i < instances; i++) {
@@ -112,22 +110,19 @@ public final class PoolWindow {
 			usageCount += after.usageCount() - before.usageCount();
 			Histogram.difference(after.acquireBuckets(), before.acquireBuckets())
 				.forEach((le, count) -> acquireBuckets.merge(le, count, Double::sum));
-			holdSeconds += after.hold().sumSeconds() - before.hold().sumSeconds();
-			holdCount += after.hold().count() - before.hold().count();
-			Histogram.difference(after.hold().buckets(), before.hold().buckets())
-				.forEach((le, count) -> holdBuckets.merge(le, count, Double::sum));
+			held = held.plus(after.hold().since(before.hold()));
 			// The lab's services publish their hold timer's buckets from their start.
 			labTimer |= !after.hold().buckets().isEmpty();
 			Histogram.difference(after.usageBuckets(), before.usageBuckets())
 				.forEach((le, count) -> usageBuckets.merge(le, count, Double::sum));
 		}
 		double usageMeanMs = (usageCount > 0) ? 1000 * usageSeconds / usageCount : 0;
-		Hold hold = labTimer ? Hold.of(holdSeconds, holdCount, holdBuckets)
+		Hold hold = labTimer ? Hold.of(held.sumSeconds(), held.count(), held.buckets())
 				: Hold.of(usageSeconds, usageCount, usageBuckets);
 		return new Pool(observedMax, peakActive, peakPending,
 				Histogram.percentileMs(acquireBuckets, acquireCount, 0.99), usageMeanMs, Math.round(timeouts),
 				(fewestSamples == Integer.MAX_VALUE) ? 0 : fewestSamples, meanActive, pinned, hold.meanMs(),
-				hold.p99Ms());
+				hold.p99Ms(), held.drawnMeanMs());
 	}
 
 	/**

@@ -85,7 +85,7 @@ public class Connections {
 					hold.uses(),
 					"the reactive twin takes one connection use per request; only the JDBC service takes more");
 		}
-		this.padding = HoldPadding.of(hold).orElse(null);
+		this.padding = HoldPadding.of(hold, registry).orElse(null);
 	}
 
 	/**

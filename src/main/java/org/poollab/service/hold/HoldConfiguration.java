@@ -31,7 +31,7 @@ class HoldConfiguration {
 			MeterRegistry registry, ObjectProvider<TransactionManagerCustomizers> customizers) throws SQLException {
 		DatabaseVendor vendor = DatabaseVendor.of(environment);
 		HoldTransactionManager manager = new HoldTransactionManager(dataSource, ConnectionHold.register(registry),
-				HoldPadding.of(properties).orElse(null), vendor.sleepStatement(),
+				HoldPadding.of(properties, registry).orElse(null), vendor.sleepStatement(),
 				(properties.cpu() != null) ? CpuHold.calibrate(dataSource, vendor, properties.cpu()) : null);
 		customizers.ifAvailable((customizer) -> customizer.customize(manager));
 		return manager;

@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleSupplier;
 
-import org.apache.commons.math3.random.Well19937c;
-
 /**
  * A hold's distribution as a team's histogram measured it ({@code lab.hold.histogram}):
  * the share of holds at or below each bucket's upper bound, as Prometheus's cumulative
@@ -185,18 +183,13 @@ public final class HoldHistogram {
 	}
 
 	/**
-	 * Draws holds, milliseconds, from a generator seeded with {@code seed}: one seed, one
-	 * sequence. Safe for concurrent requests (draws are serialized).
+	 * Draws holds, milliseconds, from stratified uniform numbers seeded with {@code seed}
+	 * ({@link StratifiedUniform}: every 100 draws hold each percentile once): one seed,
+	 * one sequence. Safe for concurrent requests (draws are serialized).
 	 */
 	public DoubleSupplier sampler(long seed) {
-		Well19937c random = new Well19937c(seed);
-		return () -> {
-			double u;
-			synchronized (random) {
-				u = random.nextDouble();
-			}
-			return quantileMs(u);
-		};
+		StratifiedUniform uniform = new StratifiedUniform(seed);
+		return () -> quantileMs(uniform.getAsDouble());
 	}
 
 	private double unscaledQuantileMs(double p) {

@@ -2,10 +2,13 @@ package org.poollab.service.hold;
 
 import java.math.BigDecimal;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.DoubleSupplier;
 
-import org.apache.commons.math3.random.Well19937c;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,18 +63,40 @@ public final class HoldPadding {
 	/** Connection uses per request beyond the first, the fraction drawn. */
 	private final double extraUses;
 
-	/** Draws the fraction of a use, apart from the holds' own sequence. */
-	private final Well19937c usesRandom;
+	/**
+	 * Draws the fraction of a use, apart from the holds' own sequence, stratified like
+	 * them.
+	 */
+	private final StratifiedUniform usesDrawn;
 
-	private HoldPadding(DoubleSupplier holdsMs, HoldPlace place, long seed, double uses) {
+	/** Each draw as drawn; {@code null} where nobody reads it (tests). */
+	private final @Nullable Timer drawn;
+
+	private HoldPadding(DoubleSupplier holdsMs, HoldPlace place, long seed, double uses, @Nullable Timer drawn) {
 		this.holdsMs = holdsMs;
+		this.drawn = drawn;
 		this.place = place;
 		this.extraUses = uses - 1;
-		this.usesRandom = new Well19937c(~seed);
+		this.usesDrawn = new StratifiedUniform(~seed);
 	}
 
-	/** The padding {@code lab.hold.*} asks for, empty when it asks for none. */
+	/**
+	 * The padding {@code lab.hold.*} asks for, empty when it asks for none; its draws not
+	 * timed.
+	 */
 	public static Optional<HoldPadding> of(HoldProperties properties) {
+		return timed(properties, null);
+	}
+
+	/**
+	 * The padding {@code lab.hold.*} asks for, empty when it asks for none, every draw
+	 * recorded as {@link ConnectionHold#DRAWN_METRIC} in {@code registry}.
+	 */
+	public static Optional<HoldPadding> of(HoldProperties properties, MeterRegistry registry) {
+		return timed(properties, ConnectionHold.registerDrawn(registry));
+	}
+
+	private static Optional<HoldPadding> timed(HoldProperties properties, @Nullable Timer drawn) {
 		return properties.hold().map((hold) -> {
 			Optional<HoldHistogram> histogram = properties.histogramOfHolds();
 			String uses = (properties.uses() != 1) ? ", %s connection uses per request".formatted(properties.uses())
@@ -85,7 +110,7 @@ public final class HoldPadding {
 			return new HoldPadding(
 					histogram.map((measured) -> measured.sampler(properties.seed()))
 						.orElseGet(() -> hold.sampler(properties.seed())),
-					properties.place(), properties.seed(), properties.uses());
+					properties.place(), properties.seed(), properties.uses(), drawn);
 		});
 	}
 
@@ -100,10 +125,7 @@ public final class HoldPadding {
 		}
 		double whole = Math.floor(this.extraUses);
 		double fraction = this.extraUses - whole;
-		boolean more;
-		synchronized (this.usesRandom) {
-			more = fraction > 0 && this.usesRandom.nextDouble() < fraction;
-		}
+		boolean more = fraction > 0 && this.usesDrawn.getAsDouble() < fraction;
 		return (int) whole + (more ? 1 : 0);
 	}
 
@@ -113,7 +135,11 @@ public final class HoldPadding {
 
 	/** Draws a request's hold, nanoseconds from checkout to return. */
 	public long drawNanos() {
-		return Math.round(this.holdsMs.getAsDouble() * 1e6);
+		long nanos = Math.round(this.holdsMs.getAsDouble() * 1e6);
+		if (this.drawn != null) {
+			this.drawn.record(nanos, TimeUnit.NANOSECONDS);
+		}
+		return nanos;
 	}
 
 	/**

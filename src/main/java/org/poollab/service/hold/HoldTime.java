@@ -8,7 +8,6 @@ import java.util.function.DoubleSupplier;
 
 import org.apache.commons.math3.distribution.LogNormalDistribution;
 import org.apache.commons.math3.distribution.NormalDistribution;
-import org.apache.commons.math3.random.Well19937c;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -147,40 +146,41 @@ public record HoldTime(double meanMs, @Nullable Double p99Ms) {
 	}
 
 	/**
-	 * Draws holds, milliseconds, from a generator seeded with {@code seed}: two samplers
-	 * with one seed draw one sequence. Safe for concurrent requests (draws are
-	 * serialized; which request gets which draw then depends on their order).
+	 * Draws holds, milliseconds, by the inverse distribution from stratified uniform
+	 * numbers seeded with {@code seed} ({@link StratifiedUniform}: every 100 draws hold
+	 * each percentile once): two samplers with one seed draw one sequence. Safe for
+	 * concurrent requests (draws are serialized; which request gets which draw then
+	 * depends on their order).
 	 */
 	public DoubleSupplier sampler(long seed) {
 		if (constant()) {
 			double mean = this.meanMs;
 			return () -> mean;
 		}
+		StratifiedUniform uniform = new StratifiedUniform(seed);
 		if (mixture()) {
-			return mixtureSampler(seed);
+			return mixtureSampler(uniform);
 		}
 		double s = sigma();
-		LogNormalDistribution lognormal = new LogNormalDistribution(new Well19937c(seed),
-				Math.log(this.meanMs) - s * s / 2, s, LogNormalDistribution.DEFAULT_INVERSE_ABSOLUTE_ACCURACY);
-		return () -> {
-			synchronized (lognormal) {
-				return lognormal.sample();
-			}
-		};
+		LogNormalDistribution lognormal = new LogNormalDistribution(Math.log(this.meanMs) - s * s / 2, s,
+				LogNormalDistribution.DEFAULT_INVERSE_ABSOLUTE_ACCURACY);
+		return () -> lognormal.inverseCumulativeProbability(uniform.getAsDouble());
 	}
 
-	private DoubleSupplier mixtureSampler(long seed) {
+	/**
+	 * The mixture by its inverse distribution: the lowest {@link #SLOW_SHARE} of the
+	 * uniform numbers are the slow holds, spread evenly over their range, the rest the
+	 * body's quantiles.
+	 */
+	private DoubleSupplier mixtureSampler(StratifiedUniform uniform) {
 		double p99 = (this.p99Ms != null) ? this.p99Ms : this.meanMs;
 		double bodyMeanMs = (this.meanMs - SLOW_SHARE * p99) / (1 - SLOW_SHARE);
-		Well19937c random = new Well19937c(seed);
-		LogNormalDistribution body = new LogNormalDistribution(random,
-				Math.log(bodyMeanMs) - BODY_SIGMA * BODY_SIGMA / 2, BODY_SIGMA,
-				LogNormalDistribution.DEFAULT_INVERSE_ABSOLUTE_ACCURACY);
+		LogNormalDistribution body = new LogNormalDistribution(Math.log(bodyMeanMs) - BODY_SIGMA * BODY_SIGMA / 2,
+				BODY_SIGMA, LogNormalDistribution.DEFAULT_INVERSE_ABSOLUTE_ACCURACY);
 		return () -> {
-			synchronized (random) {
-				double u = random.nextDouble();
-				return (u < SLOW_SHARE) ? p99 * (1 - SLOW_SPREAD + 2 * SLOW_SPREAD * u / SLOW_SHARE) : body.sample();
-			}
+			double u = uniform.getAsDouble();
+			return (u < SLOW_SHARE) ? p99 * (1 - SLOW_SPREAD + 2 * SLOW_SPREAD * u / SLOW_SHARE)
+					: body.inverseCumulativeProbability((u - SLOW_SHARE) / (1 - SLOW_SHARE));
 		};
 	}
 

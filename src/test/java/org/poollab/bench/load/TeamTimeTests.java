@@ -129,7 +129,7 @@ class TeamTimeTests {
 			.statusCounts(Map.of("200", 1978L, "503", 2L))
 			.failedMaxMs(8002)
 			.latency(new Latency(42, 22, 52, 62, 82, 102, new Interval(16, 32), new Interval(52, 72)))
-			.pool(new Pool(List.of(10, 10), 8, 3, 40, 60, 2, 40, 6.1, null, 61.0, 120.0))
+			.pool(new Pool(List.of(10, 10), 8, 3, 40, 60, 2, 40, 6.1, null, 61.0, 120.0, null))
 			.startLagP99Ms(12.0)
 			.refusals(Map.of("pool-timeout", 2L))
 			.serverLatency(List.of(new ServerLatency(18081, 4000, 12, 52, 62, 20_000), ServerLatency.absent(18082)))

@@ -73,7 +73,7 @@ class PredictionsTests {
 	@Test
 	void noModelWithoutAMeasuredHoldOrABaseAtThatRate() {
 		Point unmeasured = point(5, 300, 10, 11, 12).toBuilder()
-			.pool(new Pool(List.of(5), 1, 0, 0.1, 10, 0, 10, 1.0, null, null, null))
+			.pool(new Pool(List.of(5), 1, 0, 0.1, 10, 0, 10, 1.0, null, null, null, null))
 			.build();
 		Point otherRate = point(50, 600, 10, 11, 12);
 		Point failedBase = point(50, 300, 10, 11, 12).toBuilder().errors(500).build();
@@ -107,7 +107,8 @@ class PredictionsTests {
 			.achievedRps(rateRps)
 			.samples(rateRps * 8L)
 			.latency(new Latency(p99Ms / 2, p99Ms / 2, p99Ms, p99Ms, p99Ms, p99Ms, null, null))
-			.pool(new Pool(List.of(poolSize), poolSize, 0, 0.1, holdMeanMs, 0, 16, 1.0, null, holdMeanMs, holdP99Ms))
+			.pool(new Pool(List.of(poolSize), poolSize, 0, 0.1, holdMeanMs, 0, 16, 1.0, null, holdMeanMs, holdP99Ms,
+					null))
 			.build();
 	}
 

@@ -76,6 +76,31 @@ class PoolWindowTests {
 			.containsExactly(2);
 	}
 
+	@Test
+	void theHoldsDrawnAreReadBesideTheHoldsHeldOverTheWindowOfEveryInstance() {
+		// Instance 0 drew 200 holds of 1.5 ms in the window, instance 1 100 of 3 ms: 2 ms
+		// drawn on average; both held a little longer (the round trip).
+		List<Scrape> scrapes = List.of(exposed(1000, 0, 0.1, 100, 0.105, 100), exposed(3000, 0, 0.4, 300, 0.42, 300),
+				exposed(1000, 1, 0, 0, 0, 0), exposed(3000, 1, 0.3, 100, 0.31, 100));
+
+		Pool pool = PoolWindow.summarize(scrapes, 2, 1000, 3000, List.of());
+
+		assertThat(pool.holdDrawnMeanMs()).isCloseTo(2.0, within(1e-9));
+		assertThat(pool.holdMeanMs()).isCloseTo(1000 * (0.315 + 0.31) / 300, within(1e-9));
+		assertThat(PoolWindow.summarize(List.of(scrape(1000, 0, 0), scrape(3000, 0, 0)), 1, 1000, 3000, List.of())
+			.holdDrawnMeanMs()).as("nothing drawn: a team's app, or no emulated hold").isNull();
+	}
+
+	/** A scrape as the service exposes its hold timers (only those series). */
+	private static Scrape exposed(long atMs, int instance, double drawnSeconds, long drawn, double heldSeconds,
+			long held) {
+		String text = String.join("\n", "hikaricp_connections_max{pool=\"HikariPool-1\"} 5.0",
+				"lab_connection_hold_seconds_bucket{le=\"+Inf\"} " + held, "lab_connection_hold_seconds_count " + held,
+				"lab_connection_hold_seconds_sum " + heldSeconds, "lab_hold_drawn_seconds_count " + drawn,
+				"lab_hold_drawn_seconds_sum " + drawnSeconds, "lab_hold_drawn_seconds_max 0.0") + "\n";
+		return new Scrape(atMs, instance, PoolSnapshot.parse(text));
+	}
+
 	private static Scrape scrape(long atMs, int instance, double active) {
 		return new Scrape(atMs, instance, new PoolSnapshot(5, active, 0, 0, 0, new TreeMap<>(), 0, 0, Map.of(),
 				new TreeMap<>(), null, PoolSnapshot.Hold.NONE, new TreeMap<>()));

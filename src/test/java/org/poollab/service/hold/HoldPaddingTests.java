@@ -1,6 +1,10 @@
 package org.poollab.service.hold;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +51,23 @@ class HoldPaddingTests {
 			.isEqualTo(Duration.ofMillis(1).toNanos());
 		assertThat(HoldPadding.databaseSleepNanos(Duration.ofNanos(15_700_000).toNanos()))
 			.isEqualTo(Duration.ofMillis(14).toNanos());
+	}
+
+	@Test
+	void everyDrawIsTimedAsDrawnBesideTheHoldsHeld() {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		HoldPadding timed = HoldPadding
+			.of(new HoldProperties(Duration.ofMillis(10), Duration.ofMillis(40), HoldPlace.DATABASE, 1, null), registry)
+			.orElseThrow();
+		long drawnNanos = 0;
+		for (int i = 0; i < 1_000; i++) {
+			drawnNanos += timed.drawNanos();
+		}
+		Timer drawn = registry.get(ConnectionHold.DRAWN_METRIC).timer();
+		assertThat(drawn.count()).isEqualTo(1_000);
+		assertThat(drawn.totalTime(TimeUnit.NANOSECONDS)).isCloseTo(drawnNanos, within(1_000.0));
+		assertThat(drawn.mean(TimeUnit.MILLISECONDS)).as("a lognormal of mean 10 ms, 1,000 stratified draws")
+			.isCloseTo(10, within(0.3));
 	}
 
 	@Test
