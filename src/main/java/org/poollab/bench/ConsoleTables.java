@@ -58,7 +58,8 @@ final class ConsoleTables {
 		if (cell.instead().isPresent()) {
 			return String.format("%" + WIDTH + "s", cell.instead().get() + "*");
 		}
-		return String.format(Locale.ROOT, "%7.0f / %5.0f%s", cell.maxMs(), cell.p99Ms(), cell.sustained() ? " " : "*");
+		return String.format(Locale.ROOT, "%7.0f / %5.0f%s", cell.latency().maxMs(), cell.latency().p99Ms(),
+				cell.sustained() ? " " : "*");
 	}
 
 }

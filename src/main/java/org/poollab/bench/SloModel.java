@@ -108,7 +108,7 @@ final class SloModel {
 				little, (scaling != null) ? String.format(Locale.ROOT, "%.3f ms", aloneMs) : "not measured", usageMs);
 		// The base's p50 beside its p99 (the median over the repeats, as the probe's p99
 		// is): the search's model is then ResponseTime's, as the grid's is.
-		double baseP50Ms = Cell.of(largest.repeats(), 0).p50Ms();
+		double baseP50Ms = Cell.of(largest.repeats(), 0).latency().p50Ms();
 		return new SloSearch.Model(
 				new QueueModel(rate, holdMs, cv2, arrivalCv2, largest.p99Ms(), (baseP50Ms > 0) ? baseP50Ms : null),
 				source);

@@ -74,9 +74,9 @@ public final class CellText {
 
 	/** Late starts long enough to understate the latency; empty when not. */
 	public static Optional<String> lateStartCaveat(Cell cell) {
-		return LateStarts.late(cell.startLagP99Ms()) ? Optional.of(String.format(Locale.ROOT,
+		return LateStarts.late(cell.generator().startLagP99Ms()) ? Optional.of(String.format(Locale.ROOT,
 				"the load generator fell behind by up to %s ms (late starts p99): latency understated",
-				Durations.ms(cell.startLagP99Ms()))) : Optional.empty();
+				Durations.ms(cell.generator().startLagP99Ms()))) : Optional.empty();
 	}
 
 	/**
@@ -99,7 +99,7 @@ public final class CellText {
 		return cell.caughtUp() ? Optional.of(String.format(Locale.ROOT,
 				"%.0f rps sent for %d offered: the load generator fell behind and caught up, so requests went out "
 						+ "late and their latency is understated",
-				cell.achievedRps(), cell.rateRps())) : Optional.empty();
+				cell.requests().achievedRps(), cell.rateRps())) : Optional.empty();
 	}
 
 	/** Why the cell did not sustain its rate, for the tables; empty when it did. */
@@ -111,20 +111,21 @@ public final class CellText {
 		else if (!cell.verified()) {
 			reasons.add("pool not verified");
 		}
-		if (cell.timeouts() > 0) {
-			reasons.add(cell.timeouts() + " pool timeouts");
+		if (cell.pool().timeouts() > 0) {
+			reasons.add(cell.pool().timeouts() + " pool timeouts");
 		}
-		if (cell.errorPercent() > Cell.MAX_ERROR_PERCENT) {
+		if (cell.requests().errorPercent() > Cell.MAX_ERROR_PERCENT) {
 			String failures = failures(cell);
-			reasons.add(String.format(Locale.ROOT, "%.2f %% errors", cell.errorPercent())
+			reasons.add(String.format(Locale.ROOT, "%.2f %% errors", cell.requests().errorPercent())
 					+ (failures.isEmpty() ? "" : " (" + failures + ")"));
 		}
 		if (!cell.metTheObjective()) {
-			reasons.add(String.format(Locale.ROOT, "p99 %.0f ms above the %.0f ms objective", cell.p99Ms(),
+			reasons.add(String.format(Locale.ROOT, "p99 %.0f ms above the %.0f ms objective", cell.latency().p99Ms(),
 					cell.p99ObjectiveMs()));
 		}
 		if (!cell.achievedTheRate()) {
-			reasons.add(String.format(Locale.ROOT, "achieved %.0f of %d rps", cell.achievedRps(), cell.rateRps()));
+			reasons.add(String.format(Locale.ROOT, "achieved %.0f of %d rps", cell.requests().achievedRps(),
+					cell.rateRps()));
 		}
 		List<Point> saturated = cell.saturatedBehindGenerator();
 		if (!saturated.isEmpty()) {

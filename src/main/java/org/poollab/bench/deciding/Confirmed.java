@@ -103,7 +103,7 @@ public record Confirmed(Confirmation run, Cell cell, String database, LocalDate 
 			return Optional.empty();
 		}
 		Cell cell = Cell.of(repeats, p99ObjectiveMs);
-		return Optional.of(new ChosenAt(by, cell.p99Ms(), cell.p99Interval().orElse(null)));
+		return Optional.of(new ChosenAt(by, cell.latency().p99Ms(), cell.latency().p99Interval().orElse(null)));
 	}
 
 	/**
@@ -293,7 +293,8 @@ public record Confirmed(Confirmation run, Cell cell, String database, LocalDate 
 			failed.add(refused() + " request(s) got 503");
 		}
 		String figures = String.format(Locale.ROOT,
-				"p99 %s ms (the instances' own %s ms), %d requests, %d answered 503", Durations.ms(this.cell.p99Ms()),
+				"p99 %s ms (the instances' own %s ms), %d requests, %d answered 503",
+				Durations.ms(this.cell.latency().p99Ms()),
 				(point.serverP99Ms() >= 0) ? Durations.ms(point.serverP99Ms()) : "?", point.samples(), refused());
 		if (failed.isEmpty()) {
 			return "Confirmed (" + conditions() + "): " + figures

@@ -121,7 +121,7 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 	 */
 	public static Optional<Decision> of(List<Cell> candidates, List<Cell> atRate, double objectiveMs,
 			Set<Integer> refuted) {
-		if (candidates.stream().anyMatch((cell) -> cell.p99StandardErrorMs().isEmpty())) {
+		if (candidates.stream().anyMatch((cell) -> cell.latency().p99StandardErrorMs().isEmpty())) {
 			return Optional.empty();
 		}
 		// A cell whose latency the report marks as understated (the generator fell
@@ -133,7 +133,7 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 		if (sorted.size() < 2) {
 			return Optional.empty();
 		}
-		double[] p99s = sorted.stream().mapToDouble(Cell::p99Ms).toArray();
+		double[] p99s = sorted.stream().mapToDouble((cell) -> cell.latency().p99Ms()).toArray();
 		double[] errors = sorted.stream().mapToDouble(Decision::standardError).toArray();
 		boolean[] eligible = new boolean[sorted.size()];
 		for (int i = 0; i < sorted.size(); i++) {
@@ -170,9 +170,9 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 				List.copyOf(unsettled), equivalenceMarginMs(p99s[bestIndex], objectiveMs), sorted.get(chosen), picks));
 	}
 
-	/** The cell's p99 standard error ({@link Cell#p99StandardErrorMs()}). */
+	/** The cell's p99 standard error ({@link Cell.Latency#p99StandardErrorMs()}). */
 	public static double standardError(Cell cell) {
-		return cell.p99StandardErrorMs().orElseThrow();
+		return cell.latency().p99StandardErrorMs().orElseThrow();
 	}
 
 	/**
@@ -211,11 +211,13 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 	 * with the margin around the faster one's p99; never when either has no interval.
 	 */
 	public static boolean measurablySlower(Cell cell, Cell than) {
-		if (cell.p99StandardErrorMs().isEmpty() || than.p99StandardErrorMs().isEmpty()) {
+		if (cell.latency().p99StandardErrorMs().isEmpty() || than.latency().p99StandardErrorMs().isEmpty()) {
 			return false;
 		}
-		return cell.p99Ms() > than.p99Ms() && toldApart(cell.p99Ms() - than.p99Ms(), standardError(cell),
-				standardError(than), equivalenceMarginMs(than.p99Ms(), than.p99ObjectiveMs()));
+		double p99Ms = cell.latency().p99Ms();
+		double thanP99Ms = than.latency().p99Ms();
+		return p99Ms > thanP99Ms && toldApart(p99Ms - thanP99Ms, standardError(cell), standardError(than),
+				equivalenceMarginMs(thanP99Ms, than.p99ObjectiveMs()));
 	}
 
 	/** How often the decision picked the chosen pool when redone. */
@@ -347,9 +349,10 @@ public record Decision(List<Cell> candidates, Cell best, List<Cell> indistinguis
 		if (objectiveMs <= 0 || cell.understated()) {
 			return false;
 		}
-		double noiseMs = cell.p99StandardErrorMs().isPresent() ? Z95 * cell.p99StandardErrorMs().getAsDouble()
-				: cell.p99SpreadMs();
-		return objectiveMs - cell.p99Ms() > Math.max(noiseMs, OBJECTIVE_SHARE * objectiveMs);
+		Cell.Latency latency = cell.latency();
+		double noiseMs = latency.p99StandardErrorMs().isPresent() ? Z95 * latency.p99StandardErrorMs().getAsDouble()
+				: latency.p99SpreadMs();
+		return objectiveMs - latency.p99Ms() > Math.max(noiseMs, OBJECTIVE_SHARE * objectiveMs);
 	}
 
 	/**

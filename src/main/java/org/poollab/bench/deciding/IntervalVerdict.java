@@ -60,12 +60,12 @@ public final class IntervalVerdict {
 	private static String set(Decision decision) {
 		Cell best = decision.best();
 		if (decision.indistinguishable().size() == 1) {
-			return "pool " + best.poolLabel() + " has the best p99 (" + Durations.ms(best.p99Ms())
-					+ best.p99Interval().map(CellText::interval).orElse("") + " ms)"
+			return "pool " + best.poolLabel() + " has the best p99 (" + Durations.ms(best.latency().p99Ms())
+					+ best.latency().p99Interval().map(CellText::interval).orElse("") + " ms)"
 					+ (decision.unsettled().isEmpty() ? ", told apart from every other pool by its 95 % interval" : "");
 		}
-		String bestFigure = "pool " + best.poolLabel() + ", p99 " + Durations.ms(best.p99Ms())
-				+ best.p99Interval().map(CellText::interval).orElse("") + " ms";
+		String bestFigure = "pool " + best.poolLabel() + ", p99 " + Durations.ms(best.latency().p99Ms())
+				+ best.latency().p99Interval().map(CellText::interval).orElse("") + " ms";
 		return "pools " + Recommender.pools(decision.indistinguishable()) + " are indistinguishable from the best ("
 				+ bestFigure + "): the 90 % interval of each difference lies within " + margin(decision);
 	}
@@ -76,7 +76,7 @@ public final class IntervalVerdict {
 	 */
 	private static String margin(Decision decision) {
 		double objectiveMs = decision.best().p99ObjectiveMs();
-		double bestMs = decision.best().p99Ms();
+		double bestMs = decision.best().latency().p99Ms();
 		String source;
 		if (decision.marginMs() == Decision.MARGIN_FLOOR_MS) {
 			source = "two of the whole milliseconds JMeter records";
@@ -103,8 +103,8 @@ public final class IntervalVerdict {
 		List<Cell> unsettled = decision.unsettled();
 		return " Not settled: pool" + ((unsettled.size() > 1) ? "s " : " ") + Recommender.pools(unsettled) + " ("
 				+ unsettled.stream()
-					.map((cell) -> "p99 " + Durations.ms(cell.p99Ms())
-							+ cell.p99Interval().map(CellText::interval).orElse("") + " ms")
+					.map((cell) -> "p99 " + Durations.ms(cell.latency().p99Ms())
+							+ cell.latency().p99Interval().map(CellText::interval).orElse("") + " ms")
 					.collect(Collectors.joining("; "))
 				+ ") can be neither told apart from the best nor shown within " + margin(decision)
 				+ " of it, so the choice takes the pool that measured better.";
@@ -170,8 +170,9 @@ public final class IntervalVerdict {
 				.flatMap(Optional::stream)
 				.collect(Collectors.joining("; "));
 			return ((set.size() == 1) ? "It cannot be the choice (" : "None of them can be the choice (") + whyNot
-					+ "), so the choice is pool " + chosen.poolLabel() + " (p99 " + Durations.ms(chosen.p99Ms())
-					+ chosen.p99Interval().map(CellText::interval).orElse("")
+					+ "), so the choice is pool " + chosen.poolLabel() + " (p99 "
+					+ Durations.ms(chosen.latency().p99Ms())
+					+ chosen.latency().p99Interval().map(CellText::interval).orElse("")
 					+ " ms), the smallest of the pools indistinguishable from the best of those that can be.";
 		}
 		Optional<String> notEligible = Decision.whyNot(chosen, atRate, refuted);

@@ -56,7 +56,7 @@ public record Knee(List<Cell> tooSmall, List<Cell> tooLarge, List<Cell> notShown
 		// that sustained the rate (with intervals, the best itself).
 		Optional<Cell> best = atRate.stream()
 			.filter((cell) -> around.contains(cell.poolSize()) && cell.pooled() && cell.sustained())
-			.min(Comparator.comparingDouble(Cell::p99Ms));
+			.min(Comparator.comparingDouble((cell) -> cell.latency().p99Ms()));
 		List<Cell> larger = sides.stream().filter((cell) -> cell.poolSize() > largest).toList();
 		return new Knee(sides.stream().filter((cell) -> cell.poolSize() < smallest).toList(),
 				larger.stream().filter((cell) -> !notShown(cell, best)).toList(),
@@ -135,8 +135,10 @@ public record Knee(List<Cell> tooSmall, List<Cell> tooLarge, List<Cell> notShown
 	 * held but is slower than the best.
 	 */
 	public static String figure(Cell cell) {
-		return cell.sustained() ? "slower: p99 " + Durations.ms(cell.p99Ms())
-				+ cell.p99Interval().map(CellText::interval).orElse("") + " ms" : "failed: " + CellText.shortfall(cell);
+		return cell.sustained()
+				? "slower: p99 " + Durations.ms(cell.latency().p99Ms())
+						+ cell.latency().p99Interval().map(CellText::interval).orElse("") + " ms"
+				: "failed: " + CellText.shortfall(cell);
 	}
 
 	/**
@@ -166,8 +168,8 @@ public record Knee(List<Cell> tooSmall, List<Cell> tooLarge, List<Cell> notShown
 				.toList();
 			if (!worse.isEmpty()) {
 				return Optional.of(String.format(Locale.ROOT, "at %d rps, where pool %s held (p99 %s%s ms), worse: %s",
-						rate, held.poolLabel(), Durations.ms(held.p99Ms()),
-						held.p99Interval().map(CellText::interval).orElse(""), Knee.list(worse)));
+						rate, held.poolLabel(), Durations.ms(held.latency().p99Ms()),
+						held.latency().p99Interval().map(CellText::interval).orElse(""), Knee.list(worse)));
 			}
 		}
 		return Optional.empty();

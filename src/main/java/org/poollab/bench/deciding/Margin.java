@@ -26,9 +26,11 @@ public record Margin(double ms, String why) {
 	}
 
 	public static Margin of(Cell best, List<Cell> candidates) {
-		double fixedMs = marginMs(best.p99Ms());
-		Cell noisiest = candidates.stream().max(Comparator.comparingDouble(Cell::p99SpreadMs)).get();
-		if (noisiest.p99SpreadMs() <= fixedMs) {
+		double fixedMs = marginMs(best.latency().p99Ms());
+		Cell noisiest = candidates.stream()
+			.max(Comparator.comparingDouble((cell) -> cell.latency().p99SpreadMs()))
+			.get();
+		if (noisiest.latency().p99SpreadMs() <= fixedMs) {
 			return new Margin(fixedMs, "");
 		}
 		double[] p99s = noisiest.points()
@@ -37,7 +39,7 @@ public record Margin(double ms, String why) {
 			.mapToDouble((point) -> point.latency().p99Ms())
 			.sorted()
 			.toArray();
-		return new Margin(noisiest.p99SpreadMs(),
+		return new Margin(noisiest.latency().p99SpreadMs(),
 				String.format(Locale.ROOT,
 						" (the noise margin is the widest spread between repeats at this rate, pool %s's "
 								+ "p99 %s to %s ms, wider than the fixed %s ms)",

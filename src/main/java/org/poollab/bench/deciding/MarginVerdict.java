@@ -22,11 +22,11 @@ public final class MarginVerdict {
 	}
 
 	static Recommendation decide(DecidingRate at, List<Cell> candidates, int[] poolSizes) {
-		Cell best = candidates.stream().min(Comparator.comparingDouble(Cell::p99Ms)).get();
+		Cell best = candidates.stream().min(Comparator.comparingDouble((cell) -> cell.latency().p99Ms())).get();
 		Margin margin = Margin.of(best, candidates);
-		double worstP99Ms = candidates.stream().mapToDouble(Cell::p99Ms).max().getAsDouble();
+		double worstP99Ms = candidates.stream().mapToDouble((cell) -> cell.latency().p99Ms()).max().getAsDouble();
 		boolean flat = candidates.size() == at.atRate().size() && candidates.size() > 1
-				&& worstP99Ms - best.p99Ms() <= margin.ms();
+				&& worstP99Ms - best.latency().p99Ms() <= margin.ms();
 		boolean provisional = candidates.stream().anyMatch((cell) -> cell.repeats().size() < 2);
 		return flat ? flat(at, candidates, best, worstP99Ms, margin, provisional)
 				: chosen(at, candidates, best, margin, poolSizes[poolSizes.length - 1], provisional);
@@ -41,8 +41,9 @@ public final class MarginVerdict {
 		Cell busiest = Recommender.busiest(candidates);
 		CrossChecks checks = Recommender.crossChecks(at.topology(), busiest);
 		NoKnee noKnee = NoKnee.of(candidates, checks);
-		String spread = (worstP99Ms == best.p99Ms()) ? "a p99 of " + Durations.ms(best.p99Ms()) + " ms at every size"
-				: "p99 between " + Durations.ms(best.p99Ms()) + " and " + Durations.ms(worstP99Ms) + " ms";
+		String spread = (worstP99Ms == best.latency().p99Ms())
+				? "a p99 of " + Durations.ms(best.latency().p99Ms()) + " ms at every size"
+				: "p99 between " + Durations.ms(best.latency().p99Ms()) + " and " + Durations.ms(worstP99Ms) + " ms";
 		String summary = String.format(Locale.ROOT,
 				"No knee was found: pool sizes %s are equal within noise at %d rps, with %s, within the %s ms "
 						+ "margin%s. Pool size %d is derived, not measured: %s",
@@ -59,7 +60,7 @@ public final class MarginVerdict {
 	private static Recommendation chosen(DecidingRate at, List<Cell> candidates, Cell best, Margin margin,
 			int largestPool, boolean provisional) {
 		Cell chosen = candidates.stream()
-			.filter((cell) -> cell.p99Ms() <= best.p99Ms() + margin.ms())
+			.filter((cell) -> cell.latency().p99Ms() <= best.latency().p99Ms() + margin.ms())
 			.findFirst()
 			.get();
 		String summary = String.format(Locale.ROOT, "At %d rps, %s, ", at.rateRps(), at.why())
@@ -88,17 +89,18 @@ public final class MarginVerdict {
 	private static String chosenBecause(Cell chosen, Cell best, List<Cell> candidates, Margin margin) {
 		if (candidates.size() == 1) {
 			return "pool " + chosen.poolLabel() + " is the only pool size that sustained it (p99 "
-					+ Durations.ms(chosen.p99Ms()) + " ms).";
+					+ Durations.ms(chosen.latency().p99Ms()) + " ms).";
 		}
 		if (chosen == best) {
-			boolean tied = candidates.stream().anyMatch((cell) -> cell != chosen && cell.p99Ms() == chosen.p99Ms());
+			boolean tied = candidates.stream()
+				.anyMatch((cell) -> cell != chosen && cell.latency().p99Ms() == chosen.latency().p99Ms());
 			return "pool " + chosen.poolLabel()
 					+ (tied ? " is the smallest with the best p99 (" : " has the best p99 (")
-					+ Durations.ms(chosen.p99Ms()) + " ms)" + margin.why() + ".";
+					+ Durations.ms(chosen.latency().p99Ms()) + " ms)" + margin.why() + ".";
 		}
-		return "pool " + chosen.poolLabel() + " is the smallest whose p99 (" + Durations.ms(chosen.p99Ms())
+		return "pool " + chosen.poolLabel() + " is the smallest whose p99 (" + Durations.ms(chosen.latency().p99Ms())
 				+ " ms) is within " + Durations.ms(margin.ms()) + " ms" + margin.why() + " of the best ("
-				+ Durations.ms(best.p99Ms()) + " ms at pool " + best.poolLabel() + ").";
+				+ Durations.ms(best.latency().p99Ms()) + " ms at pool " + best.poolLabel() + ").";
 	}
 
 }

@@ -254,8 +254,8 @@ public final class Recommender {
 		if (cell.died()) {
 			return "pool " + cell.poolLabel() + " " + CellText.deathSummary(cell);
 		}
-		return "pool " + cell.poolLabel() + " " + (cell.sustained() ? "p99 " + Durations.ms(cell.p99Ms()) + " ms"
-				: "failed (" + CellText.shortfall(cell) + ")");
+		return "pool " + cell.poolLabel() + " " + (cell.sustained()
+				? "p99 " + Durations.ms(cell.latency().p99Ms()) + " ms" : "failed (" + CellText.shortfall(cell) + ")");
 	}
 
 	/**
@@ -288,8 +288,9 @@ public final class Recommender {
 		return unpooled.stream()
 			.filter((cell) -> cell.rateRps() == rateRps)
 			.findFirst()
-			.map((cell) -> " Without a pool (a new connection per request) at that rate: " + (cell.sustained()
-					? "p99 " + Durations.ms(cell.p99Ms()) + " ms." : "failed (" + CellText.shortfall(cell) + ")."))
+			.map((cell) -> " Without a pool (a new connection per request) at that rate: "
+					+ (cell.sustained() ? "p99 " + Durations.ms(cell.latency().p99Ms()) + " ms."
+							: "failed (" + CellText.shortfall(cell) + ")."))
 			.orElse("");
 	}
 
@@ -343,9 +344,9 @@ public final class Recommender {
 		DatabaseFacts database = topology.database();
 		int instances = Math.max(1, grid.instances());
 		// The reactive twin measures no hold time: Little's law has nothing to work on.
-		double holdMs = (littleCell != null && grid.limits().stack() == Stack.JDBC) ? littleCell.usageMeanMs()
+		double holdMs = (littleCell != null && grid.limits().stack() == Stack.JDBC) ? littleCell.pool().usageMeanMs()
 				: Double.NaN;
-		double busyFleet = (littleCell != null) ? littleCell.achievedRps() * holdMs / 1000 : Double.NaN;
+		double busyFleet = (littleCell != null) ? littleCell.requests().achievedRps() * holdMs / 1000 : Double.NaN;
 		int poolsReachingTheDatabase = PgBouncerFacts.poolsAtTheDatabase(grid.behindPgBouncer(), instances);
 		int budgetPerInstance = database.budgetKnown()
 				? Math.max(0, database.maxConnections() - database.reservedConnections()) / poolsReachingTheDatabase
@@ -358,7 +359,7 @@ public final class Recommender {
 		// about another host's.
 		OptionalInt hikariStartingPoolSize = databaseHost.sameHost()
 				? OptionalInt.of(host.cpuCores() * 2 + EFFECTIVE_SPINDLE_COUNT) : OptionalInt.empty();
-		return new CrossChecks((littleCell != null) ? littleCell.achievedRps() : 0, holdMs, busyFleet,
+		return new CrossChecks((littleCell != null) ? littleCell.requests().achievedRps() : 0, holdMs, busyFleet,
 				busyFleet / instances, host.cpuCores(), databaseHost.sameHost() ? null : databaseHost.hosts(),
 				hikariStartingPoolSize, requestThreads, grid.connectionsPerRequest(), deadlockFloor, instances,
 				database.maxConnections(), database.reservedConnections(), budgetPerInstance);
@@ -366,7 +367,7 @@ public final class Recommender {
 
 	/** The cell that moved the most requests: where Little's law says the most. */
 	public static @Nullable Cell busiest(List<Cell> cells) {
-		return cells.stream().max(Comparator.comparingDouble(Cell::achievedRps)).orElse(null);
+		return cells.stream().max(Comparator.comparingDouble((cell) -> cell.requests().achievedRps())).orElse(null);
 	}
 
 	private static String describe(List<Cell> cells) {

@@ -30,17 +30,19 @@ public final class SloJudge {
 		Cell all = Cell.of(repeats, p99ObjectiveMs);
 		List<String> failed = new ArrayList<>();
 		Repeats.failed(all).forEach((repeat, one) -> failed.add("repeat " + repeat + ": " + CellText.shortfall(one)));
-		Optional<Interval> interval = all.p99Interval();
-		double upperMs = interval.map(Interval::highMs).orElse(all.p99Ms());
+		Cell.Latency latency = all.latency();
+		Optional<Interval> interval = latency.p99Interval();
+		double upperMs = interval.map(Interval::highMs).orElse(latency.p99Ms());
 		// The instance's own timer (a histogram bucket's upper bound): a second,
 		// independent
 		// measurement of the same requests beside JMeter's.
-		String figures = String.format(Locale.ROOT, "p99 %s ms%s%s", Durations.ms(all.p99Ms()),
+		String figures = String.format(Locale.ROOT, "p99 %s ms%s%s", Durations.ms(latency.p99Ms()),
 				interval
 					.map((bound) -> " (95 %% interval %s-%s ms)".formatted(Durations.ms(bound.lowMs()),
 							Durations.ms(bound.highMs())))
 					.orElse(""),
-				(all.serverP99Ms() > 0) ? ", the instance's own p99 " + Durations.ms(all.serverP99Ms()) + " ms" : "");
+				(latency.serverP99Ms() > 0) ? ", the instance's own p99 " + Durations.ms(latency.serverP99Ms()) + " ms"
+						: "");
 		boolean meets = failed.isEmpty() && upperMs <= p99ObjectiveMs;
 		String verdict;
 		if (!failed.isEmpty()) {
@@ -55,13 +57,14 @@ public final class SloJudge {
 			verdict = figures + String.format(Locale.ROOT, "; within the %s ms objective in all %d repeat(s)",
 					Durations.ms(p99ObjectiveMs), repeats.size());
 		}
-		return new SloSearch.Probe(poolSize, meets, all.p99Ms(), interval.orElse(null), verdict, List.copyOf(repeats));
+		return new SloSearch.Probe(poolSize, meets, latency.p99Ms(), interval.orElse(null), verdict,
+				List.copyOf(repeats));
 	}
 
 	/** A confirmation that refuted the search's answer, as a failing step of its path. */
 	public static SloSearch.Probe refutation(int poolSize, Point window, double p99ObjectiveMs) {
 		Cell cell = Cell.of(List.of(window), p99ObjectiveMs);
-		return new SloSearch.Probe(poolSize, false, cell.p99Ms(), cell.p99Interval().orElse(null),
+		return new SloSearch.Probe(poolSize, false, cell.latency().p99Ms(), cell.latency().p99Interval().orElse(null),
 				REFUTED + " as pasted (a fresh instance): " + CellText.shortfall(cell), List.of(window));
 	}
 

@@ -254,8 +254,8 @@ public record Preset(String name, List<Topology> topologies, List<Integer> poolS
 	 * the contention runs at 2 ms, with what 5 ms showed).
 	 * <p>
 	 * Two repeats of 6 s windows and pools 1, 2, 4 and 64: two repeats give each cell an
-	 * interval across runs (Cell#p99Interval), not only within its window, and end the
-	 * one-run-per-point provisional, within the preset's 15 minutes.
+	 * interval across runs (Cell.Latency#p99Interval), not only within its window, and
+	 * end the one-run-per-point provisional, within the preset's 15 minutes.
 	 */
 	public static final Preset CONTENTION = PresetBuilder.named("contention")
 		.topologies(TOPOLOGIES)

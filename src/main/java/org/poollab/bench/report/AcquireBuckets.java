@@ -84,12 +84,12 @@ record AcquireBuckets(double lowestBucketMs, long connectionTimeoutMs, double ti
 	 * range when the p99 lies in the timeout's bucket without that, else the bound
 	 */
 	String format(Cell cell) {
-		double valueMs = cell.acquireP99Ms();
+		double valueMs = cell.pool().acquireP99Ms();
 		if (valueMs <= this.lowestBucketMs) {
 			return "≤ " + Durations.ms(this.lowestBucketMs);
 		}
 		if (valueMs >= this.timeoutBucketMs) {
-			return (cell.timeouts() >= P99_SHARE * cell.samples()) ? "≥ " + this.connectionTimeoutMs
+			return (cell.pool().timeouts() >= P99_SHARE * cell.requests().samples()) ? "≥ " + this.connectionTimeoutMs
 					: Durations.ms(Math.round(this.belowTimeoutBucketMs)) + "–" + this.connectionTimeoutMs;
 		}
 		return Durations.ms(valueMs);

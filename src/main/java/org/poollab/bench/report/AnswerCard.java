@@ -168,11 +168,10 @@ record AnswerCard(String title, List<Line> lines) {
 			.filter((cell) -> cell.poolSize() < pool && cell.poolSize() > 0)
 			.max(Comparator.comparingInt(Cell::poolSize));
 		String tooSmall = "requests queue for a connection (acquire time), then get 503 after connection-timeout"
-				+ smaller.map(
-						(cell) -> String
-							.format(Locale.ROOT, "; here pool %s at %d rps: %s", cell.poolLabel(), rate,
-									cell.sustained() ? "acquire p99 " + Durations.ms(cell.acquireP99Ms()) + " ms, p99 "
-											+ Durations.ms(cell.p99Ms()) + " ms" : CellText.shortfall(cell)))
+				+ smaller
+					.map((cell) -> String.format(Locale.ROOT, "; here pool %s at %d rps: %s", cell.poolLabel(), rate,
+							cell.sustained() ? "acquire p99 " + Durations.ms(cell.pool().acquireP99Ms()) + " ms, p99 "
+									+ Durations.ms(cell.latency().p99Ms()) + " ms" : CellText.shortfall(cell)))
 					.orElse("");
 		int largest = atRate.stream().mapToInt(Cell::poolSize).max().orElse(pool);
 		boolean noFaster = recommendation.indistinguishable().contains(largest);
@@ -205,13 +204,13 @@ record AnswerCard(String title, List<Line> lines) {
 		// intervals, the best).
 		Optional<Cell> fastest = considered.stream()
 			.filter((cell) -> around.contains(cell.poolSize()) && cell.sustained())
-			.min(Comparator.comparingDouble(Cell::p99Ms));
+			.min(Comparator.comparingDouble((cell) -> cell.latency().p99Ms()));
 		if (fastest.isEmpty() || (worse.isEmpty() && knee.notShown().isEmpty())) {
 			return Optional.empty();
 		}
 		Cell reference = fastest.get();
-		String than = "than pool " + reference.poolLabel() + " (p99 " + Durations.ms(reference.p99Ms())
-				+ reference.p99Interval().map(CellText::interval).orElse("") + " ms)";
+		String than = "than pool " + reference.poolLabel() + " (p99 " + Durations.ms(reference.latency().p99Ms())
+				+ reference.latency().p99Interval().map(CellText::interval).orElse("") + " ms)";
 		String notShown = knee.notShown().isEmpty() ? "" : "not shown worse " + than + ": "
 				+ String.join(", ", knee.notShown().stream().map(Knee::partly).toList()) + "; ";
 		return Optional

@@ -37,33 +37,34 @@ final class Charts {
 
 	static List<ChartSpec> specs(AcquireBuckets buckets) {
 		return List.of(
-				new ChartSpec("p99", "p99 latency vs pool size", "p99 latency (ms)", Cell::p99Ms,
-						(cell) -> Durations.ms(cell.p99Ms()) + " ms"
-								+ cell.p99Interval()
+				new ChartSpec("p99", "p99 latency vs pool size", "p99 latency (ms)", (cell) -> cell.latency().p99Ms(),
+						(cell) -> Durations.ms(cell.latency().p99Ms()) + " ms"
+								+ cell.latency()
+									.p99Interval()
 									.map((interval) -> ", 95 % interval" + CellText.interval(interval))
 									.orElse(""),
 						true,
 						"Lower is better; a bar through a point is its 95 % interval. Where a line flattens, more "
 								+ "connections stop helping: the recommended pool is where the line for the highest "
 								+ "sustained rate stops falling.",
-						Cell::p99Interval),
+						(cell) -> cell.latency().p99Interval()),
 				new ChartSpec("throughput", "Throughput vs pool size", "throughput (successful responses/s)",
-						Cell::throughputRps,
-						(cell) -> String
-							.format(Locale.ROOT, "%.0f ok/s (%.0f rps sent)", cell.throughputRps(), cell.achievedRps()),
+						(cell) -> cell.requests().throughputRps(),
+						(cell) -> String.format(Locale.ROOT, "%.0f ok/s (%.0f rps sent)",
+								cell.requests().throughputRps(), cell.requests().achievedRps()),
 						false,
 						"Successful responses per second. Level with its own rate: the service delivered it; "
 								+ "below: requests failed, were refused (503) or the instance died.",
 						Charts::noInterval),
 				new ChartSpec("acquire", "Connection acquire time (p99) vs pool size", "HikariCP acquire p99 (ms)",
-						Cell::acquireP99Ms, (cell) -> buckets.format(cell) + " ms", true,
+						(cell) -> cell.pool().acquireP99Ms(), (cell) -> buckets.format(cell) + " ms", true,
 						"How long the slowest 1 % of requests waited for a connection: the upper bound of the "
 								+ "histogram bucket (" + Durations.ms(buckets.lowestBucketMs())
 								+ " ms is the lowest bucket: a connection was free on arrival); rising: requests "
 								+ "queue for the pool.",
 						Charts::noInterval),
 				new ChartSpec("pending", "Peak pending requests vs pool size", "peak pending (requests, one instance)",
-						(cell) -> cell.peakPending(), (cell) -> cell.peakPending() + " pending", false,
+						(cell) -> cell.pool().peakPending(), (cell) -> cell.pool().peakPending() + " pending", false,
 						"Most requests seen waiting for a connection at once on any one instance, in samples "
 								+ "taken every " + SweepResults.SCRAPE_INTERVAL.toMillis()
 								+ " ms: a burst between samples is missed, so 0 means none was "
@@ -235,8 +236,8 @@ final class Charts {
 	 */
 	static List<ChartSpec> withP50(List<ChartSpec> specs) {
 		List<ChartSpec> all = new java.util.ArrayList<>();
-		all.add(new ChartSpec("p50", "p50 latency vs pool size", "p50 latency (ms)", Cell::p50Ms,
-				(cell) -> Durations.ms(cell.p50Ms()) + " ms", true,
+		all.add(new ChartSpec("p50", "p50 latency vs pool size", "p50 latency (ms)", (cell) -> cell.latency().p50Ms(),
+				(cell) -> Durations.ms(cell.latency().p50Ms()) + " ms", true,
 				"Lower is better. Past the database's cores, more connections only share its CPU: the median "
 						+ "rises with the pool where contention is real.",
 				Charts::noInterval));

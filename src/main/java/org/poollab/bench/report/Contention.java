@@ -53,7 +53,7 @@ record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Op
 			.stream()
 			.filter(Cell::pooled)
 			.filter((cell) -> cell.rateRps() == rate)
-			.map((cell) -> new Usl.Sample(cell.poolSize() * grid.instances(), cell.throughputRps()))
+			.map((cell) -> new Usl.Sample(cell.poolSize() * grid.instances(), cell.requests().throughputRps()))
 			.toList();
 		Optional<Usl> usl = Optional.empty();
 		if (samples.stream().mapToInt(Usl.Sample::connections).distinct().count() >= 3) {
@@ -109,7 +109,7 @@ record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Op
 
 	private List<Usl.Sample> samples(List<Cell> cells) {
 		return cells.stream()
-			.map((cell) -> new Usl.Sample(cell.poolSize() * this.grid.instances(), cell.throughputRps()))
+			.map((cell) -> new Usl.Sample(cell.poolSize() * this.grid.instances(), cell.requests().throughputRps()))
 			.toList();
 	}
 
@@ -129,10 +129,11 @@ record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Op
 		for (Cell cell : cells) {
 			rows.add(new Row(List.of(Entry.of(cell.poolLabel()),
 					Entry.of(String.valueOf(cell.poolSize() * this.grid.instances())),
-					Entry.of(String.valueOf(cell.rateRps())), Entry.of(Durations.ms(cell.p50Ms())),
-					Entry.of(Durations.ms(cell.p99Ms()) + cell.p99Interval().map(CellText::interval).orElse("")
+					Entry.of(String.valueOf(cell.rateRps())), Entry.of(Durations.ms(cell.latency().p50Ms())),
+					Entry.of(Durations.ms(cell.latency().p99Ms())
+							+ cell.latency().p99Interval().map(CellText::interval).orElse("")
 							+ (cell.sustained() ? "" : " †")),
-					Entry.of(String.format(Locale.ROOT, "%.0f", cell.throughputRps())),
+					Entry.of(String.format(Locale.ROOT, "%.0f", cell.requests().throughputRps())),
 					Entry.of(cell
 						.medianOf((point) -> point.databaseCpuMsPerRequest().isPresent()
 								? point.databaseCpuMsPerRequest().getAsDouble() : null)
@@ -145,7 +146,8 @@ record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Op
 						.mapToObj((cores) -> String.format(Locale.ROOT, "%.2f", cores))
 						.findFirst()
 						.orElse("not measured")),
-					Entry.of(cell.holdMeanMs()
+					Entry.of(cell.pool()
+						.holdMeanMs()
 						.stream()
 						.mapToObj((ms) -> String.format(Locale.ROOT, "%.2f", ms))
 						.findFirst()
@@ -222,10 +224,10 @@ record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Op
 		if (!large.sustained()) {
 			p99Verdict = "it did not sustain the rate (" + CellText.shortfall(large) + ")";
 		}
-		else if (large.p99StandardErrorMs().isPresent() && near.p99StandardErrorMs().isPresent()) {
+		else if (large.latency().p99StandardErrorMs().isPresent() && near.latency().p99StandardErrorMs().isPresent()) {
 			boolean same = !Decision.measurablySlower(large, near) && !Decision.measurablySlower(near, large);
-			p99Verdict = same ? "no measurable difference in p99"
-					: (large.p99Ms() > near.p99Ms() ? "measurably worse in p99" : "measurably better in p99");
+			p99Verdict = same ? "no measurable difference in p99" : (large.latency().p99Ms() > near.latency().p99Ms()
+					? "measurably worse in p99" : "measurably better in p99");
 		}
 		else {
 			p99Verdict = "p99 without intervals, not judged";
@@ -234,11 +236,14 @@ record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Op
 				"At %d rps the largest pool, %s (%d connection(s)), against pool %s (%d connection(s), nearest the "
 						+ "database's %d cores): p50 %s vs %s ms (%s), p99 %s vs %s ms (%s), throughput %.0f vs %.0f ok/s (%s); %s.",
 				rate, large.poolLabel(), large.poolSize() * instances, near.poolLabel(), near.poolSize() * instances,
-				cores, Durations.ms(large.p50Ms()), Durations.ms(near.p50Ms()), percent(large.p50Ms(), near.p50Ms()),
-				Durations.ms(large.p99Ms()) + large.p99Interval().map(CellText::interval).orElse(""),
-				Durations.ms(near.p99Ms()) + near.p99Interval().map(CellText::interval).orElse(""),
-				percent(large.p99Ms(), near.p99Ms()), large.throughputRps(), near.throughputRps(),
-				percent(large.throughputRps(), near.throughputRps()), p99Verdict);
+				cores, Durations.ms(large.latency().p50Ms()), Durations.ms(near.latency().p50Ms()),
+				percent(large.latency().p50Ms(), near.latency().p50Ms()),
+				Durations.ms(large.latency().p99Ms())
+						+ large.latency().p99Interval().map(CellText::interval).orElse(""),
+				Durations.ms(near.latency().p99Ms()) + near.latency().p99Interval().map(CellText::interval).orElse(""),
+				percent(large.latency().p99Ms(), near.latency().p99Ms()), large.requests().throughputRps(),
+				near.requests().throughputRps(),
+				percent(large.requests().throughputRps(), near.requests().throughputRps()), p99Verdict);
 	}
 
 	private static String percent(double value, double reference) {
@@ -259,7 +264,7 @@ record Contention(TopologyGrid grid, double cpuMs, OptionalInt databaseCores, Op
 			.stream()
 			.filter(Cell::pooled)
 			.filter((cell) -> cell.rateRps() == this.uslRateRps)
-			.map((cell) -> new double[] { cell.poolSize() * instances, cell.throughputRps() })
+			.map((cell) -> new double[] { cell.poolSize() * instances, cell.requests().throughputRps() })
 			.toList();
 		int largest = (int) measured.stream().mapToDouble((point) -> point[0]).max().orElse(1);
 		return Optional.of(SloChart.svg(id, "connections (pool × instances)", "throughput (ok/s)", largest,

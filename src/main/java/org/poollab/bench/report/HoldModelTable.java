@@ -60,7 +60,7 @@ public final class HoldModelTable {
 
 	/** The table, when any cell timed its hold. */
 	static Optional<Table> of(TopologyGrid grid) {
-		if (grid.cells().stream().noneMatch((cell) -> cell.holdMeanMs().isPresent())) {
+		if (grid.cells().stream().noneMatch((cell) -> cell.pool().holdMeanMs().isPresent())) {
 			return Optional.empty();
 		}
 		EmulatedHold asked = grid.limits().hold();
@@ -84,15 +84,16 @@ public final class HoldModelTable {
 			}
 			if (verdict.startsWith("disagree")) {
 				disagreements.add("pool %s at %d rps: model %s ms, measured %s ms".formatted(cell.poolLabel(),
-						cell.rateRps(), Durations.ms(model.get().stableP99Ms()), Durations.ms(cell.p99Ms())));
+						cell.rateRps(), Durations.ms(model.get().stableP99Ms()), Durations.ms(cell.latency().p99Ms())));
 			}
 			String modelP99 = model.map((m) -> m.stable() ? Durations.ms(m.stableP99Ms()) : "no steady state")
 				.orElse("–");
 			rows.add(new Row(List.of(Entry.of(cell.poolLabel()), Entry.of(String.valueOf(cell.rateRps())),
-					holdEntry(cell.holdMeanMs(), (asked != null) ? asked.askedMeanMs() : null, HOLD_MEAN_TOLERANCE),
-					holdEntry(cell.holdP99Ms(), (asked != null) ? asked.askedP99Ms() : null, HOLD_P99_TOLERANCE),
+					holdEntry(cell.pool().holdMeanMs(), (asked != null) ? asked.askedMeanMs() : null,
+							HOLD_MEAN_TOLERANCE),
+					holdEntry(cell.pool().holdP99Ms(), (asked != null) ? asked.askedP99Ms() : null, HOLD_P99_TOLERANCE),
 					Entry.of(model.map((m) -> String.format(Locale.ROOT, "%.2f", m.utilisation())).orElse("–")),
-					Entry.of(modelP99), Entry.of(Durations.ms(cell.p99Ms())), Entry.of(verdict)), false));
+					Entry.of(modelP99), Entry.of(Durations.ms(cell.latency().p99Ms())), Entry.of(verdict)), false));
 		}
 		List<String> notes = new ArrayList<>();
 		notes.add(((asked != null)
@@ -136,7 +137,7 @@ public final class HoldModelTable {
 			return "utilisation ≥ " + JUDGED_BELOW_UTILISATION + "; not judged";
 		}
 		double predicted = m.stableP99Ms();
-		double measured = cell.p99Ms();
+		double measured = cell.latency().p99Ms();
 		if (Math.abs(predicted - measured) <= AGREE_MS
 				|| Math.max(predicted, measured) <= AGREE_RATIO * Math.min(predicted, measured)) {
 			return "agree";

@@ -287,7 +287,7 @@ public final class RecommendedYaml {
 
 	/** The slowest successful request at any point that sustained its rate. */
 	static OptionalDouble slowestSustainedMs(TopologyGrid grid) {
-		return grid.cells().stream().filter(Cell::sustained).mapToDouble(Cell::maxMs).max();
+		return grid.cells().stream().filter(Cell::sustained).mapToDouble((cell) -> cell.latency().maxMs()).max();
 	}
 
 	/**

@@ -60,8 +60,9 @@ record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatenc
 				withHoldModel(Tables.detail(grid, recommendation, runDir, buckets), grid));
 		contention.map(Contention::table).ifPresent(detail::add);
 		return new Section(grid, recommendation,
-				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", Cell::maxMs),
-				Tables.latencyGrid(grid, recommendation, p99Caption(grid), Cell::p99Ms, Cell::p99Interval),
+				Tables.latencyGrid(grid, recommendation, "Max latency (ms)", (cell) -> cell.latency().maxMs()),
+				Tables.latencyGrid(grid, recommendation, p99Caption(grid), (cell) -> cell.latency().p99Ms(),
+						(cell) -> cell.latency().p99Interval()),
 				List.copyOf(detail), CrossChecksTable.of(recommendation, grid.behindPgBouncer()), Tables.excluded(grid),
 				confirmed, settling, contention, written);
 	}
@@ -74,7 +75,7 @@ record Section(TopologyGrid grid, Recommendation recommendation, Table maxLatenc
 
 	/** Says what the brackets are, where there are any (older results have none). */
 	private static String p99Caption(TopologyGrid grid) {
-		return grid.cells().stream().anyMatch((cell) -> cell.p99Interval().isPresent())
+		return grid.cells().stream().anyMatch((cell) -> cell.latency().p99Interval().isPresent())
 				? "p99 latency (ms), with its 95 % interval in brackets (a bootstrap of the window's requests in "
 						+ "blocks of 0.5 s)"
 				: "p99 latency (ms)";

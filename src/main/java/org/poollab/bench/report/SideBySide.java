@@ -65,7 +65,7 @@ final class SideBySide {
 		if (cell.died()) {
 			return "died";
 		}
-		return (cell.throughputRps() > 0) ? Durations.ms(cell.p99Ms()) : "–";
+		return (cell.requests().throughputRps() > 0) ? Durations.ms(cell.latency().p99Ms()) : "–";
 	}
 
 	/** E.g. {@code none}, or {@code 120 pool-timeout, 3 too-many-clients}. */

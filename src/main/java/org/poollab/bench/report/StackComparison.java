@@ -66,8 +66,10 @@ record StackComparison(Section jdbc, Section r2dbc) {
 					Entry.of(change(throughput(before), throughput(reactive))),
 					Entry.of(change(p99(before), p99(reactive))),
 					Entry.of(change(refusals(before), refusals(reactive))),
-					Entry.of(change(String.valueOf(before.peakPending()), String.valueOf(reactive.peakPending()))),
-					Entry.of(change(Durations.ms(before.acquireP99Ms()), Durations.ms(reactive.acquireP99Ms()))),
+					Entry.of(change(String.valueOf(before.pool().peakPending()),
+							String.valueOf(reactive.pool().peakPending()))),
+					Entry.of(change(Durations.ms(before.pool().acquireP99Ms()),
+							Durations.ms(reactive.pool().acquireP99Ms()))),
 					Entry.of(change(sustained(before), sustained(reactive)))), false));
 		}
 		return new Table(
@@ -100,7 +102,7 @@ record StackComparison(Section jdbc, Section r2dbc) {
 	}
 
 	private static String throughput(Cell cell) {
-		return String.format(Locale.ROOT, "%.0f", cell.throughputRps());
+		return String.format(Locale.ROOT, "%.0f", cell.requests().throughputRps());
 	}
 
 }

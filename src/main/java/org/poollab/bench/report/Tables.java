@@ -180,24 +180,26 @@ final class Tables {
 
 	/** A cell's figures, from its pool and rate to the load generator's CPU. */
 	private static List<Entry> figures(Cell cell, AcquireBuckets buckets) {
+		Cell.Latency latency = cell.latency();
+		Cell.Requests requests = cell.requests();
 		List<Entry> entries = new ArrayList<>();
 		entries.add(Entry.of(cell.poolLabel()));
 		entries.add(Entry.of(String.valueOf(cell.rateRps())));
-		entries.add(Entry.of(Durations.ms(cell.p50Ms()) + cell.p50Interval().map(CellText::interval).orElse("")));
-		entries.add(Entry.of(Durations.ms(cell.p95Ms())));
-		entries.add(Entry.of(Durations.ms(cell.p999Ms())));
-		entries.add(Entry.of((cell.serverP99Ms() >= 0) ? Durations.ms(cell.serverP99Ms()) : "–"));
-		Entry sent = Entry.warned(String.format(Locale.ROOT, "%.0f", cell.achievedRps()),
+		entries.add(Entry.of(Durations.ms(latency.p50Ms()) + latency.p50Interval().map(CellText::interval).orElse("")));
+		entries.add(Entry.of(Durations.ms(latency.p95Ms())));
+		entries.add(Entry.of(Durations.ms(latency.p999Ms())));
+		entries.add(Entry.of((latency.serverP99Ms() >= 0) ? Durations.ms(latency.serverP99Ms()) : "–"));
+		Entry sent = Entry.warned(String.format(Locale.ROOT, "%.0f", requests.achievedRps()),
 				cell.achievedTheRate() ? null : "below 95 % of the target rate");
 		entries.add(sent.withFootnote(CellText.catchUpCaveat(cell).orElse(null)));
-		entries.add(Entry.of(String.format(Locale.ROOT, "%.0f", cell.throughputRps())));
-		entries.add(Entry.warned(String.format(Locale.ROOT, "%.2f", cell.errorPercent()),
-				(cell.errorPercent() > Cell.MAX_ERROR_PERCENT) ? "above 0.1 %" : null));
+		entries.add(Entry.of(String.format(Locale.ROOT, "%.0f", requests.throughputRps())));
+		entries.add(Entry.warned(String.format(Locale.ROOT, "%.2f", requests.errorPercent()),
+				(requests.errorPercent() > Cell.MAX_ERROR_PERCENT) ? "above 0.1 %" : null));
 		entries.add(Entry.of(buckets.format(cell)));
-		entries.add(Entry.of(String.valueOf(cell.peakPending())));
-		entries.add(Entry.of(String.valueOf(cell.peakActive())));
+		entries.add(Entry.of(String.valueOf(cell.pool().peakPending())));
+		entries.add(Entry.of(String.valueOf(cell.pool().peakActive())));
 		entries.add(lateStarts(cell));
-		entries.add(Entry.of(String.format(Locale.ROOT, "%.2f", cell.loadGeneratorCpuCores())));
+		entries.add(Entry.of(String.format(Locale.ROOT, "%.2f", cell.generator().cpuCores())));
 		return entries;
 	}
 
@@ -233,7 +235,7 @@ final class Tables {
 		String note = Stream.of(CellText.lateStartCaveat(cell), CellText.engines(cell))
 			.flatMap(Optional::stream)
 			.collect(Collectors.joining("; "));
-		return Entry.of((cell.startLagP99Ms() < 0) ? "–" : Durations.ms(cell.startLagP99Ms()))
+		return Entry.of((cell.generator().startLagP99Ms() < 0) ? "–" : Durations.ms(cell.generator().startLagP99Ms()))
 			.withFootnote(note.isEmpty() ? null : note);
 	}
 

@@ -65,12 +65,15 @@ record ThreadComparison(Section platform, Section virtual) {
 				continue;
 			}
 			Cell before = platformCell.get();
-			rows.add(new Row(List.of(Entry.of(virtualCell.poolLabel()), Entry.of(String.valueOf(virtualCell.rateRps())),
-					Entry.of(change(p99(before), p99(virtualCell))),
-					Entry.of(change(refusals(before), refusals(virtualCell))),
-					Entry.of(change(String.valueOf(before.peakPending()), String.valueOf(virtualCell.peakPending()))),
-					Entry.of(change(Durations.ms(before.acquireP99Ms()), Durations.ms(virtualCell.acquireP99Ms()))),
-					Entry.of(change(sustained(before), sustained(virtualCell))), Entry.of(pinned(virtualCell))),
+			rows.add(new Row(
+					List.of(Entry.of(virtualCell.poolLabel()), Entry.of(String.valueOf(virtualCell.rateRps())),
+							Entry.of(change(p99(before), p99(virtualCell))),
+							Entry.of(change(refusals(before), refusals(virtualCell))),
+							Entry.of(change(String.valueOf(before.pool().peakPending()),
+									String.valueOf(virtualCell.pool().peakPending()))),
+							Entry.of(change(Durations.ms(before.pool().acquireP99Ms()),
+									Durations.ms(virtualCell.pool().acquireP99Ms()))),
+							Entry.of(change(sustained(before), sustained(virtualCell))), Entry.of(pinned(virtualCell))),
 					false));
 		}
 		return new Table(

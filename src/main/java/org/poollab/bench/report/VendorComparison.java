@@ -75,8 +75,10 @@ record VendorComparison(Section base, Section other) {
 			rows.add(new Row(List.of(Entry.of(after.poolLabel()), Entry.of(String.valueOf(after.rateRps())),
 					Entry.of(change(throughput(before), throughput(after))), Entry.of(change(p99(before), p99(after))),
 					Entry.of(change(refusals(before), refusals(after))),
-					Entry.of(change(String.valueOf(before.peakPending()), String.valueOf(after.peakPending()))),
-					Entry.of(change(Durations.ms(before.acquireP99Ms()), Durations.ms(after.acquireP99Ms()))),
+					Entry.of(change(String.valueOf(before.pool().peakPending()),
+							String.valueOf(after.pool().peakPending()))),
+					Entry.of(change(Durations.ms(before.pool().acquireP99Ms()),
+							Durations.ms(after.pool().acquireP99Ms()))),
 					Entry.of(change(sustained(before), sustained(after)))), false));
 		}
 		return new Table(heading() + ": " + this.other.grid().topology() + withoutVendor(this.other.grid().limits()),
@@ -114,7 +116,7 @@ record VendorComparison(Section base, Section other) {
 	}
 
 	private static String throughput(Cell cell) {
-		return String.format(Locale.ROOT, "%.0f", cell.throughputRps());
+		return String.format(Locale.ROOT, "%.0f", cell.requests().throughputRps());
 	}
 
 }

@@ -394,22 +394,23 @@ public class DecisionTests {
 		double z = Cell.Z95;
 		// One window: its interval as if normal, 2 x 1.96 wide -> 1 ms.
 		Cell one = Cell.of(List.of(cell(5, 1000, 6, 6 - z, 6 + z)), OBJECTIVE_MS);
-		assertThat(one.p99StandardErrorMs().getAsDouble()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+		assertThat(one.latency().p99StandardErrorMs().getAsDouble()).isCloseTo(1.0,
+				org.assertj.core.data.Offset.offset(1e-9));
 		// Three alike windows: the error of their mean, 1 / sqrt(3).
 		Cell three = Cell.of(
 				List.of(cell(5, 1000, 6, 6 - z, 6 + z), cell(5, 1000, 6, 6 - z, 6 + z), cell(5, 1000, 6, 6 - z, 6 + z)),
 				OBJECTIVE_MS);
-		assertThat(three.p99StandardErrorMs().getAsDouble()).isCloseTo(1 / Math.sqrt(3),
+		assertThat(three.latency().p99StandardErrorMs().getAsDouble()).isCloseTo(1 / Math.sqrt(3),
 				org.assertj.core.data.Offset.offset(1e-9));
 		// Repeats scattered wider than their own intervals (drift): the scatter counts.
 		// p99s 4, 6, 8: variance 4, so sqrt(4 / 3).
 		Cell drifting = Cell.of(
 				List.of(cell(5, 1000, 4, 4 - z, 4 + z), cell(5, 1000, 6, 6 - z, 6 + z), cell(5, 1000, 8, 8 - z, 8 + z)),
 				OBJECTIVE_MS);
-		assertThat(drifting.p99StandardErrorMs().getAsDouble()).isCloseTo(Math.sqrt(4.0 / 3),
+		assertThat(drifting.latency().p99StandardErrorMs().getAsDouble()).isCloseTo(Math.sqrt(4.0 / 3),
 				org.assertj.core.data.Offset.offset(1e-9));
 		// The interval shown in the tables still spans every repeat's.
-		assertThat(drifting.p99Interval()).hasValueSatisfying((interval) -> {
+		assertThat(drifting.latency().p99Interval()).hasValueSatisfying((interval) -> {
 			assertThat(interval.lowMs()).isEqualTo(4 - z);
 			assertThat(interval.highMs()).isEqualTo(8 + z);
 		});

@@ -347,7 +347,7 @@ public class RecommenderTests {
 		// the median keeps the outlier out of pool 1's figure, and the outlier's spread
 		// (4 to 60 ms) becomes the noise margin: no knee between 1 and 5
 		TopologyGrid grid = grid(points, 0);
-		assertThat(grid.cell(1, 1000)).get().extracting(Cell::p99Ms).isEqualTo(4.0);
+		assertThat(grid.cell(1, 1000)).get().extracting((cell) -> cell.latency().p99Ms()).isEqualTo(4.0);
 		assertThat(recommendation.verdict()).isEqualTo(Verdict.FLAT);
 		assertThat(recommendation.summary()).contains("pool 1's p99 4 to 60 ms");
 		assertThat(recommendation.poolSize()).hasValue(5);

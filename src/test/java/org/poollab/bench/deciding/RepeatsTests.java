@@ -23,7 +23,7 @@ class RepeatsTests {
 		Cell cell = Cell.of(List.of(fine, timedOut, fine), OBJECTIVE_MS);
 
 		assertThat(Repeats.failed(cell)).containsOnlyKeys(2);
-		assertThat(Repeats.failed(cell).get(2).timeouts()).isEqualTo(3);
+		assertThat(Repeats.failed(cell).get(2).pool().timeouts()).isEqualTo(3);
 		assertThat(Repeats.allSustained(cell)).isFalse();
 	}
 
