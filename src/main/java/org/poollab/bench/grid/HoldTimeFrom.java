@@ -239,12 +239,13 @@ public final class HoldTimeFrom {
 								: "scaled x%.3f to the mean".formatted(histogram.scale()));
 		}
 		else {
+			double uncutMs = meanMs + WholeMilliseconds.MEAN_CUT_MS;
 			Double p99Ms = (series.summaryP99Seconds != null && !series.summaryP99Seconds.isNaN())
-					? Math.max(1000 * series.summaryP99Seconds, meanMs) : null;
-			Double p99Kept = (p99Ms != null) ? Math.min(p99Ms, meanMs * HoldTime.MAX_MIXTURE_P99_TO_MEAN) : null;
-			hold = new HoldTime(meanMs, (p99Kept != null) ? Math.min(p99Kept, 60_000) : null);
+					? Math.max(1000 * series.summaryP99Seconds + WholeMilliseconds.MEAN_CUT_MS, uncutMs) : null;
+			Double p99Kept = (p99Ms != null) ? Math.min(p99Ms, uncutMs * HoldTime.MAX_MIXTURE_P99_TO_MEAN) : null;
+			hold = new HoldTime(uncutMs, (p99Kept != null) ? Math.min(p99Kept, 60_000) : null);
 			shape = (p99Ms == null) ? "no histogram or 0.99 quantile exposed: a constant hold at the mean"
-					: ((p99Ms / meanMs > HoldTime.MAX_P99_TO_MEAN)
+					: ((p99Ms / uncutMs > HoldTime.MAX_P99_TO_MEAN)
 							? "the summary's 0.99 quantile, beyond a lognormal: the two-part mixture"
 							: "the summary's 0.99 quantile: a lognormal")
 							+ ((p99Kept != null && p99Kept < p99Ms) ? ", its p99 kept at 45x the mean" : "");
@@ -255,6 +256,12 @@ public final class HoldTimeFrom {
 			.formatted(ms(histogram.meanMs()), ms(p50), ms(p99), ms(histogram.maxMs())) : drawn(hold);
 		if (histogram != null && histogram.meanMs() != meanMs) {
 			emulated += " (_sum / _count says %s ms, HikariCP counting each use in whole milliseconds, cut down)"
+				.formatted(ms(meanMs));
+		}
+		else if (histogram == null) {
+			emulated += (" (_sum / _count says %s ms, HikariCP counting each use in whole milliseconds, cut down:"
+					+ " half a millisecond added to the mean and the p99, the middle of what a use lost; the"
+					+ " histogram's buckets would say it)")
 				.formatted(ms(meanMs));
 		}
 		return new Emulated(hold, histogram, emulated, shape);
