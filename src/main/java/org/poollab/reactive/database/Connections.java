@@ -143,12 +143,24 @@ public class Connections {
 			if (padding.place() == HoldPlace.APPLICATION) {
 				return Mono.delay(Duration.ofNanos(waitNanos)).then();
 			}
-			return Flux
-				.from(held.connection.createStatement("SELECT pg_sleep($1)")
-					.bind(0, HoldPadding.seconds(waitNanos))
-					.execute())
-				.flatMap(Result::getRowsUpdated)
-				.then();
+			// pg_sleep wakes on whole milliseconds and may sleep one more: it is asked
+			// for
+			// the whole milliseconds that end well before the wait does, and a timer
+			// waits
+			// out the rest, as the JDBC service's thread does (HoldPadding).
+			long deadlineNanos = System.nanoTime() + waitNanos;
+			long sleepNanos = HoldPadding.databaseSleepNanos(waitNanos);
+			Mono<Void> sleep = (sleepNanos <= 0) ? Mono.empty()
+					: Flux
+						.from(held.connection.createStatement("SELECT pg_sleep($1)")
+							.bind(0, HoldPadding.seconds(sleepNanos))
+							.execute())
+						.flatMap(Result::getRowsUpdated)
+						.then();
+			return sleep.then(Mono.defer(() -> {
+				long leftNanos = deadlineNanos - System.nanoTime();
+				return (leftNanos > 0) ? Mono.delay(Duration.ofNanos(leftNanos)).then() : Mono.<Void>empty();
+			}));
 		});
 	}
 
