@@ -28,6 +28,8 @@ import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.lab.Programs;
+import org.poollab.bench.settings.BenchProperties;
+import org.poollab.bench.settings.BenchSettingFailureAnalyzer;
 
 /**
  * The lab's entry point: {@code ./mvnw verify -Pbench} runs a sweep through it, and the

@@ -25,6 +25,9 @@ import org.poollab.bench.lab.Programs;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.load.RemoteEngines;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.settings.BenchProperties;
+import org.poollab.bench.settings.BenchSetting;
+import org.poollab.bench.settings.LoadBalancerChoice;
 import org.poollab.vendor.DatabaseVendor;
 
 import static org.poollab.bench.results.PgBouncerFacts.poolsAtTheDatabase;

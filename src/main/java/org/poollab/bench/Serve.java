@@ -25,6 +25,7 @@ import org.poollab.bench.load.JMeter;
 import org.poollab.bench.report.RecommendedYaml;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.settings.BenchProperties;
 
 /**
  * {@code -Psingle}/{@code -Pmulti}: one deployment kept running for exploration in the

@@ -10,6 +10,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
+import org.poollab.bench.console.ConsoleTables;
+import org.poollab.bench.console.TimeAccount;
 import org.poollab.bench.deciding.Recommendation;
 import org.poollab.bench.deploy.Database;
 import org.poollab.bench.deploy.ExternalTarget;
@@ -27,6 +29,7 @@ import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.settings.BenchProperties;
 import org.poollab.bench.text.Durations;
 import org.poollab.vendor.DatabaseVendor;
 

@@ -13,10 +13,12 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.acquire.AcquireCostBenchmark;
+import org.poollab.bench.console.Progress;
+import org.poollab.bench.console.TimeAccount;
 import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.deploy.Database;
-import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Question;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.lab.ChildProcesses;
@@ -31,6 +33,7 @@ import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.settings.BenchProperties;
 import org.poollab.vendor.DatabaseVendor;
 
 import org.springframework.util.FileSystemUtils;

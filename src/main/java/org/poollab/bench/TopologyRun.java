@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
+import org.poollab.bench.console.Progress;
 import org.poollab.bench.deciding.Fate;
 import org.poollab.bench.deploy.Deployment;
 import org.poollab.bench.deploy.ExternalTarget;

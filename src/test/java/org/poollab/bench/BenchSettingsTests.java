@@ -26,6 +26,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.LabPaths;
+import org.poollab.bench.settings.BenchSetting;
 import org.poollab.service.BlackHole;
 
 import static org.assertj.core.api.Assertions.assertThat;

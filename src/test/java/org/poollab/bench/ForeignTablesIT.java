@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import org.poollab.bench.deploy.Database;
 import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.settings.BenchProperties;
 import org.poollab.vendor.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;

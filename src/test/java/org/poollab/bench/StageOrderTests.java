@@ -39,7 +39,7 @@ class StageOrderTests {
 	 * orchestrator ({@code org.poollab.bench} itself) sits on top and may use them all.
 	 */
 	static final List<String> STAGES = List.of("text", "lab", "model", "results", "deciding", "acquire", "grid",
-			"deploy", "telemetry", "load", "report");
+			"deploy", "telemetry", "load", "report", "settings", "console");
 
 	private static final String BENCH = "org.poollab.bench";
 

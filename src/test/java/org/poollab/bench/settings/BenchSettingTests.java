@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.AnnotatedParameterizedType;

@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,7 +33,7 @@ import org.poollab.bench.deploy.ResizeCredential;
  * one it does. Binding fails before the sweep starts anything.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
-class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
+public class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 
 	private final Environment environment;
 
@@ -55,7 +55,7 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	 * @param environment where the settings came from, to quote them as written
 	 * @return the lines, or empty when the failure is not a bad setting
 	 */
-	static Optional<String> explain(Throwable failure, @Nullable Environment environment) {
+	public static Optional<String> explain(Throwable failure, @Nullable Environment environment) {
 		BindException cause = bindFailure(failure);
 		if (cause == null || !cause.getName().toString().startsWith("bench")) {
 			return Optional.empty();
@@ -150,7 +150,7 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	 * @param environment the lab's environment
 	 * @return the lines, or empty when every {@code bench.*} property is known
 	 */
-	static Optional<String> unknownSettings(ConfigurableEnvironment environment) {
+	public static Optional<String> unknownSettings(ConfigurableEnvironment environment) {
 		List<String> known = knownNames().stream().map(SettingNames::uniform).toList();
 		Map<String, String> problems = new LinkedHashMap<>();
 		for (PropertySource<?> source : environment.getPropertySources()) {

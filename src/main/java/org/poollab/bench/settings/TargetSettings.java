@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.nio.file.Path;
 import java.util.Objects;
@@ -7,7 +7,7 @@ import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 
-import org.poollab.bench.BenchProperties.Target;
+import org.poollab.bench.settings.BenchProperties.Target;
 import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.deploy.ResizeCredential;
 import org.poollab.bench.grid.Preset;

@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -168,7 +168,7 @@ import org.poollab.service.hold.HoldTime;
  */
 @ConfigurationProperties(prefix = "bench", ignoreUnknownFields = false)
 @Validated
-record BenchProperties(
+public record BenchProperties(
 		@DefaultValue("full") @jakarta.validation.constraints.Pattern(regexp = Preset.NAMES_PATTERN) String preset,
 		@Nullable List<Topology> topologies, @Min(1) @Max(16) @Nullable Integer instances,
 		@Nullable List<@NotNull @jakarta.validation.constraints.Pattern(
@@ -232,7 +232,7 @@ record BenchProperties(
 	 * @param environment where the resize token is read
 	 * ({@link ResizeCredential#ENVIRONMENT_VARIABLE})
 	 */
-	Optional<ExternalTarget> external(UnaryOperator<String> environment) {
+	public Optional<ExternalTarget> external(UnaryOperator<String> environment) {
 		return TargetSettings.external(this, environment);
 	}
 
@@ -240,7 +240,7 @@ record BenchProperties(
 	 * The grid these settings ask for: every value that is not set comes from the preset
 	 * ({@link GridSettings}).
 	 */
-	Grid grid() {
+	public Grid grid() {
 		return GridSettings.grid(this);
 	}
 
@@ -248,7 +248,7 @@ record BenchProperties(
 	 * {@code bench.timeScale}, parsed; a fixed k above 1 where nothing may run in slow
 	 * motion is refused by {@link #grid()} and {@link #external}.
 	 */
-	TimeScaleSetting timeScaleSetting() {
+	public TimeScaleSetting timeScaleSetting() {
 		return TimeScaleSetting.parse(this.timeScale);
 	}
 
@@ -256,7 +256,7 @@ record BenchProperties(
 	 * The team's question, when {@code bench.targetRps} asks one
 	 * ({@link QuestionSettings}).
 	 */
-	Optional<Question> question() {
+	public Optional<Question> question() {
 		return QuestionSettings.question(this);
 	}
 
@@ -293,7 +293,7 @@ record BenchProperties(
 	 * {@code bench.remoteEngines} and how the lab talks to them, checked as a whole; no
 	 * engine is asked anything yet ({@link RemoteEngines#check}).
 	 */
-	RemoteEngines remoteEngineSettings() {
+	public RemoteEngines remoteEngineSettings() {
 		return RemoteEngines.of(this.remoteEngines, this.remoteEnginesSsl, this.rmiKeystore, this.maxClockSkew,
 				this.buildDirectory);
 	}
@@ -327,11 +327,11 @@ record BenchProperties(
 	 * @param allowForeignTables run on a database that holds tables other than the lab's
 	 * (the lab creates its own there and empties one of them)
 	 */
-	record SweepDatabase(@Nullable List<@NotNull DatabaseVendor> vendor, @DefaultValue("") String url,
+	public record SweepDatabase(@Nullable List<@NotNull DatabaseVendor> vendor, @DefaultValue("") String url,
 			@Nullable String username, @DefaultValue("") String password,
 			@DefaultValue("false") boolean allowForeignTables) {
 
-		boolean configured() {
+		public boolean configured() {
 			return !this.url.isBlank();
 		}
 
@@ -363,7 +363,7 @@ record BenchProperties(
 		}
 
 		/** The external database's vendor (one: {@link #vendors()} refuses more). */
-		DatabaseVendor externalVendor() {
+		public DatabaseVendor externalVendor() {
 			return vendors().get(0);
 		}
 
@@ -383,7 +383,7 @@ record BenchProperties(
 			return (this.username != null) ? this.username : of.embeddedUser();
 		}
 
-		Database connect() throws SQLException {
+		public Database connect() throws SQLException {
 			return Database.external(this.url, user(externalVendor()), this.password);
 		}
 

@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.time.Duration;
 import java.util.List;
@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
-import org.poollab.bench.BenchProperties.Target;
+import org.poollab.bench.settings.BenchProperties.Target;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.GridBuilder;

@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.util.Locale;
 import java.util.Objects;
