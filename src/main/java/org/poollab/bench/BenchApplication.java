@@ -30,6 +30,9 @@ import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.lab.Programs;
 import org.poollab.bench.settings.BenchProperties;
 import org.poollab.bench.settings.BenchSettingFailureAnalyzer;
+import org.poollab.bench.settings.GridSettings;
+import org.poollab.bench.settings.QuestionSettings;
+import org.poollab.bench.settings.TargetSettings;
 
 /**
  * The lab's entry point: {@code ./mvnw verify -Pbench} runs a sweep through it, and the
@@ -143,15 +146,16 @@ public class BenchApplication {
 				throw new BenchSettingException(unknown.get());
 			}
 			BenchProperties properties = context.getBean(BenchProperties.class);
-			Grid grid = properties.grid();
-			Optional<ExternalTarget> external = properties.external(variables);
+			Grid grid = GridSettings.grid(properties);
+			Optional<ExternalTarget> external = TargetSettings.external(properties, variables);
 			LabPaths paths = LabPaths.of(properties.buildDirectory());
 			paths.removeStaleJMeterCopies();
 			if (properties.serve() != null) {
 				new Serve(grid, properties, paths, programs, console).run(properties.serve());
 				return null;
 			}
-			return new Sweep(grid, properties, paths, programs, external, console).run();
+			SweepSetup setup = new SweepSetup(grid, QuestionSettings.question(properties), properties, paths, console);
+			return new Sweep(setup, programs, external).run();
 		}
 	}
 

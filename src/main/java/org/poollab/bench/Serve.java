@@ -59,7 +59,7 @@ record Serve(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 				this.grid.threads().get(0));
 		Path directory = Files.createDirectories(this.properties.outputDirectory().toAbsolutePath().resolve("serve"));
 		ChildProcesses processes = new ChildProcesses();
-		Database database = Sweep.startDatabase(this.properties, this.grid.vendors().get(0), directory, processes);
+		Database database = this.properties.database().open(this.grid.vendors().get(0), directory, processes);
 		Deployment deployment = Deployment.start(
 				new Deployment.Plan(topology, topology.label(), instances, poolSize,
 						this.grid.pgbouncerClientPoolSize(), limits, preFlight.serviceJvm(), preFlight.pinning(),

@@ -177,7 +177,8 @@ final class SloRun {
 	 */
 	private PoolSearch.Measure prober(Deployment[] deployment, Deployer deployer, Planned top, Path loadDirectory,
 			List<SloSearch.Probe> path) {
-		TopologyRun runner = new TopologyRun(this.sweep, List.of(top));
+		PointRuns runs = new PointRuns(this.sweep,
+				new LoadRun(this.sweep.grid(), this.sweep.jmeter(), this.sweep.out()));
 		return (pool) -> {
 			if (!deployment[0].deadInstances().isEmpty()) {
 				deployment[0].close();
@@ -188,7 +189,7 @@ final class SloRun {
 			for (int repeat = 1; repeat <= this.sweep.grid().repeats(); repeat++) {
 				repeats.add(planned(pool, repeat));
 			}
-			LoadRun.Result result = runner.announceAndMeasure(repeats, deployment[0], loadDirectory,
+			LoadRun.Result result = runs.measure(repeats, deployment[0], loadDirectory,
 					"slo-pool" + pool + "-" + (path.size() + 1), (measured, nanos) -> {
 					});
 			SloSearch.Probe probe = SloJudge.judge(pool, result.measured(), this.question.p99ObjectiveMs());

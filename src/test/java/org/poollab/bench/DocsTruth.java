@@ -35,6 +35,7 @@ import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.results.EmulatedHold;
 import org.poollab.bench.settings.BenchProperties;
 import org.poollab.bench.settings.BenchSetting;
+import org.poollab.bench.settings.GridSettings;
 import org.poollab.bench.settings.SettingNames;
 import org.poollab.service.hold.HoldTime;
 
@@ -46,7 +47,7 @@ import org.poollab.service.hold.HoldTime;
  * preset disagree with the grid that preset runs, and where a page states how many tests
  * the suite has. What is valid comes from the code: {@link BenchSetting}, the
  * {@code bench.*} system properties the main sources read directly, {@link Preset#ALL}
- * and the grids {@code GridSettings} builds from them.
+ * and the grids {@link GridSettings} builds from them.
  */
 final class DocsTruth {
 
@@ -333,7 +334,7 @@ final class DocsTruth {
 			settings.putIfAbsent("bench.targetRps", "1500");
 		}
 		Binder binder = new Binder(new MapConfigurationPropertySource(settings));
-		return PresetFacts.of(binder.bindOrCreate("bench", BenchProperties.class).grid());
+		return PresetFacts.of(GridSettings.grid(binder.bindOrCreate("bench", BenchProperties.class)));
 	}
 
 	private static final Pattern PRESET_LIST = Pattern

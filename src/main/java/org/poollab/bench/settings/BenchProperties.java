@@ -1,13 +1,12 @@
 package org.poollab.bench.settings;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import jakarta.validation.Valid;
@@ -27,7 +26,6 @@ import org.poollab.bench.deploy.Database;
 import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.deploy.ResizeCredential;
 import org.poollab.bench.grid.Arrivals;
-import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.HoldTimeFrom;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.grid.Question;
@@ -38,6 +36,7 @@ import org.poollab.bench.grid.Topology;
 import org.poollab.bench.grid.Requests;
 import org.poollab.bench.grid.Workload;
 import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.lab.ChildProcesses;
 import org.poollab.bench.load.RemoteEngines;
 import org.poollab.bench.results.Stack;
 import org.poollab.vendor.DatabaseVendor;
@@ -227,37 +226,11 @@ public record BenchProperties(
 	}
 
 	/**
-	 * The external deployment {@code bench.target=external} asks for, checked; empty for
-	 * the lab's own ({@link TargetSettings}).
-	 * @param environment where the resize token is read
-	 * ({@link ResizeCredential#ENVIRONMENT_VARIABLE})
-	 */
-	public Optional<ExternalTarget> external(UnaryOperator<String> environment) {
-		return TargetSettings.external(this, environment);
-	}
-
-	/**
-	 * The grid these settings ask for: every value that is not set comes from the preset
-	 * ({@link GridSettings}).
-	 */
-	public Grid grid() {
-		return GridSettings.grid(this);
-	}
-
-	/**
 	 * {@code bench.timeScale}, parsed; a fixed k above 1 where nothing may run in slow
-	 * motion is refused by {@link #grid()} and {@link #external}.
+	 * motion is refused by {@link GridSettings} and {@link TargetSettings}.
 	 */
 	public TimeScaleSetting timeScaleSetting() {
 		return TimeScaleSetting.parse(this.timeScale);
-	}
-
-	/**
-	 * The team's question, when {@code bench.targetRps} asks one
-	 * ({@link QuestionSettings}).
-	 */
-	public Optional<Question> question() {
-		return QuestionSettings.question(this);
 	}
 
 	/**
@@ -385,6 +358,16 @@ public record BenchProperties(
 
 		public Database connect() throws SQLException {
 			return Database.external(this.url, user(externalVendor()), this.password);
+		}
+
+		/**
+		 * A database of the sweep: the external one when {@code bench.database.url} is
+		 * set (of its one vendor), else an embedded server of {@code vendor}, its log
+		 * under {@code directory}, stopped with {@code processes}.
+		 */
+		public Database open(DatabaseVendor vendor, Path directory, ChildProcesses processes)
+				throws IOException, SQLException {
+			return configured() ? connect() : Database.embedded(vendor, directory, processes);
 		}
 
 	}

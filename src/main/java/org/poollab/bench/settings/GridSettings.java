@@ -33,12 +33,17 @@ import org.poollab.service.hold.HoldTime;
  * combinations the lab cannot run are refused before anything starts, each refusal naming
  * the settings and what is allowed.
  */
-final class GridSettings {
+public final class GridSettings {
 
 	private GridSettings() {
 	}
 
-	static Grid grid(BenchProperties settings) {
+	/**
+	 * The grid the settings ask for: every value that is not set comes from the preset.
+	 * @throws BenchSettingException for a combination the lab cannot run, naming the
+	 * settings and what is allowed
+	 */
+	public static Grid grid(BenchProperties settings) {
 		if (settings.vendors().size() > 1 && settings.serve() != null) {
 			throw new BenchSettingException(
 					"%s is not allowed with bench.serve=%s: it asks for %s, and serving starts one deployment on one database. Use one vendor, bench.database.vendor=%s. Nothing was started."
@@ -85,7 +90,7 @@ final class GridSettings {
 			// anything starts.
 			return externalGrid(settings, preset, sizes);
 		}
-		Optional<Question> question = settings.question();
+		Optional<Question> question = QuestionSettings.question(settings);
 		if (question.isPresent()) {
 			return searchGrid(settings, preset, question.get());
 		}

@@ -18,7 +18,7 @@ import org.poollab.vendor.DatabaseVendor;
  * before anything starts: the SLO search chooses what a grid's settings would, so they
  * are refused beside it.
  */
-final class QuestionSettings {
+public final class QuestionSettings {
 
 	private QuestionSettings() {
 	}
@@ -28,7 +28,7 @@ final class QuestionSettings {
 	 * @throws BenchSettingException when {@code bench.preset=slo} asks none, or a setting
 	 * that only shapes a grid is set beside it
 	 */
-	static Optional<Question> question(BenchProperties settings) {
+	public static Optional<Question> question(BenchProperties settings) {
 		if (settings.targetRps() == null) {
 			if (Preset.named(settings.preset()) == Preset.SLO) {
 				throw new BenchSettingException(

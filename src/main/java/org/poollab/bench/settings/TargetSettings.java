@@ -22,7 +22,7 @@ import org.poollab.bench.results.SweepResults;
  * would shape the lab's own deployments is refused beside it, and its settings without
  * it.
  */
-final class TargetSettings {
+public final class TargetSettings {
 
 	private TargetSettings() {
 	}
@@ -35,7 +35,7 @@ final class TargetSettings {
 	 * @throws BenchSettingException for a setting of target mode without it, a setting
 	 * that shapes deployments the lab starts beside it, or a bad target
 	 */
-	static Optional<ExternalTarget> external(BenchProperties settings, UnaryOperator<String> environment) {
+	public static Optional<ExternalTarget> external(BenchProperties settings, UnaryOperator<String> environment) {
 		if (settings.target() == Target.LAB) {
 			refuseWithoutExternal("targets", settings.targets());
 			refuseWithoutExternal("actuators", settings.actuators());
