@@ -44,7 +44,7 @@ final class AdaptiveEffort {
 
 	void settle(Planned first, Deployment deployment, Path loadDirectory) throws IOException, InterruptedException {
 		SweepResults results = this.sweep.results();
-		Duration cap = this.sweep.properties().adaptiveCap();
+		Duration cap = this.sweep.properties().deciding().adaptiveCap();
 		// The deployment: the topology, with its request threads when the sweep
 		// varied them.
 		String label = first.deploymentLabel();

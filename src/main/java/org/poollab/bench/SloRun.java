@@ -259,13 +259,13 @@ final class SloRun {
 	 * @return the confirmation, empty when there is no answer or it is switched off
 	 */
 	Optional<Confirmation> confirm(SloSearch search, String block) throws IOException, InterruptedException {
-		if (search.chosenPool() == null || this.sweep.properties().confirmation().isZero()) {
+		if (search.chosenPool() == null || this.sweep.properties().deciding().confirmation().isZero()) {
 			return Optional.empty();
 		}
 		int pool = search.chosenPool();
 		Deployer deployer = new Deployer(this.sweep);
-		ConfirmationRun confirmation = new ConfirmationRun(this.sweep.grid(), this.sweep.properties().confirmation(),
-				this.sweep.jmeter(), this.sweep.out());
+		ConfirmationRun confirmation = new ConfirmationRun(this.sweep.grid(),
+				this.sweep.properties().deciding().confirmation(), this.sweep.jmeter(), this.sweep.out());
 		// The search's windows of the pool it chose, which the confirmation is compared
 		// with.
 		List<Point> chosenFrom = search.path()

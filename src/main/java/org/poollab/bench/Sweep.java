@@ -66,7 +66,7 @@ record Sweep(SweepSetup setup, Programs programs, Optional<ExternalTarget> exter
 				: PreFlight.check(grid, properties, this.programs, grid.topologies(), grid.largestPoolSize(), out);
 		List<Planned> planned = planned(preFlight);
 		Instant startedAt = Instant.now();
-		ResultsStore store = ResultsStore.create(properties.outputDirectory(), startedAt);
+		ResultsStore store = ResultsStore.create(properties.run().outputDirectory(), startedAt);
 		announce(planned, store, preFlight.load(grid));
 		preFlight.fromPlan().ifPresent(out::println);
 		try (ChildProcesses processes = new ChildProcesses()) {
@@ -109,7 +109,7 @@ record Sweep(SweepSetup setup, Programs programs, Optional<ExternalTarget> exter
 						.formatted(grid.topologies().stream().map(Topology::label).toList(),
 								grid.poolSizes().stream().map(SweepResults::poolLabel).toList()));
 		}
-		if (this.setup.properties().crossCheck() && grid.workload() != Workload.READ) {
+		if (this.setup.properties().load().crossCheck() && grid.workload() != Workload.READ) {
 			throw new BenchSettingException(
 					"bench.crossCheck=true is not allowed with bench.workload=%s: the independent generator sends GET %s only; use the read workload"
 						.formatted(grid.workload().name().toLowerCase(Locale.ROOT), Workload.READ.uri));

@@ -99,8 +99,8 @@ final class SweepMeasurement {
 		Grid grid = this.setup.grid();
 		Host host = new Host(Runtime.getRuntime().availableProcessors(),
 				new JMeter(this.setup.paths(), this.preFlight.remoteEngines(), grid.workload()).description());
-		Progress progress = Progress.of(grid, TopologyRun.fixedScale(this.setup.properties().timeScaleSetting()),
-				this.setup.properties().crossCheck(), planned, this.setup.out());
+		Progress progress = Progress.of(grid, TopologyRun.fixedScale(this.setup.properties().load().timeScaleSetting()),
+				this.setup.properties().load().crossCheck(), planned, this.setup.out());
 		Optional<Question> question = this.setup.question();
 		requireLaterDatabasesStart(this.store.directory(), this.processes);
 		for (DatabaseVendor vendor : grid.vendors()) {
@@ -125,7 +125,7 @@ final class SweepMeasurement {
 			}
 			DatabaseFacts described = database.describe();
 			if (question.isEmpty() && !onIt.isEmpty()
-					&& ContentionCeiling.applies(grid.preset(), properties.rates(), grid.hold(), !external)) {
+					&& ContentionCeiling.applies(grid.preset(), properties.axes().rates(), grid.hold(), !external)) {
 				// 2b. The contention preset's rates, from what the database's CPU carries
 				// here.
 				ContentionCeiling.Replanned replanned = ContentionCeiling.measure(grid, onIt, database,
@@ -136,8 +136,8 @@ final class SweepMeasurement {
 			}
 			this.results = (this.results == null)
 					? new SweepResults(this.startedAt, grid.preset().label(), host, described,
-							properties.p99Objective().toMillis(), this.preFlight.load(grid), this.points)
-						.withConnectionsPerRequest(properties.connectionsPerRequest())
+							properties.deciding().p99Objective().toMillis(), this.preFlight.load(grid), this.points)
+						.withConnectionsPerRequest(properties.slo().connectionsPerRequest())
 					: this.results.withDatabase(described);
 			if (grid.vendors().size() > 1) {
 				this.setup.out().printf(Locale.ROOT, "Database %s: %s.%n", vendor.product(), database.describe().url());

@@ -74,7 +74,7 @@ final class TopologyRun {
 		Path loadDirectory = this.sweep.loadDirectory();
 		int largestPool = this.mine.stream().mapToInt(Planned::poolSize).max().orElseThrow();
 		Progress progress = this.sweep.progress();
-		runAt(this.capacity.probes() ? TimeScale.NONE : fixedScale(this.sweep.properties().timeScaleSetting()));
+		runAt(this.capacity.probes() ? TimeScale.NONE : fixedScale(this.sweep.properties().load().timeScaleSetting()));
 		long deployStarted = System.nanoTime();
 		Deployment deployment = this.deployer.deploy(this.first, largestPool, this.scale);
 		progress.deployed(System.nanoTime() - deployStarted);
@@ -104,7 +104,7 @@ final class TopologyRun {
 					List<Planned> ran = todo;
 					String runId = this.first.deploymentLabel() + "-run" + (++runs);
 					LoadRun.Result result = runPoints(todo, deployment, loadDirectory, runId);
-					if (this.sweep.properties().crossCheck()) {
+					if (this.sweep.properties().load().crossCheck()) {
 						crossCheck(result.measured(), deployment, loadDirectory, runId);
 					}
 					todo = result.leftover();

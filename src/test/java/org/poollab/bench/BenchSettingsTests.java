@@ -396,6 +396,20 @@ class BenchSettingsTests {
 	}
 
 	/**
+	 * Settings of different groups of {@code BenchProperties} (the grid's axes, the hold,
+	 * the workload) are refused together, as settings of one group are.
+	 */
+	@Test
+	void badSettingsOfDifferentGroupsAreRefusedTogether() {
+		assertThatException().isThrownBy(() -> run("--bench.rates=0", "--bench.holdCpu=2s", "--bench.workload=delete"))
+			.isInstanceOf(BenchSettingException.class)
+			.satisfies((refused) -> assertThat(refused.getMessage().lines()).containsExactly(
+					"bench.rates=0 is not allowed: use " + BenchSetting.RATES.allowed() + ".",
+					"bench.workload=delete is not allowed: use " + BenchSetting.WORKLOAD.allowed() + ".",
+					"bench.holdCpu=2s is not allowed: use " + BenchSetting.HOLD_CPU.allowed() + "."));
+	}
+
+	/**
 	 * As {@code ./mvnw verify -Pbench -Dbench.poolSizes=5,,10} runs it: the setting as a
 	 * system property, through {@code main}, which ends the JVM (Maven's, there).
 	 */

@@ -33,6 +33,7 @@ import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.results.EmulatedHold;
+import org.poollab.bench.settings.BenchBinder;
 import org.poollab.bench.settings.BenchProperties;
 import org.poollab.bench.settings.BenchSetting;
 import org.poollab.bench.settings.GridSettings;
@@ -334,7 +335,7 @@ final class DocsTruth {
 			settings.putIfAbsent("bench.targetRps", "1500");
 		}
 		Binder binder = new Binder(new MapConfigurationPropertySource(settings));
-		return PresetFacts.of(GridSettings.grid(binder.bindOrCreate("bench", BenchProperties.class)));
+		return PresetFacts.of(GridSettings.grid(BenchBinder.bind(binder)));
 	}
 
 	private static final Pattern PRESET_LIST = Pattern

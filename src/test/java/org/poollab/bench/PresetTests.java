@@ -22,6 +22,7 @@ import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.settings.BenchBinder;
 import org.poollab.bench.settings.BenchProperties;
 import org.poollab.bench.settings.GridSettings;
 import org.poollab.vendor.DatabaseVendor;
@@ -279,7 +280,7 @@ class PresetTests {
 
 	static Grid grid(Map<String, String> settings) {
 		Binder binder = new Binder(new MapConfigurationPropertySource(settings));
-		BenchProperties properties = binder.bindOrCreate("bench", BenchProperties.class);
+		BenchProperties properties = BenchBinder.bind(binder);
 		return GridSettings.grid(properties);
 	}
 

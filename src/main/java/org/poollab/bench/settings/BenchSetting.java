@@ -21,10 +21,10 @@ import org.poollab.service.hold.HoldTime;
  * The one home of each {@code bench.*} setting's facts: its name, its default, what is
  * allowed and what it does, one line each. A refusal of a bad value says what is allowed
  * from here, and the options tables (src/site/markdown/options.md, and target-mode.md for
- * target mode's own) are checked against it ({@code DocsTruthTests}), as are
- * {@link BenchProperties}' components, defaults and ranges ({@code BenchSettingTests}).
- * Where a check lives in another package, its allowed text is a constant there, used by
- * its message and named here.
+ * target mode's own) are checked against it ({@code DocsTruthTests}), as are the
+ * components of {@link BenchProperties}' groups, their defaults and ranges
+ * ({@code BenchSettingTests}). Where a check lives in another package, its allowed text
+ * is a constant there, used by its message and named here.
  * <p>
  * A default of {@code preset} comes from the preset ({@code presets.md}).
  */

@@ -144,9 +144,9 @@ public class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindExc
 
 	/**
 	 * Every {@code bench.*} property in the environment that the lab does not know, one
-	 * line each. Spring Boot's own check ({@code ignoreUnknownFields = false}) leaves out
-	 * system properties and environment variables, and {@code -Dbench.*} is how the lab
-	 * is run.
+	 * line each, from any source ({@code -Dbench.*}, {@code --bench.*}, environment
+	 * variables, {@code bench.yml}): each group of {@link BenchProperties} binds only the
+	 * names it has and leaves the rest, so this is where a misspelt one is caught.
 	 * @param environment the lab's environment
 	 * @return the lines, or empty when every {@code bench.*} property is known
 	 */
