@@ -32,16 +32,19 @@ final class AdaptiveEffort {
 
 	private final SweepContext sweep;
 
-	private final TopologyRun run;
+	private final PointRuns runs;
 
-	AdaptiveEffort(SweepContext sweep, TopologyRun run) {
+	/**
+	 * @param runs how the deployment's points run, at its time scale
+	 */
+	AdaptiveEffort(SweepContext sweep, PointRuns runs) {
 		this.sweep = sweep;
-		this.run = run;
+		this.runs = runs;
 	}
 
 	void settle(Planned first, Deployment deployment, Path loadDirectory) throws IOException, InterruptedException {
 		SweepResults results = this.sweep.results();
-		Duration cap = this.sweep.properties().adaptiveCap();
+		Duration cap = this.sweep.properties().deciding().adaptiveCap();
 		// The deployment: the topology, with its request threads when the sweep
 		// varied them.
 		String label = first.deploymentLabel();
@@ -120,7 +123,7 @@ final class AdaptiveEffort {
 							: "; pools " + now.notSettled() + " neither shown as fast as the best nor slower",
 					now.pools(), now.rateRps(), repeat);
 		this.sweep.emptyWrittenTable();
-		LoadRun.Result result = this.run.announceAndMeasure(todo, deployment, loadDirectory,
+		LoadRun.Result result = this.runs.measure(todo, deployment, loadDirectory,
 				first.deploymentLabel() + "-settle" + round,
 				(measured, nanos) -> this.sweep.progress().again(measured, nanos, deployment.loadBalancer()));
 		results.points().addAll(result.measured());

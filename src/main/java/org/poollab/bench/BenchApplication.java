@@ -3,7 +3,6 @@ package org.poollab.bench;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -13,13 +12,7 @@ import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.diagnostics.LoggingFailureAnalysisReporter;
-import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.AnnotationConfigApplicationContext;
-import org.springframework.core.env.ConfigurableEnvironment;
 
 import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.deploy.ResizeCredential;
@@ -28,6 +21,11 @@ import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.lab.Programs;
+import org.poollab.bench.settings.BenchProperties;
+import org.poollab.bench.settings.BenchBinder;
+import org.poollab.bench.settings.GridSettings;
+import org.poollab.bench.settings.QuestionSettings;
+import org.poollab.bench.settings.TargetSettings;
 
 /**
  * The lab's entry point: {@code ./mvnw verify -Pbench} runs a sweep through it, and the
@@ -36,7 +34,6 @@ import org.poollab.bench.lab.Programs;
  * starts.
  */
 @SpringBootConfiguration
-@EnableConfigurationProperties(BenchProperties.class)
 public class BenchApplication {
 
 	/**
@@ -111,45 +108,24 @@ public class BenchApplication {
 		application.setWebApplicationType(WebApplicationType.NONE);
 		application.setBannerMode(Banner.Mode.OFF);
 		application.setLogStartupInfo(false);
-		// A bad setting is reported once, by main, in one line: not also by Spring Boot's
-		// failure report and the context's warning about the cancelled refresh.
 		// zonky's "Could not stop postmaster", with its stack trace, only repeats what
 		// the lab says of a PostgreSQL that died (Database#exit); a live one that
 		// pg_ctl could not stop, the lab stops itself (ChildProcesses).
 		application.setDefaultProperties(Map.of("spring.config.name", "bench", "logging.level.root", "WARN",
-				"logging.level." + LoggingFailureAnalysisReporter.class.getName(), "OFF",
-				"logging.level." + AnnotationConfigApplicationContext.class.getName(), "ERROR",
 				"logging.level." + EmbeddedPostgres.class.getName(), "OFF"));
 		application.setRegisterShutdownHook(false);
-		AtomicReference<ConfigurableEnvironment> environment = new AtomicReference<>();
-		application.addListeners((ApplicationListener<ApplicationEnvironmentPreparedEvent>) (prepared) -> environment
-			.set(prepared.getEnvironment()));
-		ConfigurableApplicationContext started;
-		try {
-			started = application.run(args);
-		}
-		catch (RuntimeException ex) {
-			Optional<String> problem = BenchSettingFailureAnalyzer.explain(ex, environment.get());
-			if (problem.isPresent()) {
-				throw new BenchSettingException(problem.get(), ex);
-			}
-			throw ex;
-		}
-		try (ConfigurableApplicationContext context = started) {
-			Optional<String> unknown = BenchSettingFailureAnalyzer.unknownSettings(context.getEnvironment());
-			if (unknown.isPresent()) {
-				throw new BenchSettingException(unknown.get());
-			}
-			BenchProperties properties = context.getBean(BenchProperties.class);
-			Grid grid = properties.grid();
-			Optional<ExternalTarget> external = properties.external(variables);
-			LabPaths paths = LabPaths.of(properties.buildDirectory());
+		try (ConfigurableApplicationContext context = application.run(args)) {
+			BenchProperties properties = BenchBinder.bind(context.getEnvironment());
+			Grid grid = GridSettings.grid(properties);
+			Optional<ExternalTarget> external = TargetSettings.external(properties, variables);
+			LabPaths paths = LabPaths.of(properties.run().buildDirectory());
 			paths.removeStaleJMeterCopies();
-			if (properties.serve() != null) {
-				new Serve(grid, properties, paths, programs, console).run(properties.serve());
+			if (properties.run().serve() != null) {
+				new Serve(grid, properties, paths, programs, console).run(properties.run().serve());
 				return null;
 			}
-			return new Sweep(grid, properties, paths, programs, external, console).run();
+			SweepSetup setup = new SweepSetup(grid, QuestionSettings.question(properties), properties, paths, console);
+			return new Sweep(setup, programs, external).run();
 		}
 	}
 

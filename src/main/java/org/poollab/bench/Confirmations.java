@@ -35,10 +35,10 @@ final class Confirmations {
 	 */
 	static List<Confirmation> run(SweepContext sweep, List<Planned> planned) throws IOException, InterruptedException {
 		SweepResults results = sweep.results();
-		if (sweep.properties().confirmation().isZero() || results.points().isEmpty()) {
+		if (sweep.properties().deciding().confirmation().isZero() || results.points().isEmpty()) {
 			return results.confirmations();
 		}
-		ConfirmationRun confirmation = new ConfirmationRun(sweep.grid(), sweep.properties().confirmation(),
+		ConfirmationRun confirmation = new ConfirmationRun(sweep.grid(), sweep.properties().deciding().confirmation(),
 				sweep.jmeter(), sweep.out());
 		Deployer deployer = new Deployer(sweep);
 		// Earlier databases' confirmations stay: each deployment is confirmed once.

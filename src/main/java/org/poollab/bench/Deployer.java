@@ -80,7 +80,7 @@ final class Deployer {
 		// The confirmation runs the pasted block on HikariCP alone.
 		Deployment.Plan plan = new Deployment.Plan(topology, label, point.instances(), largestPoolSize,
 				grid.pgbouncerClientPoolSize(), limits, found.serviceJvm(), found.pinning(),
-				new Ports(this.sweep.properties().basePort(), point.instances()), found.nginx(),
+				new Ports(this.sweep.properties().deployment().basePort(), point.instances()), found.nginx(),
 				hikariBlock.isPresent() ? Optional.empty() : found.pgbouncer(), hikariBlock, scale);
 		Deployment deployment = start(plan);
 		if (most.isZero()) {
@@ -172,7 +172,7 @@ final class Deployer {
 
 	private void warmUp(Deployment deployment, String label, List<Integer> rates, Duration most, TimeScale scale)
 			throws IOException, InterruptedException {
-		WarmUp.Plan plan = new WarmUp.Plan(rates, most, this.sweep.properties().p99Objective(),
+		WarmUp.Plan plan = new WarmUp.Plan(rates, most, this.sweep.properties().deciding().p99Objective(),
 				this.sweep.grid().arrivals(), scale);
 		this.sweep.time()
 			.warmedUp(new WarmUp(this.sweep.jmeter(), this.sweep.loadDirectory(), this.sweep.processes(),

@@ -25,6 +25,10 @@ import org.poollab.bench.lab.Programs;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.load.RemoteEngines;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.settings.BenchProperties;
+import org.poollab.bench.settings.BenchSetting;
+import org.poollab.bench.settings.LoadBalancerChoice;
+import org.poollab.bench.settings.SweepDatabase;
 import org.poollab.vendor.DatabaseVendor;
 
 import static org.poollab.bench.results.PgBouncerFacts.poolsAtTheDatabase;
@@ -82,7 +86,7 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 		}
 		ExternalTarget.Ready found = external.requireReady(out);
 		// Last: it runs the lab's JMeter against the engines for a few seconds.
-		engines = engines.check(LabPaths.of(properties.buildDirectory()), out);
+		engines = engines.check(LabPaths.of(properties.run().buildDirectory()), out);
 		return new PreFlight(Optional.empty(), Optional.empty(), null, engines, ServiceJvm.choose(null, false),
 				Optional.of(found.target()), found.sizes());
 	}
@@ -94,10 +98,10 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 	static PreFlight check(Grid grid, BenchProperties properties, Programs programs, List<Topology> topologies,
 			int largestPoolSize, PrintStream out) throws SQLException, IOException, InterruptedException {
 		RemoteEngines engines = properties.remoteEngineSettings();
-		ServiceJvm serviceJvm = ServiceJvm.choose(properties.serviceJavaHome(), grid.virtualThreads());
+		ServiceJvm serviceJvm = ServiceJvm.choose(properties.deployment().serviceJavaHome(), grid.virtualThreads());
 		Optional<Path> pgbouncer = pgbouncerFor(topologies, programs, out);
 		int mostInstances = topologies.stream().mapToInt(grid::instancesOf).max().orElse(1);
-		new Ports(properties.basePort(), mostInstances).requireFree();
+		new Ports(properties.deployment().basePort(), mostInstances).requireFree();
 		Optional<Path> nginx = loadBalancer(properties, programs, mostInstances, out);
 		if (properties.database().configured()) {
 			requireOwnTables(properties.database(), out);
@@ -114,7 +118,7 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 		JMeter.requireReachable(engines.addresses(), true);
 		CpuPinning pinning = pinning(grid.instanceCpus(), programs);
 		// Last: it runs the lab's JMeter against the engines for a few seconds.
-		engines = engines.check(LabPaths.of(properties.buildDirectory()), out);
+		engines = engines.check(LabPaths.of(properties.run().buildDirectory()), out);
 		PreFlight found = new PreFlight(nginx, pgbouncer, pinning, engines, serviceJvm);
 		out.println("Service instances run on " + serviceJvm.describe() + ".");
 		return found;
@@ -146,11 +150,11 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 
 	private static Optional<Path> loadBalancer(BenchProperties properties, Programs programs, int instances,
 			PrintStream out) {
-		if (instances < 2 || properties.loadBalancer() == LoadBalancerChoice.CLIENT) {
+		if (instances < 2 || properties.deployment().loadBalancer() == LoadBalancerChoice.CLIENT) {
 			return Optional.empty();
 		}
 		Optional<Path> nginx = programs.find(Nginx.PROGRAM);
-		if (nginx.isEmpty() && properties.loadBalancer() == LoadBalancerChoice.NGINX) {
+		if (nginx.isEmpty() && properties.deployment().loadBalancer() == LoadBalancerChoice.NGINX) {
 			throw new BenchSettingException(
 					"bench.loadBalancer=nginx, but nginx is not installed (apt-get install nginx-light). Allowed: auto (nginx when installed, else the plan's round robin), nginx, client");
 		}
@@ -166,7 +170,7 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 	 * it empties there, and refuses one that holds tables of anyone else's unless
 	 * {@code bench.database.allowForeignTables=true} says that is meant.
 	 */
-	static void requireOwnTables(BenchProperties.SweepDatabase external, PrintStream out) throws SQLException {
+	static void requireOwnTables(SweepDatabase external, PrintStream out) throws SQLException {
 		String url = Database.withoutQuery(external.url());
 		String tables = String.join(", ", Database.LAB_TABLES);
 		List<String> foreign;
@@ -192,7 +196,7 @@ record PreFlight(Optional<Path> nginx, Optional<Path> pgbouncer, @Nullable CpuPi
 	}
 
 	private static Database.Settings externalSettings(BenchProperties properties) throws SQLException {
-		BenchProperties.SweepDatabase external = properties.database();
+		SweepDatabase external = properties.database();
 		try (Database database = external.connect()) {
 			return database.settings();
 		}

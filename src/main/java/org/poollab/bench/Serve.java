@@ -25,6 +25,7 @@ import org.poollab.bench.load.JMeter;
 import org.poollab.bench.report.RecommendedYaml;
 import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.settings.BenchProperties;
 
 /**
  * {@code -Psingle}/{@code -Pmulti}: one deployment kept running for exploration in the
@@ -50,20 +51,21 @@ record Serve(Grid grid, BenchProperties properties, LabPaths paths, Programs pro
 		}
 		// Exploring starts from HikariCP's own default unless a size is given: the
 		// preset's smallest (often 1) would look broken under any real load.
-		int poolSize = (this.properties.poolSizes() != null) ? this.grid.poolSizesOf(topology).get(0)
+		int poolSize = (this.properties.axes().poolSizes() != null) ? this.grid.poolSizesOf(topology).get(0)
 				: RecommendedYaml.HIKARI_DEFAULT_POOL_SIZE;
 		PreFlight preFlight = PreFlight.check(this.grid, this.properties, this.programs, List.of(topology), poolSize,
 				this.out);
 		Limits limits = this.grid.limits(this.grid.vendors().get(0), this.grid.stacks().get(0),
 				this.grid.threads().get(0));
-		Path directory = Files.createDirectories(this.properties.outputDirectory().toAbsolutePath().resolve("serve"));
+		Path directory = Files
+			.createDirectories(this.properties.run().outputDirectory().toAbsolutePath().resolve("serve"));
 		ChildProcesses processes = new ChildProcesses();
-		Database database = Sweep.startDatabase(this.properties, this.grid.vendors().get(0), directory, processes);
+		Database database = this.properties.database().open(this.grid.vendors().get(0), directory, processes);
 		Deployment deployment = Deployment.start(
 				new Deployment.Plan(topology, topology.label(), instances, poolSize,
 						this.grid.pgbouncerClientPoolSize(), limits, preFlight.serviceJvm(), preFlight.pinning(),
-						new Ports(this.properties.basePort(), instances), preFlight.nginx(), preFlight.pgbouncer(),
-						Optional.empty(), TimeScale.NONE),
+						new Ports(this.properties.deployment().basePort(), instances), preFlight.nginx(),
+						preFlight.pgbouncer(), Optional.empty(), TimeScale.NONE),
 				this.paths, new Deployment.Context(database, directory, processes, this.out));
 		this.out.printf(Locale.ROOT,
 				"%n%s deployment running: %d instance(s), pool %s, %s, %s.%nTargets for JMeter's plans (their targets property): %s%n",

@@ -177,7 +177,8 @@ final class SloRun {
 	 */
 	private PoolSearch.Measure prober(Deployment[] deployment, Deployer deployer, Planned top, Path loadDirectory,
 			List<SloSearch.Probe> path) {
-		TopologyRun runner = new TopologyRun(this.sweep, List.of(top));
+		PointRuns runs = new PointRuns(this.sweep,
+				new LoadRun(this.sweep.grid(), this.sweep.jmeter(), this.sweep.out()));
 		return (pool) -> {
 			if (!deployment[0].deadInstances().isEmpty()) {
 				deployment[0].close();
@@ -188,7 +189,7 @@ final class SloRun {
 			for (int repeat = 1; repeat <= this.sweep.grid().repeats(); repeat++) {
 				repeats.add(planned(pool, repeat));
 			}
-			LoadRun.Result result = runner.announceAndMeasure(repeats, deployment[0], loadDirectory,
+			LoadRun.Result result = runs.measure(repeats, deployment[0], loadDirectory,
 					"slo-pool" + pool + "-" + (path.size() + 1), (measured, nanos) -> {
 					});
 			SloSearch.Probe probe = SloJudge.judge(pool, result.measured(), this.question.p99ObjectiveMs());
@@ -258,13 +259,13 @@ final class SloRun {
 	 * @return the confirmation, empty when there is no answer or it is switched off
 	 */
 	Optional<Confirmation> confirm(SloSearch search, String block) throws IOException, InterruptedException {
-		if (search.chosenPool() == null || this.sweep.properties().confirmation().isZero()) {
+		if (search.chosenPool() == null || this.sweep.properties().deciding().confirmation().isZero()) {
 			return Optional.empty();
 		}
 		int pool = search.chosenPool();
 		Deployer deployer = new Deployer(this.sweep);
-		ConfirmationRun confirmation = new ConfirmationRun(this.sweep.grid(), this.sweep.properties().confirmation(),
-				this.sweep.jmeter(), this.sweep.out());
+		ConfirmationRun confirmation = new ConfirmationRun(this.sweep.grid(),
+				this.sweep.properties().deciding().confirmation(), this.sweep.jmeter(), this.sweep.out());
 		// The search's windows of the pool it chose, which the confirmation is compared
 		// with.
 		List<Point> chosenFrom = search.path()

@@ -8,6 +8,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 
+import org.poollab.bench.console.Progress;
+import org.poollab.bench.console.TimeAccount;
 import org.poollab.bench.deploy.Database;
 import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.grid.Grid;
@@ -18,6 +20,7 @@ import org.poollab.bench.lab.LabPaths;
 import org.poollab.bench.load.JMeter;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.settings.BenchProperties;
 
 /**
  * What every step of a running sweep needs, in one place instead of eight arguments

@@ -13,10 +13,12 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 import org.poollab.bench.acquire.AcquireCostBenchmark;
+import org.poollab.bench.console.Progress;
+import org.poollab.bench.console.TimeAccount;
 import org.poollab.bench.deciding.Decisions;
 import org.poollab.bench.deploy.Database;
-import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Grid.Planned;
+import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Question;
 import org.poollab.bench.grid.Topology;
 import org.poollab.bench.lab.ChildProcesses;
@@ -31,19 +33,20 @@ import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.ResultsStore;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.settings.BenchProperties;
 import org.poollab.vendor.DatabaseVendor;
 
 import org.springframework.util.FileSystemUtils;
 
 /**
- * The sweep's measuring (steps 2 to 4 of {@link Sweep}): one database at a time, vendor
- * by vendor (never two at once on the lab's cores); each runs all its deployments and
+ * The sweep's measuring (steps 2 to 4 of the pipeline): one database at a time, vendor by
+ * vendor (never two at once on the lab's cores); each runs all its deployments and
  * confirmations, then stops before the next starts. It keeps the results so far, so that
  * {@link #finish()} can time, write and return them whichever way the measuring ended.
  */
 final class SweepMeasurement {
 
-	private final Sweep sweep;
+	private final SweepSetup setup;
 
 	private final PreFlight preFlight;
 
@@ -66,15 +69,15 @@ final class SweepMeasurement {
 	private @Nullable SweepResults results;
 
 	/**
-	 * @param sweep the grid, the settings and the console
+	 * @param setup the grid, the question, the settings and the console
 	 * @param preFlight what the checks before the start found
 	 * @param store where the results go
 	 * @param startedAt when the sweep started, for the time account
 	 * @param processes stops everything the sweep starts
 	 */
-	SweepMeasurement(Sweep sweep, PreFlight preFlight, ResultsStore store, Instant startedAt,
+	SweepMeasurement(SweepSetup setup, PreFlight preFlight, ResultsStore store, Instant startedAt,
 			ChildProcesses processes) {
-		this.sweep = sweep;
+		this.setup = setup;
 		this.preFlight = preFlight;
 		this.store = store;
 		this.startedAt = startedAt;
@@ -93,12 +96,12 @@ final class SweepMeasurement {
 
 	/** Measures the planned points (or answers the question), database by database. */
 	void measure(List<Planned> planned) throws IOException, InterruptedException, SQLException {
-		Grid grid = this.sweep.grid();
+		Grid grid = this.setup.grid();
 		Host host = new Host(Runtime.getRuntime().availableProcessors(),
-				new JMeter(this.sweep.paths(), this.preFlight.remoteEngines(), grid.workload()).description());
-		Progress progress = Progress.of(grid, TopologyRun.fixedScale(this.sweep.properties().timeScaleSetting()),
-				this.sweep.properties().crossCheck(), planned, this.sweep.out());
-		Optional<Question> question = this.sweep.properties().question();
+				new JMeter(this.setup.paths(), this.preFlight.remoteEngines(), grid.workload()).description());
+		Progress progress = Progress.of(grid, TopologyRun.fixedScale(this.setup.properties().load().timeScaleSetting()),
+				this.setup.properties().load().crossCheck(), planned, this.setup.out());
+		Optional<Question> question = this.setup.question();
 		requireLaterDatabasesStart(this.store.directory(), this.processes);
 		for (DatabaseVendor vendor : grid.vendors()) {
 			List<Planned> onIt = planned.stream().filter((point) -> point.vendor() == vendor).toList();
@@ -112,34 +115,34 @@ final class SweepMeasurement {
 	/** Starts the vendor's database, runs its points and confirmations, stops it. */
 	private void measureOn(DatabaseVendor vendor, List<Planned> onIt, Host host, Progress progress,
 			Optional<Question> question) throws IOException, InterruptedException, SQLException {
-		Grid grid = this.sweep.grid();
-		BenchProperties properties = this.sweep.properties();
-		try (Database database = this.sweep.external().isPresent() && !properties.database().configured()
-				? Database.unchecked(vendor)
-				: Sweep.startDatabase(properties, vendor, this.store.directory(), this.processes)) {
+		Grid grid = this.setup.grid();
+		BenchProperties properties = this.setup.properties();
+		boolean external = this.preFlight.external().isPresent();
+		try (Database database = external && !properties.database().configured() ? Database.unchecked(vendor)
+				: properties.database().open(vendor, this.store.directory(), this.processes)) {
 			if (database.describe().budgetKnown()) {
 				PreFlight.requireBudget(grid, database.settings(), grid.topologies(), grid.largestPoolSize());
 			}
 			DatabaseFacts described = database.describe();
-			if (question.isEmpty() && !onIt.isEmpty() && ContentionCeiling.applies(grid.preset(), properties.rates(),
-					grid.hold(), this.sweep.external().isEmpty())) {
+			if (question.isEmpty() && !onIt.isEmpty()
+					&& ContentionCeiling.applies(grid.preset(), properties.axes().rates(), grid.hold(), !external)) {
 				// 2b. The contention preset's rates, from what the database's CPU carries
 				// here.
 				ContentionCeiling.Replanned replanned = ContentionCeiling.measure(grid, onIt, database,
-						this.preFlight.remoteEngines().addresses().size(), this.sweep.out());
+						this.preFlight.remoteEngines().addresses().size(), this.setup.out());
 				grid = replanned.grid();
 				onIt = replanned.planned();
 				described = described.withCpuCeiling(replanned.ceiling());
 			}
 			this.results = (this.results == null)
 					? new SweepResults(this.startedAt, grid.preset().label(), host, described,
-							properties.p99Objective().toMillis(), this.preFlight.load(grid), this.points)
-						.withConnectionsPerRequest(properties.connectionsPerRequest())
+							properties.deciding().p99Objective().toMillis(), this.preFlight.load(grid), this.points)
+						.withConnectionsPerRequest(properties.slo().connectionsPerRequest())
 					: this.results.withDatabase(described);
 			if (grid.vendors().size() > 1) {
-				this.sweep.out().printf(Locale.ROOT, "Database %s: %s.%n", vendor.product(), database.describe().url());
+				this.setup.out().printf(Locale.ROOT, "Database %s: %s.%n", vendor.product(), database.describe().url());
 			}
-			SweepContext context = new SweepContext(grid, properties, this.sweep.paths(), this.sweep.out(),
+			SweepContext context = new SweepContext(grid, properties, this.setup.paths(), this.setup.out(),
 					this.preFlight, database, this.store, this.results, progress, this.processes, this.time);
 			if (question.isPresent()) {
 				// 3. and 4. for the team's own question: the search, its answer as
@@ -150,8 +153,8 @@ final class SweepMeasurement {
 			for (List<Planned> mine : deployments(question.isPresent() ? List.of() : onIt)) {
 				runDeployment(context, mine, database);
 			}
-			if (question.isEmpty() && this.sweep.external().isPresent()) {
-				this.sweep.out()
+			if (question.isEmpty() && external) {
+				this.setup.out()
 					.println(
 							"No confirmation run: it starts the recommended block as pasted, and the lab does not deploy in target mode. Deploy the block and run the sweep at its pool size to confirm it.");
 			}
@@ -202,11 +205,11 @@ final class SweepMeasurement {
 		if (finished != null && !this.points.isEmpty() && !this.processes.stopping()) {
 			// 5a. JMeter's own dashboards of the points that decide.
 			try {
-				Dashboards.generate(this.sweep.paths(), this.store.directory(), Decisions.deciding(finished),
-						this.processes, this.sweep.out());
+				Dashboards.generate(this.setup.paths(), this.store.directory(), Decisions.deciding(finished),
+						this.processes, this.setup.out());
 			}
 			catch (IOException | RuntimeException ex) {
-				this.sweep.out().println("  JMeter's dashboards were not generated: " + ex.getMessage());
+				this.setup.out().println("  JMeter's dashboards were not generated: " + ex.getMessage());
 			}
 		}
 		this.processes.stopAll();
@@ -223,9 +226,9 @@ final class SweepMeasurement {
 	 */
 	private List<List<Planned>> deployments(List<Planned> planned) {
 		List<List<Planned>> deployments = new ArrayList<>();
-		for (Topology topology : this.sweep.grid().topologies()) {
-			for (Stack stack : this.sweep.grid().stacks()) {
-				for (RequestThreads threads : this.sweep.grid().threadsOf(stack)) {
+		for (Topology topology : this.setup.grid().topologies()) {
+			for (Stack stack : this.setup.grid().stacks()) {
+				for (RequestThreads threads : this.setup.grid().threadsOf(stack)) {
 					for (boolean pooled : List.of(false, true)) {
 						List<Planned> mine = planned.stream()
 							.filter((p) -> p.topology() == topology && p.stack() == stack && p.threads().equals(threads)
@@ -250,13 +253,13 @@ final class SweepMeasurement {
 	 * @throws LabFailureException naming the vendor, the reason and the trial's log
 	 */
 	private void requireLaterDatabasesStart(Path runDirectory, ChildProcesses processes) throws IOException {
-		List<DatabaseVendor> vendors = this.sweep.grid().vendors();
-		if (vendors.size() < 2 || this.sweep.properties().database().configured()) {
+		List<DatabaseVendor> vendors = this.setup.grid().vendors();
+		if (vendors.size() < 2 || this.setup.properties().database().configured()) {
 			return;
 		}
 		for (DatabaseVendor vendor : vendors.subList(1, vendors.size())) {
 			Path trial = Files.createDirectories(runDirectory.resolve("preflight-" + vendor.propertyValue()));
-			this.sweep.out()
+			this.setup.out()
 				.printf(Locale.ROOT, "Checking that the embedded %s starts here (it is swept after %s)...%n",
 						vendor.product(), vendors.get(0).product());
 			try (Database database = Database.embedded(vendor, trial, processes)) {
@@ -277,21 +280,21 @@ final class SweepMeasurement {
 	 * report picks it up.
 	 */
 	private void measureAcquireCost(Database database, Path directory) {
-		this.sweep.out()
+		this.setup.out()
 			.println(
 					"Measuring the acquire cost: 1000 connections opened and closed, 1000 borrowed from a pool of 5...");
 		try {
 			AcquireCostBenchmark.Outcome outcome = AcquireCostBenchmark
 				.measureInto(new AcquireCostBenchmark.Settings(1000, 5, database.url(), database.username(),
 						database.password(), directory), database.url(), directory);
-			this.sweep.out()
+			this.setup.out()
 				.printf(Locale.ROOT, "  median %.4f ms unpooled vs %.4f ms pooled (%.0fx)%n",
 						outcome.result().unpooled().medianMs(), outcome.result().pooled().medianMs(),
 						outcome.result().medianRatio());
 		}
 		catch (SQLException | IOException ex) {
 			// The sweep's points are the main result: keep them, say what is missing.
-			this.sweep.out()
+			this.setup.out()
 				.println("  the acquire-cost benchmark failed, the report will not show it: " + ex.getMessage());
 		}
 	}

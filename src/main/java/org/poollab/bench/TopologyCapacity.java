@@ -60,7 +60,7 @@ final class TopologyCapacity {
 		Capacity capacity = new CapacityProbe(this.sweep.jmeter(), this.sweep.loadDirectory(), this.sweep.processes(),
 				this.sweep.out())
 			.measure(deployment, this.first.deploymentLabel(), highest, hold);
-		TimeScaleSetting setting = this.sweep.properties().timeScaleSetting();
+		TimeScaleSetting setting = this.sweep.properties().load().timeScaleSetting();
 		SlowMotion.Choice choice = SlowMotion.choose(
 				(setting instanceof TimeScaleSetting.Fixed fixed) ? fixed.k() : null, capacity, highest, notScalable);
 		if (hold != null && hold.cpuMs() != null && this.first.topology() == Topology.MULTI) {

@@ -8,17 +8,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.BiConsumer;
 
+import org.poollab.bench.console.Progress;
 import org.poollab.bench.deciding.Fate;
 import org.poollab.bench.deploy.Deployment;
-import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.deploy.Instance;
 import org.poollab.bench.grid.Grid.Planned;
 import org.poollab.bench.grid.TimeScale;
 import org.poollab.bench.grid.TimeScaleSetting;
 import org.poollab.bench.grid.Workload;
-import org.poollab.bench.lab.LabFailureException;
 import org.poollab.bench.load.CrossCheck;
 import org.poollab.bench.load.GeneratorCheck;
 import org.poollab.bench.load.JMeter;
@@ -30,7 +28,6 @@ import org.poollab.bench.results.CrossCheckResult;
 import org.poollab.bench.results.Latency;
 import org.poollab.bench.results.Point;
 import org.poollab.bench.results.SweepResults;
-import org.poollab.bench.text.Durations;
 
 /**
  * The points of one deployment: a topology at one Tomcat thread count, from its start to
@@ -50,8 +47,8 @@ final class TopologyRun {
 
 	private final JMeter jmeter;
 
-	/** The points' load, at the time scale the deployment runs at. */
-	private LoadRun load;
+	/** The points' runs, at the time scale the deployment runs at. */
+	private PointRuns runs;
 
 	/**
 	 * The time scale the deployment runs at: chosen once it is known what the box
@@ -68,7 +65,7 @@ final class TopologyRun {
 		this.mine = mine;
 		this.first = mine.get(0);
 		this.jmeter = sweep.jmeter();
-		this.load = new LoadRun(sweep.grid(), this.jmeter, sweep.out());
+		this.runs = new PointRuns(sweep, new LoadRun(sweep.grid(), this.jmeter, sweep.out()));
 		this.deployer = new Deployer(sweep);
 		this.capacity = new TopologyCapacity(sweep, mine);
 	}
@@ -77,7 +74,7 @@ final class TopologyRun {
 		Path loadDirectory = this.sweep.loadDirectory();
 		int largestPool = this.mine.stream().mapToInt(Planned::poolSize).max().orElseThrow();
 		Progress progress = this.sweep.progress();
-		runAt(this.capacity.probes() ? TimeScale.NONE : fixedScale(this.sweep.properties().timeScaleSetting()));
+		runAt(this.capacity.probes() ? TimeScale.NONE : fixedScale(this.sweep.properties().load().timeScaleSetting()));
 		long deployStarted = System.nanoTime();
 		Deployment deployment = this.deployer.deploy(this.first, largestPool, this.scale);
 		progress.deployed(System.nanoTime() - deployStarted);
@@ -107,7 +104,7 @@ final class TopologyRun {
 					List<Planned> ran = todo;
 					String runId = this.first.deploymentLabel() + "-run" + (++runs);
 					LoadRun.Result result = runPoints(todo, deployment, loadDirectory, runId);
-					if (this.sweep.properties().crossCheck()) {
+					if (this.sweep.properties().load().crossCheck()) {
 						crossCheck(result.measured(), deployment, loadDirectory, runId);
 					}
 					todo = result.leftover();
@@ -120,7 +117,7 @@ final class TopologyRun {
 				}
 			}
 			remeasure(deployment, loadDirectory, this.first.deploymentLabel() + "-again");
-			new AdaptiveEffort(this.sweep, this).settle(this.first, deployment, loadDirectory);
+			new AdaptiveEffort(this.sweep, this.runs).settle(this.first, deployment, loadDirectory);
 		}
 		finally {
 			deployment.close();
@@ -146,7 +143,7 @@ final class TopologyRun {
 	/** The deployment's points run at this time scale from now on. */
 	private void runAt(TimeScale chosen) {
 		this.scale = chosen;
-		this.load = new LoadRun(this.sweep.grid(), chosen, this.jmeter, this.sweep.out());
+		this.runs = new PointRuns(this.sweep, new LoadRun(this.sweep.grid(), chosen, this.jmeter, this.sweep.out()));
 	}
 
 	/**
@@ -227,7 +224,7 @@ final class TopologyRun {
 	private LoadRun.Result runPoints(List<Planned> todo, Deployment deployment, Path loadDirectory, String runId)
 			throws IOException, InterruptedException {
 		Progress progress = this.sweep.progress();
-		LoadRun.Result result = announceAndMeasure(todo, deployment, loadDirectory, runId,
+		LoadRun.Result result = this.runs.measure(todo, deployment, loadDirectory, runId,
 				(measured, nanos) -> progress.ran(measured, nanos, deployment.loadBalancer()));
 		long again = result.measured().stream().filter(TopologyRun::measureAgain).count();
 		if (again > 0) {
@@ -239,38 +236,6 @@ final class TopologyRun {
 		}
 		this.sweep.results().points().addAll(result.measured());
 		this.sweep.store().write(this.sweep.results());
-		return result;
-	}
-
-	/**
-	 * Says what a run will do, runs it, and reports its points with the time it took.
-	 * Points run while the lab's database was gone are not reported: they measured its
-	 * absence.
-	 */
-	LoadRun.Result announceAndMeasure(List<Planned> points, Deployment deployment, Path loadDirectory, String runId,
-			BiConsumer<List<Point>, Long> report) throws IOException, InterruptedException {
-		return RedeployRuns.measure(points, runId,
-				this.sweep.preFlight().external().flatMap(ExternalTarget::resizeCommand).isPresent(),
-				(run, id) -> announceAndMeasureOneRun(run, deployment, loadDirectory, id, report));
-	}
-
-	private LoadRun.Result announceAndMeasureOneRun(List<Planned> points, Deployment deployment, Path loadDirectory,
-			String runId, BiConsumer<List<Point>, Long> report) throws IOException, InterruptedException {
-		List<LoadRun.Segment> segments = this.load.segments(points, deployment.poolSize());
-		this.sweep.out()
-			.printf("  %s: %d point(s) in one JMeter schedule of %s...%n", runId, points.size(),
-					Durations.human(segments.get(segments.size() - 1).end()));
-		long started = System.nanoTime();
-		LoadRun.Result result = this.load.measure(points, deployment, loadDirectory, runId, this.sweep.processes());
-		if (this.sweep.database().exit().isPresent()) {
-			throw new LabFailureException("%s ran %d point(s) while the database was gone or going; they are not kept"
-				.formatted(runId, result.measured().size()));
-		}
-		Optional<String> wrong = WrongTarget.first(result.measured(), this.sweep.preFlight().load(this.sweep.grid()));
-		if (wrong.isPresent()) {
-			throw new LabFailureException(wrong.get());
-		}
-		report.accept(result.measured(), System.nanoTime() - started);
 		return result;
 	}
 
@@ -326,7 +291,7 @@ final class TopologyRun {
 			}
 			this.sweep.emptyWrittenTable();
 			String id = runId + ((run++ > 0) ? "-" + run : "");
-			LoadRun.Result result = announceAndMeasure(sameRate, deployment, loadDirectory, id,
+			LoadRun.Result result = this.runs.measure(sameRate, deployment, loadDirectory, id,
 					(measured, nanos) -> this.sweep.progress().again(measured, nanos, deployment.loadBalancer()));
 			for (int i = 0; i < result.measured().size(); i++) {
 				int index = indexes.get(again.indexOf(sameRate.get(i)));

@@ -26,6 +26,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.lab.LabPaths;
+import org.poollab.bench.settings.BenchSetting;
 import org.poollab.service.BlackHole;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -392,6 +393,20 @@ class BenchSettingsTests {
 			.withMessageContaining("bench.rates=0 is not allowed")
 			.withMessageContaining("bench.instances=0 is not allowed")
 			.satisfies((refused) -> assertThat(refused.getMessage().lines()).hasSize(2));
+	}
+
+	/**
+	 * Settings of different groups of {@code BenchProperties} (the grid's axes, the hold,
+	 * the workload) are refused together, as settings of one group are.
+	 */
+	@Test
+	void badSettingsOfDifferentGroupsAreRefusedTogether() {
+		assertThatException().isThrownBy(() -> run("--bench.rates=0", "--bench.holdCpu=2s", "--bench.workload=delete"))
+			.isInstanceOf(BenchSettingException.class)
+			.satisfies((refused) -> assertThat(refused.getMessage().lines()).containsExactly(
+					"bench.rates=0 is not allowed: use " + BenchSetting.RATES.allowed() + ".",
+					"bench.workload=delete is not allowed: use " + BenchSetting.WORKLOAD.allowed() + ".",
+					"bench.holdCpu=2s is not allowed: use " + BenchSetting.HOLD_CPU.allowed() + "."));
 	}
 
 	/**

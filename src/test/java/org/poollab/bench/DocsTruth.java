@@ -33,6 +33,11 @@ import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.results.EmulatedHold;
+import org.poollab.bench.settings.BenchBinder;
+import org.poollab.bench.settings.BenchProperties;
+import org.poollab.bench.settings.BenchSetting;
+import org.poollab.bench.settings.GridSettings;
+import org.poollab.bench.settings.SettingNames;
 import org.poollab.service.hold.HoldTime;
 
 /**
@@ -41,10 +46,9 @@ import org.poollab.service.hold.HoldTime;
  * a heading by its GitHub anchor) that leads nowhere, and where an options table
  * disagrees with {@link BenchSetting}, where a page's arrivals, repeats or hold of a
  * preset disagree with the grid that preset runs, and where a page states how many tests
- * the suite has. What is valid comes from the code: {@link BenchSetting} (through
- * {@link BenchSettingFailureAnalyzer#knownNames()}), the {@code bench.*} system
- * properties the main sources read directly, {@link Preset#ALL} and the grids
- * {@link GridSettings} builds from them.
+ * the suite has. What is valid comes from the code: {@link BenchSetting}, the
+ * {@code bench.*} system properties the main sources read directly, {@link Preset#ALL}
+ * and the grids {@link GridSettings} builds from them.
  */
 final class DocsTruth {
 
@@ -113,7 +117,7 @@ final class DocsTruth {
 	 * @return the checker
 	 */
 	static DocsTruth ofTheLab(Path mainSources) {
-		List<String> names = new ArrayList<>(BenchSettingFailureAnalyzer.knownNames());
+		List<String> names = new ArrayList<>(BenchSetting.properties());
 		names.addAll(propertiesReadIn(mainSources));
 		names.add(ResizeCredential.PROPERTY);
 		return new DocsTruth(names, Preset.ALL.stream().map(Preset::name).toList());
@@ -331,7 +335,7 @@ final class DocsTruth {
 			settings.putIfAbsent("bench.targetRps", "1500");
 		}
 		Binder binder = new Binder(new MapConfigurationPropertySource(settings));
-		return PresetFacts.of(binder.bindOrCreate("bench", BenchProperties.class).grid());
+		return PresetFacts.of(GridSettings.grid(BenchBinder.bind(binder)));
 	}
 
 	private static final Pattern PRESET_LIST = Pattern

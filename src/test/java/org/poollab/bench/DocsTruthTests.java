@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.poollab.bench.settings.BenchSetting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import org.poollab.bench.deploy.Database;
 import org.poollab.bench.lab.BenchSettingException;
+import org.poollab.bench.settings.SweepDatabase;
 import org.poollab.vendor.EmbeddedPostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,7 +59,7 @@ class ForeignTablesIT {
 
 	@Test
 	void aDatabaseHoldingAnotherAppsTablesIsRefusedInOneLineBeforeAnythingStarts() throws Exception {
-		BenchProperties.SweepDatabase theirs = database("theirs",
+		SweepDatabase theirs = database("theirs",
 				"CREATE TABLE invoices (id INT); CREATE SCHEMA billing; CREATE TABLE billing.customers (id INT)",
 				false);
 
@@ -84,8 +85,7 @@ class ForeignTablesIT {
 		return new PrintStream(this.console, true, StandardCharsets.UTF_8);
 	}
 
-	private static BenchProperties.SweepDatabase database(String name, String sql, boolean allowForeignTables)
-			throws Exception {
+	private static SweepDatabase database(String name, String sql, boolean allowForeignTables) throws Exception {
 		try (Connection connection = Database.connect(postgres.jdbcUrl(), EmbeddedPostgresServer.USER, "");
 				Statement statement = connection.createStatement()) {
 			statement.execute("CREATE DATABASE " + name);
@@ -97,7 +97,7 @@ class ForeignTablesIT {
 				statement.execute(sql);
 			}
 		}
-		return new BenchProperties.SweepDatabase(null, url, EmbeddedPostgresServer.USER, "", allowForeignTables);
+		return new SweepDatabase(null, url, EmbeddedPostgresServer.USER, "", allowForeignTables);
 	}
 
 }

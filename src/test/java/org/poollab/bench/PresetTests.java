@@ -22,6 +22,9 @@ import org.poollab.bench.results.Limits;
 import org.poollab.bench.results.RequestThreads;
 import org.poollab.bench.results.Stack;
 import org.poollab.bench.results.SweepResults;
+import org.poollab.bench.settings.BenchBinder;
+import org.poollab.bench.settings.BenchProperties;
+import org.poollab.bench.settings.GridSettings;
 import org.poollab.vendor.DatabaseVendor;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -277,8 +280,8 @@ class PresetTests {
 
 	static Grid grid(Map<String, String> settings) {
 		Binder binder = new Binder(new MapConfigurationPropertySource(settings));
-		BenchProperties properties = binder.bindOrCreate("bench", BenchProperties.class);
-		return properties.grid();
+		BenchProperties properties = BenchBinder.bind(binder);
+		return GridSettings.grid(properties);
 	}
 
 }

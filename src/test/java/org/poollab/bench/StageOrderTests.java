@@ -18,6 +18,8 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
@@ -29,8 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The harness reads like its pipeline: each package under {@code bench} uses only the
  * packages before it in {@link #STAGES} (the package map in code-map.md lists them in the
- * same order), the services never use the harness, and no two harness classes share a
- * simple name.
+ * same order), no package reaches itself again through others (the top package included),
+ * no two classes of the orchestration or its rooms use each other, the services never use
+ * the harness, and no two harness classes share a simple name.
  */
 class StageOrderTests {
 
@@ -39,7 +42,7 @@ class StageOrderTests {
 	 * orchestrator ({@code org.poollab.bench} itself) sits on top and may use them all.
 	 */
 	static final List<String> STAGES = List.of("text", "lab", "model", "results", "deciding", "acquire", "grid",
-			"deploy", "telemetry", "load", "report");
+			"deploy", "telemetry", "load", "report", "settings", "console");
 
 	private static final String BENCH = "org.poollab.bench";
 
@@ -64,9 +67,43 @@ class StageOrderTests {
 			.check(MAIN);
 	}
 
+	/**
+	 * The packages whose classes never depend on each other in a cycle: the orchestration
+	 * on top and the rooms it reads its settings from and prints through.
+	 */
+	static final List<String> ACYCLIC_PACKAGES = List.of(BENCH, BENCH + ".settings", BENCH + ".console");
+
 	@Test
-	void harnessPackagesHaveNoCycles() {
-		slices().matching(BENCH + ".(*)..").should().beFreeOfCycles().check(MAIN);
+	void harnessPackagesHaveNoCyclesTheTopPackageIncluded() {
+		packagesFreeOfCycles(BENCH).check(MAIN);
+	}
+
+	@Test
+	void noTwoClassesOfTheOrchestrationOrItsRoomsDependOnEachOther() {
+		for (String name : ACYCLIC_PACKAGES) {
+			classesFreeOfCycles(name).check(MAIN);
+		}
+	}
+
+	/**
+	 * Both cycle rules fail on a cycle, and a nested class counts as its outer class
+	 * ({@code org.poollab.cyclefixture}: {@code Top} and {@code Beside} use each other,
+	 * {@code below.Below} uses {@code Top}, which uses it, and {@code Top.Inner} uses
+	 * {@code Top}).
+	 */
+	@Test
+	void aCycleFailsTheCycleRules() {
+		String root = "org.poollab.cyclefixture";
+		JavaClasses fixture = new ClassFileImporter().importPackages(root);
+		assertThat(packagesFreeOfCycles(root).evaluate(fixture).getFailureReport().getDetails()).singleElement()
+			.asString()
+			.startsWith("Cycle detected: Slice (top) -> ")
+			.contains("Slice below -> ", "Top.below()", "Below.top()");
+		assertThat(classesFreeOfCycles(root).evaluate(fixture).getFailureReport().getDetails()).singleElement()
+			.asString()
+			.startsWith("Cycle detected: Slice Beside -> ")
+			.contains("Slice Top -> ", "Beside.top()", "Top.beside()")
+			.doesNotContain("Inner");
 	}
 
 	@Test
@@ -98,6 +135,52 @@ class StageOrderTests {
 			.map((row) -> row.group(1))
 			.toList();
 		assertThat(listed).isEqualTo(STAGES);
+	}
+
+	/**
+	 * Every package under {@code root}, {@code root} itself included (as {@code (top)}),
+	 * is a slice of its own, and no slice reaches itself again through the others.
+	 */
+	static ArchRule packagesFreeOfCycles(String root) {
+		return slices().assignedFrom(new SliceAssignment() {
+			@Override
+			public SliceIdentifier getIdentifierOf(JavaClass type) {
+				String name = type.getPackageName();
+				if (name.equals(root)) {
+					return SliceIdentifier.of("(top)");
+				}
+				return name.startsWith(root + ".") ? SliceIdentifier.of(name.substring(root.length() + 1))
+						: SliceIdentifier.ignore();
+			}
+
+			@Override
+			public String getDescription() {
+				return root + " and every package under it";
+			}
+		}).should().beFreeOfCycles();
+	}
+
+	/**
+	 * Every top-level class of the package {@code name} is a slice of its own, its nested
+	 * classes with it, and no slice reaches itself again through the others: no two
+	 * classes there use each other, directly or round a longer way.
+	 */
+	static ArchRule classesFreeOfCycles(String name) {
+		return slices().assignedFrom(new SliceAssignment() {
+			@Override
+			public SliceIdentifier getIdentifierOf(JavaClass type) {
+				if (!type.getPackageName().equals(name)) {
+					return SliceIdentifier.ignore();
+				}
+				String outermost = type.getName().substring(name.length() + 1).split("\\$")[0];
+				return SliceIdentifier.of(outermost);
+			}
+
+			@Override
+			public String getDescription() {
+				return "the classes of " + name;
+			}
+		}).should().beFreeOfCycles();
 	}
 
 	/** The same order the package map (src/site/markdown/code-map.md) gives. */

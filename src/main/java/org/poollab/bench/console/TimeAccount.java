@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.console;
 
 import java.io.PrintStream;
 import java.time.Duration;
@@ -18,28 +18,28 @@ import org.poollab.bench.text.Durations;
  * of fresh instances and the adaptive effort, for the console and {@code results.json}
  * ({@code timing}).
  */
-final class TimeAccount {
+public final class TimeAccount {
 
 	private final List<WarmUpRecord> warmUps = new ArrayList<>();
 
 	private final List<Settling> settling = new ArrayList<>();
 
-	void warmedUp(WarmUpRecord warmUp) {
+	public void warmedUp(WarmUpRecord warmUp) {
 		this.warmUps.add(warmUp);
 	}
 
-	void settled(Settling effort) {
+	public void settled(Settling effort) {
 		this.settling.add(effort);
 	}
 
-	Timing timing(Instant startedAt, List<Point> points) {
+	public Timing timing(Instant startedAt, List<Point> points) {
 		double wallSeconds = Duration.between(startedAt, Instant.now()).toMillis() / 1000.0;
 		return new Timing(wallSeconds, points.stream().mapToDouble(Point::durationSeconds).sum(),
 				points.stream().mapToDouble(Point::warmupSeconds).sum(),
 				this.warmUps.stream().mapToDouble(WarmUpRecord::seconds).sum(), this.warmUps, this.settling);
 	}
 
-	static void print(Timing timing, PrintStream out) {
+	public static void print(Timing timing, PrintStream out) {
 		out.printf(Locale.ROOT,
 				"%nTime: %s from the sweep's start to its last point; under load %s (%.0f %%): measured windows %s (%.0f %%), warm-up before each window %s, warm-up of fresh instances %s. The rest started the database and instances, JMeter, and waited for requests in flight.%n",
 				Durations.human(timing.wallSeconds()), Durations.human(timing.loadSeconds()), timing.loadPercent(),

@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -13,6 +13,7 @@ import org.poollab.bench.grid.HoldTimeFrom;
 import org.poollab.bench.grid.Preset;
 import org.poollab.bench.lab.BenchSettingException;
 import org.poollab.bench.results.EmulatedHold;
+import org.poollab.bench.settings.BenchProperties.Hold;
 import org.poollab.service.hold.HoldPlace;
 import org.poollab.service.hold.HoldTime;
 
@@ -33,7 +34,7 @@ final class HoldSettings {
 	 * emulate, an exposition that does not answer or has no usage series, or a place
 	 * without a hold
 	 */
-	static @Nullable EmulatedHold hold(BenchProperties settings, Preset preset) {
+	static @Nullable EmulatedHold hold(Hold settings, Preset preset) {
 		EmulatedHold waiting = waitingHold(settings, preset);
 		Double cpuMs = (settings.holdCpu() != null) ? Double.valueOf(settings.holdCpu().toNanos() / 1e6)
 				: preset.cpuHoldMs();
@@ -44,7 +45,7 @@ final class HoldSettings {
 		return (waiting != null) ? waiting.withCpu(cpuMs, source) : EmulatedHold.cpu(cpuMs, source);
 	}
 
-	private static @Nullable EmulatedHold waitingHold(BenchProperties settings, Preset preset) {
+	private static @Nullable EmulatedHold waitingHold(Hold settings, Preset preset) {
 		HoldPlace place = Objects.requireNonNullElse(settings.holdPlace(), HoldPlace.DATABASE);
 		if (settings.holdTime() != null && settings.holdTimeFrom() != null) {
 			throw new BenchSettingException(

@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.util.Locale;
 import java.util.Objects;
@@ -18,7 +18,7 @@ import org.poollab.vendor.DatabaseVendor;
  * before anything starts: the SLO search chooses what a grid's settings would, so they
  * are refused beside it.
  */
-final class QuestionSettings {
+public final class QuestionSettings {
 
 	private QuestionSettings() {
 	}
@@ -28,23 +28,24 @@ final class QuestionSettings {
 	 * @throws BenchSettingException when {@code bench.preset=slo} asks none, or a setting
 	 * that only shapes a grid is set beside it
 	 */
-	static Optional<Question> question(BenchProperties settings) {
-		if (settings.targetRps() == null) {
-			if (Preset.named(settings.preset()) == Preset.SLO) {
+	public static Optional<Question> question(BenchProperties settings) {
+		if (settings.slo().targetRps() == null) {
+			if (Preset.named(settings.axes().preset()) == Preset.SLO) {
 				throw new BenchSettingException(
 						"bench.preset=slo needs bench.targetRps: the fleet's peak rate in requests per second, e.g. -Dbench.targetRps=1500 -Dbench.replicas=3 -Dbench.p99Objective=50ms. Nothing was started.");
 			}
 			return Optional.empty();
 		}
-		refuseBesideTargetRps("topologies", settings.topologies());
-		refuseBesideTargetRps("poolSizes", settings.poolSizes());
-		refuseBesideTargetRps("rates", settings.rates());
-		refuseBesideTargetRps("serve", settings.serve());
-		refuseBesideTargetRps("remoteEngines", settings.remoteEngines());
-		refuseBesideTargetRps("stack", (settings.stack() != null)
-				? settings.stack().stream().map(Stack::value).collect(Collectors.joining(",")) : null);
+		refuseBesideTargetRps("topologies", settings.axes().topologies());
+		refuseBesideTargetRps("poolSizes", settings.axes().poolSizes());
+		refuseBesideTargetRps("rates", settings.axes().rates());
+		refuseBesideTargetRps("serve", settings.run().serve());
+		refuseBesideTargetRps("remoteEngines", settings.engines().remoteEngines());
+		refuseBesideTargetRps("stack", (settings.axes().stack() != null)
+				? settings.axes().stack().stream().map(Stack::value).collect(Collectors.joining(",")) : null);
 		refuseBesideTargetRps("threads",
-				(settings.threads() != null) ? settings.threads()
+				(settings.axes().threads() != null) ? settings.axes()
+					.threads()
 					.stream()
 					.map((model) -> model.name().toLowerCase(Locale.ROOT))
 					.collect(Collectors.joining(",")) : null);
@@ -53,10 +54,11 @@ final class QuestionSettings {
 					"%s is not allowed with bench.targetRps: it asks for %s, and the SLO search answers for one database (its fleet table is that database's connection budget). Use one vendor, bench.database.vendor=%s. Nothing was started."
 						.formatted(settings.describeVendor(), settings.products(), DatabaseVendor.allowedValues()));
 		}
-		int fleet = Objects.requireNonNullElse(settings.replicas(),
-				Objects.requireNonNullElse(settings.instances(), Preset.INSTANCES));
-		return Optional.of(Question.of(settings.targetRps(), fleet, settings.maxReplicas(), settings.surge(),
-				settings.otherConnections(), settings.connectionsPerRequest(), settings.p99Objective()));
+		int fleet = Objects.requireNonNullElse(settings.slo().replicas(),
+				Objects.requireNonNullElse(settings.axes().instances(), Preset.INSTANCES));
+		return Optional.of(Question.of(settings.slo().targetRps(), fleet, settings.slo().maxReplicas(),
+				settings.slo().surge(), settings.slo().otherConnections(), settings.slo().connectionsPerRequest(),
+				settings.deciding().p99Objective()));
 	}
 
 	/**

@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.console;
 
 import java.io.PrintStream;
 import java.time.Duration;
@@ -29,7 +29,7 @@ import org.poollab.bench.text.Failures;
  * preset was half the real time when it charged points at their mean and left the first
  * deployment out.
  */
-final class Progress {
+public final class Progress {
 
 	private final int total;
 
@@ -68,7 +68,7 @@ final class Progress {
 	 * ({@link TimeScale#labWindow}); a scale the capacity probe chooses later is not
 	 * foreseen.
 	 */
-	static Progress of(Grid grid, TimeScale scale, boolean crossCheck, List<Planned> planned, PrintStream out) {
+	public static Progress of(Grid grid, TimeScale scale, boolean crossCheck, List<Planned> planned, PrintStream out) {
 		Duration check = crossCheck ? grid.warmup().plus(LoadRun.SETTLE).plus(grid.duration()).plusSeconds(1)
 				: Duration.ZERO;
 		Collection<List<Planned>> deployments = planned.stream()
@@ -88,25 +88,25 @@ final class Progress {
 		return new Progress(planned.size(), deployments.size(), runs, out);
 	}
 
-	void deployed(long nanos) {
+	public void deployed(long nanos) {
 		this.deployNanos += nanos;
 		this.deployments++;
 		this.deploymentsLeft = Math.max(0, this.deploymentsLeft - 1);
 	}
 
 	/** A deployment that was not planned: instances started again after one died. */
-	void redeploying() {
+	public void redeploying() {
 		this.deploymentsLeft++;
 	}
 
 	/** A run that will measure generator-bound or unverified points once more. */
-	void expectAgain(long scheduleNanos) {
+	public void expectAgain(long scheduleNanos) {
 		this.againNanos += scheduleNanos;
 		this.againRuns++;
 	}
 
 	/** A run's points, printed once the run has ended. */
-	void ran(List<Point> points, long nanos, String loadBalancer) {
+	public void ran(List<Point> points, long nanos, String loadBalancer) {
 		int planned = Math.min(this.runsDone, this.plannedRunNanos.size() - 1);
 		this.overheadNanos += Math.max(0, nanos - this.plannedRunNanos.get(Math.max(0, planned)));
 		this.runsDone++;
@@ -120,7 +120,7 @@ final class Progress {
 	}
 
 	/** Points measured once more: they replace points already counted. */
-	void again(List<Point> points, long nanos, String loadBalancer) {
+	public void again(List<Point> points, long nanos, String loadBalancer) {
 		if (this.againRuns > 0) {
 			this.againRuns--;
 			this.againNanos = Math.max(0, this.againNanos - nanos);

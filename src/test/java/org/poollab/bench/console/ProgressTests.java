@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.console;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.nio.file.Path;
 import java.util.Objects;
@@ -7,7 +7,7 @@ import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 
-import org.poollab.bench.BenchProperties.Target;
+import org.poollab.bench.settings.BenchProperties.Target;
 import org.poollab.bench.deploy.ExternalTarget;
 import org.poollab.bench.deploy.ResizeCredential;
 import org.poollab.bench.grid.Preset;
@@ -22,7 +22,7 @@ import org.poollab.bench.results.SweepResults;
  * would shape the lab's own deployments is refused beside it, and its settings without
  * it.
  */
-final class TargetSettings {
+public final class TargetSettings {
 
 	private TargetSettings() {
 	}
@@ -35,33 +35,36 @@ final class TargetSettings {
 	 * @throws BenchSettingException for a setting of target mode without it, a setting
 	 * that shapes deployments the lab starts beside it, or a bad target
 	 */
-	static Optional<ExternalTarget> external(BenchProperties settings, UnaryOperator<String> environment) {
-		if (settings.target() == Target.LAB) {
-			refuseWithoutExternal("targets", settings.targets());
-			refuseWithoutExternal("actuators", settings.actuators());
-			refuseWithoutExternal("resizeCommand", settings.resizeCommand());
-			refuseWithoutExternal("requests", settings.requests());
-			refuseWithoutExternal("poolName", settings.poolName());
+	public static Optional<ExternalTarget> external(BenchProperties settings, UnaryOperator<String> environment) {
+		if (settings.targetMode().target() == Target.LAB) {
+			refuseWithoutExternal("targets", settings.targetMode().targets());
+			refuseWithoutExternal("actuators", settings.targetMode().actuators());
+			refuseWithoutExternal("resizeCommand", settings.targetMode().resizeCommand());
+			refuseWithoutExternal("requests", settings.targetMode().requests());
+			refuseWithoutExternal("poolName", settings.targetMode().poolName());
 			return Optional.empty();
 		}
 		refuseDeploymentSettings(settings);
-		if (settings.poolSizes() != null && settings.poolSizes()
+		if (settings.axes().poolSizes() != null && settings.axes()
+			.poolSizes()
 			.stream()
 			.anyMatch((size) -> GridSettings.poolSize(size) == SweepResults.NO_POOL)) {
 			throw new BenchSettingException(
 					"bench.poolSizes=%s is not allowed with bench.target=external: the lab resizes the running pools and cannot take them away (none). Use whole numbers from 1 to 1000. Nothing was started."
-						.formatted(String.join(",", settings.poolSizes())));
+						.formatted(String.join(",", settings.axes().poolSizes())));
 		}
-		if (Objects.requireNonNullElse(settings.workload(),
-				Preset.named(settings.preset()).workload()) == Workload.WRITE && !settings.database().configured()) {
+		if (Objects.requireNonNullElse(settings.load().workload(),
+				Preset.named(settings.axes().preset()).workload()) == Workload.WRITE
+				&& !settings.database().configured()) {
 			throw new BenchSettingException(
 					"bench.workload=write with bench.target=external needs bench.database.url: every point starts on an empty role_audit table, which the lab empties through the database. Nothing was started.");
 		}
 		Optional<Requests> requests = requests(settings);
 		return Optional.of(ExternalTarget
-			.of(settings.targets(), settings.actuators(), settings.resizeCommand(), settings.resizeTimeout(),
-					settings.allowRemoteTargets(), ResizeCredential.from(environment))
-			.serving(requests, Optional.ofNullable(settings.poolName())));
+			.of(settings.targetMode().targets(), settings.targetMode().actuators(),
+					settings.targetMode().resizeCommand(), settings.targetMode().resizeTimeout(),
+					settings.targetMode().allowRemoteTargets(), ResizeCredential.from(environment))
+			.serving(requests, Optional.ofNullable(settings.targetMode().poolName())));
 	}
 
 	/**
@@ -69,47 +72,49 @@ final class TargetSettings {
 	 * a workload, and the cross-check's generator, which sends {@code GET /roles}.
 	 */
 	private static Optional<Requests> requests(BenchProperties settings) {
-		if (settings.requests() == null) {
+		if (settings.targetMode().requests() == null) {
 			return Optional.empty();
 		}
-		if (settings.workload() != null) {
+		if (settings.load().workload() != null) {
 			throw new BenchSettingException(
 					"bench.workload=%s is not allowed with bench.requests: the workload is the lab's own request, bench.requests yours; leave bench.workload unset. Nothing was started."
-						.formatted(settings.workload().name().toLowerCase(java.util.Locale.ROOT)));
+						.formatted(settings.load().workload().name().toLowerCase(java.util.Locale.ROOT)));
 		}
-		if (settings.crossCheck()) {
+		if (settings.load().crossCheck()) {
 			throw new BenchSettingException(
 					"bench.crossCheck=true is not allowed with bench.requests: the independent generator sends the lab's GET /roles only. Nothing was started.");
 		}
-		return Optional.of(Requests.parse(settings.requests(), Path.of("")));
+		return Optional.of(Requests.parse(settings.targetMode().requests(), Path.of("")));
 	}
 
 	/**
 	 * Every setting that shapes the deployments the lab starts, refused when it is set.
 	 */
 	private static void refuseDeploymentSettings(BenchProperties settings) {
-		refuseBesideExternal("serve", settings.serve());
-		refuseBesideExternal("targetRps", settings.targetRps());
-		refuseBesideExternal("topologies", settings.topologies());
-		refuseBesideExternal("instances", settings.instances());
-		refuseBesideExternal("stack", settings.stack());
-		refuseBesideExternal("threads", settings.threads());
-		refuseBesideExternal("tomcatThreads", settings.tomcatThreads());
-		refuseBesideExternal("instanceCpus", settings.instanceCpus());
-		refuseBesideExternal("instanceHeap", settings.instanceHeap());
-		refuseBesideExternal("serviceJavaHome", settings.serviceJavaHome());
-		refuseBesideExternal("acquireCost", Boolean.TRUE.equals(settings.acquireCost()) ? true : null);
-		refuseBesideExternal("holdTime", (settings.holdTime() != null)
-				? String.join(",", settings.holdTime().stream().map(HoldSettings::millis).toList()) : null);
-		refuseBesideExternal("holdTimeFrom", settings.holdTimeFrom());
-		refuseBesideExternal("holdTimeFromWindow", settings.holdTimeFromWindow());
-		refuseBesideExternal("holdTimeFromUri", settings.holdTimeFromUri());
-		refuseBesideExternal("holdPlace", (settings.holdPlace() != null) ? settings.holdPlace().value() : null);
-		refuseBesideExternal("holdCpu", (settings.holdCpu() != null) ? HoldSettings.millis(settings.holdCpu()) : null);
-		if (settings.timeScaleSetting().fixedSlowMotion()) {
+		refuseBesideExternal("serve", settings.run().serve());
+		refuseBesideExternal("targetRps", settings.slo().targetRps());
+		refuseBesideExternal("topologies", settings.axes().topologies());
+		refuseBesideExternal("instances", settings.axes().instances());
+		refuseBesideExternal("stack", settings.axes().stack());
+		refuseBesideExternal("threads", settings.axes().threads());
+		refuseBesideExternal("tomcatThreads", settings.axes().tomcatThreads());
+		refuseBesideExternal("instanceCpus", settings.deployment().instanceCpus());
+		refuseBesideExternal("instanceHeap", settings.deployment().instanceHeap());
+		refuseBesideExternal("serviceJavaHome", settings.deployment().serviceJavaHome());
+		refuseBesideExternal("acquireCost", Boolean.TRUE.equals(settings.run().acquireCost()) ? true : null);
+		refuseBesideExternal("holdTime", (settings.hold().holdTime() != null)
+				? String.join(",", settings.hold().holdTime().stream().map(HoldSettings::millis).toList()) : null);
+		refuseBesideExternal("holdTimeFrom", settings.hold().holdTimeFrom());
+		refuseBesideExternal("holdTimeFromWindow", settings.hold().holdTimeFromWindow());
+		refuseBesideExternal("holdTimeFromUri", settings.hold().holdTimeFromUri());
+		refuseBesideExternal("holdPlace",
+				(settings.hold().holdPlace() != null) ? settings.hold().holdPlace().value() : null);
+		refuseBesideExternal("holdCpu",
+				(settings.hold().holdCpu() != null) ? HoldSettings.millis(settings.hold().holdCpu()) : null);
+		if (settings.load().timeScaleSetting().fixedSlowMotion()) {
 			throw new BenchSettingException(
 					"bench.timeScale=%s is not allowed with bench.target=external: a deployment the lab did not start holds what it holds, so its holds and timeouts cannot be stretched. Use bench.timeScale=1 or auto (which runs it at 1). Nothing was started."
-						.formatted(settings.timeScaleSetting().written()));
+						.formatted(settings.load().timeScaleSetting().written()));
 		}
 		if (settings.database().vendor() != null && settings.database().vendor().size() > 1) {
 			refuseBesideExternal("database.vendor", settings.database().vendor());

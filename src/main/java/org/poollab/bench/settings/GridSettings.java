@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.time.Duration;
 import java.util.List;
@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
-import org.poollab.bench.BenchProperties.Target;
+import org.poollab.bench.settings.BenchProperties.Target;
 import org.poollab.bench.grid.Arrivals;
 import org.poollab.bench.grid.Grid;
 import org.poollab.bench.grid.GridBuilder;
@@ -33,16 +33,21 @@ import org.poollab.service.hold.HoldTime;
  * combinations the lab cannot run are refused before anything starts, each refusal naming
  * the settings and what is allowed.
  */
-final class GridSettings {
+public final class GridSettings {
 
 	private GridSettings() {
 	}
 
-	static Grid grid(BenchProperties settings) {
-		if (settings.vendors().size() > 1 && settings.serve() != null) {
+	/**
+	 * The grid the settings ask for: every value that is not set comes from the preset.
+	 * @throws BenchSettingException for a combination the lab cannot run, naming the
+	 * settings and what is allowed
+	 */
+	public static Grid grid(BenchProperties settings) {
+		if (settings.vendors().size() > 1 && settings.run().serve() != null) {
 			throw new BenchSettingException(
 					"%s is not allowed with bench.serve=%s: it asks for %s, and serving starts one deployment on one database. Use one vendor, bench.database.vendor=%s. Nothing was started."
-						.formatted(settings.describeVendor(), settings.serve().label(), settings.products(),
+						.formatted(settings.describeVendor(), settings.run().serve().label(), settings.products(),
 								DatabaseVendor.allowedValues()));
 		}
 		Grid grid = presetOrSearchGrid(settings);
@@ -65,49 +70,51 @@ final class GridSettings {
 	 * @throws BenchSettingException naming both settings
 	 */
 	private static void requireScalableHold(BenchProperties settings, Grid grid) {
-		TimeScaleSetting scale = settings.timeScaleSetting();
+		TimeScaleSetting scale = settings.load().timeScaleSetting();
 		if (!scale.fixedSlowMotion() || grid.hold() == null || grid.hold().cpuMs() == null) {
 			return;
 		}
-		String cpu = (settings.holdCpu() != null) ? "bench.holdCpu=" + HoldSettings.millis(settings.holdCpu())
-				: "bench.preset=" + settings.preset();
+		String cpu = (settings.hold().holdCpu() != null)
+				? "bench.holdCpu=" + HoldSettings.millis(settings.hold().holdCpu())
+				: "bench.preset=" + settings.axes().preset();
 		throw new BenchSettingException(
 				"bench.timeScale=%s is not allowed with %s: the database's CPU is what is measured; it cannot run in slow motion. Use bench.timeScale=1 or auto (which runs it at 1). Nothing was started."
 					.formatted(scale.written(), cpu));
 	}
 
 	private static Grid presetOrSearchGrid(BenchProperties settings) {
-		Preset preset = Preset.named(settings.preset());
-		List<Integer> sizes = (settings.poolSizes() != null)
-				? settings.poolSizes().stream().map(GridSettings::poolSize).toList() : null;
-		if (settings.target() == Target.EXTERNAL) {
+		Preset preset = Preset.named(settings.axes().preset());
+		List<Integer> sizes = (settings.axes().poolSizes() != null)
+				? settings.axes().poolSizes().stream().map(GridSettings::poolSize).toList() : null;
+		if (settings.targetMode().target() == Target.EXTERNAL) {
 			// What target mode refuses beside it is refused by external(), before
 			// anything starts.
 			return externalGrid(settings, preset, sizes);
 		}
-		Optional<Question> question = settings.question();
+		Optional<Question> question = QuestionSettings.question(settings);
 		if (question.isPresent()) {
 			return searchGrid(settings, preset, question.get());
 		}
 		List<Stack> stacks = stacks(settings, preset);
-		EmulatedHold hold = HoldSettings.hold(settings, preset);
+		EmulatedHold hold = HoldSettings.hold(settings.hold(), preset);
 		if (hold != null && hold.usesPerRequest() != 1 && stacks.contains(Stack.R2DBC)) {
 			throw new BenchSettingException(
 					"bench.stack=%s asks for the reactive twin, which takes one connection use per request, and bench.holdTimeFrom read %s: measure the JDBC service alone (bench.stack=jdbc). Nothing was started."
 						.formatted(stacks.stream().map(Stack::value).collect(Collectors.joining(",")),
 								hold.describeWaiting()));
 		}
-		return measured(settings, preset).topologies(distinct(orDefault(settings.topologies(), preset.topologies())))
-			.instances(Objects.requireNonNullElse(settings.instances(), Preset.INSTANCES))
+		return measured(settings, preset)
+			.topologies(distinct(orDefault(settings.axes().topologies(), preset.topologies())))
+			.instances(Objects.requireNonNullElse(settings.axes().instances(), Preset.INSTANCES))
 			.poolSizes(distinct(orDefault(sizes, preset.poolSizes())))
-			.rates(distinct(orDefault(settings.rates(), preset.rates())))
-			.repeats(Objects.requireNonNullElse(settings.repeats(), preset.repeats()))
-			.arrivals(Objects.requireNonNullElse(settings.arrivals(), preset.arrivals()))
-			.instanceCpus(Objects.requireNonNullElse(settings.instanceCpus(), preset.instanceCpus()))
-			.instanceHeap(Objects.requireNonNullElse(settings.instanceHeap(), preset.instanceHeap()))
+			.rates(distinct(orDefault(settings.axes().rates(), preset.rates())))
+			.repeats(Objects.requireNonNullElse(settings.axes().repeats(), preset.repeats()))
+			.arrivals(Objects.requireNonNullElse(settings.load().arrivals(), preset.arrivals()))
+			.instanceCpus(Objects.requireNonNullElse(settings.deployment().instanceCpus(), preset.instanceCpus()))
+			.instanceHeap(Objects.requireNonNullElse(settings.deployment().instanceHeap(), preset.instanceHeap()))
 			.stacks(stacks)
 			.threads(requestThreads(settings, preset))
-			.acquireCost(Objects.requireNonNullElse(settings.acquireCost(), preset.acquireCost()))
+			.acquireCost(Objects.requireNonNullElse(settings.run().acquireCost(), preset.acquireCost()))
 			.vendors(settings.vendors())
 			.hold(hold)
 			.build();
@@ -119,10 +126,10 @@ final class GridSettings {
 	 */
 	private static GridBuilder measured(BenchProperties settings, Preset preset) {
 		return Grid.builder(preset)
-			.duration(Objects.requireNonNullElse(settings.duration(), preset.duration()))
-			.warmup(Objects.requireNonNullElse(settings.warmup(), preset.warmup()))
-			.topologyWarmup(Objects.requireNonNullElse(settings.topologyWarmup(), preset.topologyWarmup()))
-			.workload(Objects.requireNonNullElse(settings.workload(), preset.workload()));
+			.duration(Objects.requireNonNullElse(settings.load().duration(), preset.duration()))
+			.warmup(Objects.requireNonNullElse(settings.load().warmup(), preset.warmup()))
+			.topologyWarmup(Objects.requireNonNullElse(settings.load().topologyWarmup(), preset.topologyWarmup()))
+			.workload(Objects.requireNonNullElse(settings.load().workload(), preset.workload()));
 	}
 
 	/**
@@ -138,16 +145,16 @@ final class GridSettings {
 			.instances(1)
 			.poolSizes(List.of(1))
 			.rates(List.of(question.ratePerReplicaRps()))
-			.repeats(Objects.requireNonNullElse(settings.repeats(), 2))
-			.arrivals(Objects.requireNonNullElse(settings.arrivals(), Arrivals.RANDOM))
-			.instanceCpus(Objects.requireNonNullElse(settings.instanceCpus(), preset.instanceCpus()))
-			.instanceHeap(Objects.requireNonNullElse(settings.instanceHeap(), preset.instanceHeap()))
+			.repeats(Objects.requireNonNullElse(settings.axes().repeats(), 2))
+			.arrivals(Objects.requireNonNullElse(settings.load().arrivals(), Arrivals.RANDOM))
+			.instanceCpus(Objects.requireNonNullElse(settings.deployment().instanceCpus(), preset.instanceCpus()))
+			.instanceHeap(Objects.requireNonNullElse(settings.deployment().instanceHeap(), preset.instanceHeap()))
 			.stacks(List.of(Stack.JDBC))
 			.threads(List.of(RequestThreads
-				.platform(distinct(orDefault(settings.tomcatThreads(), preset.tomcatThreads())).get(0))))
+				.platform(distinct(orDefault(settings.axes().tomcatThreads(), preset.tomcatThreads())).get(0))))
 			.acquireCost(false)
 			.vendors(settings.vendors())
-			.hold(HoldSettings.hold(settings, preset))
+			.hold(HoldSettings.hold(settings.hold(), preset))
 			.build();
 	}
 
@@ -158,16 +165,17 @@ final class GridSettings {
 	 * away).
 	 */
 	private static Grid externalGrid(BenchProperties settings, Preset preset, @Nullable List<Integer> sizes) {
-		int instances = (settings.actuators() != null) ? Math.max(1, settings.actuators().size()) : 1;
+		int instances = (settings.targetMode().actuators() != null)
+				? Math.max(1, settings.targetMode().actuators().size()) : 1;
 		List<Integer> pooled = distinct(orDefault(sizes, preset.poolSizes())).stream()
 			.filter((size) -> size != SweepResults.NO_POOL)
 			.toList();
 		return measured(settings, preset).topologies(List.of((instances == 1) ? Topology.SINGLE : Topology.MULTI))
 			.instances(instances)
 			.poolSizes(pooled)
-			.rates(distinct(orDefault(settings.rates(), preset.rates())))
-			.repeats(Objects.requireNonNullElse(settings.repeats(), 1))
-			.arrivals(Objects.requireNonNullElse(settings.arrivals(), preset.arrivals()))
+			.rates(distinct(orDefault(settings.axes().rates(), preset.rates())))
+			.repeats(Objects.requireNonNullElse(settings.axes().repeats(), 1))
+			.arrivals(Objects.requireNonNullElse(settings.load().arrivals(), preset.arrivals()))
 			.instanceCpus(0)
 			.instanceHeap(Limits.AS_DEPLOYED)
 			.stacks(List.of(Stack.JDBC))
@@ -186,12 +194,12 @@ final class GridSettings {
 	 * or alone with thread settings that size the JDBC service's threads only
 	 */
 	private static List<Stack> stacks(BenchProperties settings, Preset preset) {
-		List<Stack> stacks = distinct(orDefault(settings.stack(), preset.stacks()));
+		List<Stack> stacks = distinct(orDefault(settings.axes().stack(), preset.stacks()));
 		if (!stacks.contains(Stack.R2DBC)) {
 			return stacks;
 		}
 		String value = stacks.stream().map(Stack::value).collect(Collectors.joining(","));
-		if (orDefault(settings.topologies(), preset.topologies()).contains(Topology.PGBOUNCER)) {
+		if (orDefault(settings.axes().topologies(), preset.topologies()).contains(Topology.PGBOUNCER)) {
 			throw new BenchSettingException(
 					"bench.stack=%s asks for the reactive twin, which the pgbouncer topology does not run: it connects to PostgreSQL directly. Allowed with r2dbc: bench.topologies=single,multi. Nothing was started."
 						.formatted(value));
@@ -203,8 +211,8 @@ final class GridSettings {
 						.formatted(value, DatabaseVendor.productsThat(DatabaseVendor::runsReactiveTwin),
 								settings.theDatabase(), other.get().product(), settings.describeVendor()));
 		}
-		if (!stacks.contains(Stack.JDBC) && (settings.threads() != null && !settings.threads().isEmpty()
-				|| settings.tomcatThreads() != null && !settings.tomcatThreads().isEmpty())) {
+		if (!stacks.contains(Stack.JDBC) && (settings.axes().threads() != null && !settings.axes().threads().isEmpty()
+				|| settings.axes().tomcatThreads() != null && !settings.axes().tomcatThreads().isEmpty())) {
 			throw new BenchSettingException(
 					"bench.stack=%s runs the reactive twin only, whose requests run on Reactor Netty's event loop: bench.threads and bench.tomcatThreads size the JDBC service's threads. Add jdbc to bench.stack or leave them unset. Nothing was started."
 						.formatted(value));
@@ -231,7 +239,7 @@ final class GridSettings {
 		String why = "pgbouncer pools %s connections only, and %s is %s (%s)".formatted(
 				DatabaseVendor.productsThat(DatabaseVendor::pooledByPgBouncer), settings.theDatabase(),
 				other.get().product(), settings.describeVendor());
-		if (settings.serve() == Topology.PGBOUNCER) {
+		if (settings.run().serve() == Topology.PGBOUNCER) {
 			throw new BenchSettingException(
 					"bench.serve=pgbouncer is not allowed: %s. Use single or multi. Nothing was started."
 						.formatted(why));
@@ -239,14 +247,15 @@ final class GridSettings {
 		if (!topologies.contains(Topology.PGBOUNCER)) {
 			return;
 		}
-		if (settings.topologies() == null || settings.topologies().isEmpty()) {
+		if (settings.axes().topologies() == null || settings.axes().topologies().isEmpty()) {
 			throw new BenchSettingException(
 					"bench.preset=%s sweeps the pgbouncer topology, which is not allowed: %s. Set bench.topologies=single (or single,multi) beside it. Nothing was started."
-						.formatted(settings.preset(), why));
+						.formatted(settings.axes().preset(), why));
 		}
 		throw new BenchSettingException(
 				"bench.topologies=%s is not allowed: %s. Use single and/or multi. Nothing was started.".formatted(
-						settings.topologies().stream().map(Topology::label).collect(Collectors.joining(",")), why));
+						settings.axes().topologies().stream().map(Topology::label).collect(Collectors.joining(",")),
+						why));
 	}
 
 	/** The first of the sweep's databases that lacks something, if any. */
@@ -261,19 +270,23 @@ final class GridSettings {
 	 * platform threads are swept
 	 */
 	private static List<RequestThreads> requestThreads(BenchProperties settings, Preset preset) {
-		List<ThreadModel> models = distinct(orDefault(settings.threads(), preset.threads()));
-		if (settings.tomcatThreads() != null && !settings.tomcatThreads().isEmpty()
+		List<ThreadModel> models = distinct(orDefault(settings.axes().threads(), preset.threads()));
+		if (settings.axes().tomcatThreads() != null && !settings.axes().tomcatThreads().isEmpty()
 				&& !models.contains(ThreadModel.PLATFORM)) {
 			throw new BenchSettingException(
 					"bench.tomcatThreads=%s sizes Tomcat's platform threads, but bench.threads=%s sweeps none: with virtual threads Tomcat has no thread maximum. Add platform to bench.threads (allowed: platform, virtual) or leave bench.tomcatThreads unset. Nothing was started."
 						.formatted(
-								settings.tomcatThreads().stream().map(String::valueOf).collect(Collectors.joining(",")),
+								settings.axes()
+									.tomcatThreads()
+									.stream()
+									.map(String::valueOf)
+									.collect(Collectors.joining(",")),
 								models.stream()
 									.map((m) -> m.name().toLowerCase(Locale.ROOT))
 									.collect(Collectors.joining(","))));
 		}
 		return ThreadModel.requestThreads(models,
-				distinct(orDefault(settings.tomcatThreads(), preset.tomcatThreads())));
+				distinct(orDefault(settings.axes().tomcatThreads(), preset.tomcatThreads())));
 	}
 
 	/**

@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,7 +33,7 @@ import org.poollab.bench.deploy.ResizeCredential;
  * one it does. Binding fails before the sweep starts anything.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
-class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
+public class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 
 	private final Environment environment;
 
@@ -55,7 +55,7 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 	 * @param environment where the settings came from, to quote them as written
 	 * @return the lines, or empty when the failure is not a bad setting
 	 */
-	static Optional<String> explain(Throwable failure, @Nullable Environment environment) {
+	public static Optional<String> explain(Throwable failure, @Nullable Environment environment) {
 		BindException cause = bindFailure(failure);
 		if (cause == null || !cause.getName().toString().startsWith("bench")) {
 			return Optional.empty();
@@ -144,13 +144,13 @@ class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 
 	/**
 	 * Every {@code bench.*} property in the environment that the lab does not know, one
-	 * line each. Spring Boot's own check ({@code ignoreUnknownFields = false}) leaves out
-	 * system properties and environment variables, and {@code -Dbench.*} is how the lab
-	 * is run.
+	 * line each, from any source ({@code -Dbench.*}, {@code --bench.*}, environment
+	 * variables, {@code bench.yml}): each group of {@link BenchProperties} binds only the
+	 * names it has and leaves the rest, so this is where a misspelt one is caught.
 	 * @param environment the lab's environment
 	 * @return the lines, or empty when every {@code bench.*} property is known
 	 */
-	static Optional<String> unknownSettings(ConfigurableEnvironment environment) {
+	public static Optional<String> unknownSettings(ConfigurableEnvironment environment) {
 		List<String> known = knownNames().stream().map(SettingNames::uniform).toList();
 		Map<String, String> problems = new LinkedHashMap<>();
 		for (PropertySource<?> source : environment.getPropertySources()) {

@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.util.Arrays;
 import java.util.List;
@@ -21,14 +21,14 @@ import org.poollab.service.hold.HoldTime;
  * The one home of each {@code bench.*} setting's facts: its name, its default, what is
  * allowed and what it does, one line each. A refusal of a bad value says what is allowed
  * from here, and the options tables (src/site/markdown/options.md, and target-mode.md for
- * target mode's own) are checked against it ({@code DocsTruthTests}), as are
- * {@link BenchProperties}' components, defaults and ranges ({@code BenchSettingTests}).
- * Where a check lives in another package, its allowed text is a constant there, used by
- * its message and named here.
+ * target mode's own) are checked against it ({@code DocsTruthTests}), as are the
+ * components of {@link BenchProperties}' groups, their defaults and ranges
+ * ({@code BenchSettingTests}). Where a check lives in another package, its allowed text
+ * is a constant there, used by its message and named here.
  * <p>
  * A default of {@code preset} comes from the preset ({@code presets.md}).
  */
-enum BenchSetting {
+public enum BenchSetting {
 
 	PRESET("preset", "full", "one of " + Preset.names(),
 			"The named grid; explicit settings override its single values"),
@@ -162,22 +162,22 @@ enum BenchSetting {
 	}
 
 	/** The name to set, e.g. {@code bench.poolSizes}. */
-	String property() {
+	public String property() {
 		return this.property;
 	}
 
 	/** The value when it is not set, as the options page says it. */
-	String defaultValue() {
+	public String defaultValue() {
 		return this.defaultValue;
 	}
 
 	/** What is allowed, as a refusal and the options page say it. */
-	String allowed() {
+	public String allowed() {
 		return this.allowed;
 	}
 
 	/** What the setting does, in a line. */
-	String description() {
+	public String description() {
 		return this.description;
 	}
 
@@ -187,7 +187,7 @@ enum BenchSetting {
 	 * @param written the value as the user wrote it
 	 * @param which which element of a list was refused, or {@code null}
 	 */
-	String refusal(@Nullable Object written, @Nullable String which) {
+	public String refusal(@Nullable Object written, @Nullable String which) {
 		String here = (this == INSTANCE_CPUS) ? this.allowed + " (" + Runtime.getRuntime().availableProcessors() + ")"
 				: this.allowed;
 		return "%s=%s is not allowed%s: use %s.".formatted(this.property, written,
@@ -206,7 +206,7 @@ enum BenchSetting {
 	}
 
 	/** Every setting's name, e.g. {@code bench.poolSizes}. */
-	static List<String> properties() {
+	public static List<String> properties() {
 		return Arrays.stream(values()).map(BenchSetting::property).toList();
 	}
 

@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 import java.util.Comparator;
 import java.util.List;
@@ -10,13 +10,13 @@ import java.util.Optional;
  * {@code bench.pool-sizes} and {@code BENCH_POOLSIZES} are one setting), and the known
  * name closest to a misspelt one.
  */
-final class SettingNames {
+public final class SettingNames {
 
 	private SettingNames() {
 	}
 
 	/** The form in which two spellings of one setting are equal. */
-	static String uniform(String name) {
+	public static String uniform(String name) {
 		return name.toLowerCase(Locale.ROOT).replace('_', '.').replace("-", "");
 	}
 

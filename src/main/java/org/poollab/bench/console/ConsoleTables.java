@@ -1,4 +1,4 @@
-package org.poollab.bench;
+package org.poollab.bench.console;
 
 import java.util.Locale;
 import java.util.Optional;
@@ -16,14 +16,14 @@ import org.poollab.bench.results.SweepResults;
  * or "unverified" where the report says so, so the console and the report cannot
  * disagree.
  */
-final class ConsoleTables {
+public final class ConsoleTables {
 
 	private static final int WIDTH = 16;
 
 	private ConsoleTables() {
 	}
 
-	static String render(SweepResults results) {
+	public static String render(SweepResults results) {
 		StringBuilder out = new StringBuilder();
 		for (TopologyGrid grid : TopologyGrid.of(results)) {
 			String loadBalancer = grid.cells().isEmpty() ? "load balancer -"

@@ -1,9 +1,9 @@
-package org.poollab.bench;
+package org.poollab.bench.settings;
 
 /**
  * What spreads the load over the instances of the multi-instance topology.
  */
-enum LoadBalancerChoice {
+public enum LoadBalancerChoice {
 
 	/** nginx when it is installed, otherwise the plan's own round robin. */
 	AUTO,
