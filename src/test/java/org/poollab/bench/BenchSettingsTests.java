@@ -96,9 +96,10 @@ class BenchSettingsTests {
 					bench.threads=green      | bench.threads=green is not allowed: use platform, virtual or both, comma-separated
 					bench.threads=virtual,x  | bench.threads=virtual,x is not allowed
 					bench.stack=graphql      | bench.stack=graphql is not allowed: use jdbc, r2dbc or both, comma-separated
-					bench.database.vendor=oracle | bench.database.vendor=oracle is not allowed: use postgresql, mariadb or both, comma-separated
+					bench.database.vendor=oracle | bench.database.vendor=oracle is not allowed: use postgresql or mariadb, or several, comma-separated
 					bench.target=elsewhere   | bench.target=elsewhere is not allowed: use lab or external
 					bench.resizeTimeout=0s   | bench.resizeTimeout=0s is not allowed: use a duration from 1s to 1h
+					bench.holdTimeFromWindow=0s | bench.holdTimeFromWindow=0s is not allowed: use a duration from 1s to 1h between two scrapes
 					bench.remoteEngines=127.0.0.1 | bench.remoteEngines=127.0.0.1 is not allowed: use comma-separated host:port of running JMeter servers, a port from 1 to 65535, e.g. 127.0.0.1:1099.
 					bench.remoteEnginesSsl=maybe | bench.remoteEnginesSsl=maybe is not allowed: use true or false
 					bench.maxClockSkew=0ms   | bench.maxClockSkew=0ms is not allowed: use a duration from 1ms to 1s

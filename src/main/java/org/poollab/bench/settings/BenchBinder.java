@@ -33,8 +33,8 @@ import org.poollab.bench.settings.BenchProperties.TargetMode;
  * pass stay flat while the Java type is grouped by meaning. Each group is validated as it
  * is bound (the constraints on its components). A name that is no setting is refused
  * first; then every bad value of every group at once, a line each, as
- * {@link BenchSettingFailureAnalyzer} says it: the setting, the value as written and what
- * is allowed.
+ * {@link BenchSettingRefusals} says it: the setting, the value as written and what is
+ * allowed.
  */
 public final class BenchBinder {
 
@@ -50,7 +50,7 @@ public final class BenchBinder {
 	 * one), or else each bad value and what is allowed
 	 */
 	public static BenchProperties bind(ConfigurableEnvironment environment) {
-		Optional<String> unknown = BenchSettingFailureAnalyzer.unknownSettings(environment);
+		Optional<String> unknown = BenchSettingRefusals.unknownSettings(environment);
 		if (unknown.isPresent()) {
 			throw new BenchSettingException(unknown.get());
 		}
@@ -116,7 +116,7 @@ public final class BenchBinder {
 						new ValidationBindHandler(this.validator)));
 			}
 			catch (BindException ex) {
-				this.refusals.add(BenchSettingFailureAnalyzer.explain(ex, this.environment).orElseThrow(() -> ex));
+				this.refusals.add(BenchSettingRefusals.explain(ex, this.environment).orElseThrow(() -> ex));
 				return Optional.empty();
 			}
 		}

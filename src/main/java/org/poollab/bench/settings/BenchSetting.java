@@ -16,6 +16,7 @@ import org.poollab.bench.grid.TimeScaleSetting;
 import org.poollab.bench.load.RemoteEngines;
 import org.poollab.service.hold.CpuHold;
 import org.poollab.service.hold.HoldTime;
+import org.poollab.vendor.DatabaseVendor;
 
 /**
  * The one home of each {@code bench.*} setting's facts: its name, its default, what is
@@ -55,8 +56,8 @@ public enum BenchSetting {
 	LOAD_BALANCER("loadBalancer", "auto", "auto, nginx or client",
 			"What spreads the load over the instances of the multi topology"),
 	BASE_PORT("basePort", "18080", "a port from 1024 to 65000", "The first port the lab listens on; the others follow"),
-	DATABASE_VENDOR("database.vendor", "preset",
-			"postgresql, mariadb or both, comma-separated (the embedded servers the sweep starts, one at a time, and the service's settings)",
+	DATABASE_VENDOR("database.vendor", "preset", DatabaseVendor.allowedValues()
+			+ ", or several, comma-separated (the embedded servers the sweep starts, one at a time, and the service's settings)",
 			"The databases the sweep runs on, one at a time"),
 	DATABASE_URL("database.url", "none",
 			"a JDBC URL: jdbc:postgresql://host:port/database, or jdbc:mariadb:// (or jdbc:mysql://) for MariaDB or MySQL",

@@ -13,11 +13,7 @@ import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
-import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.origin.PropertySourceOrigin;
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.Environment;
@@ -30,22 +26,12 @@ import org.poollab.bench.deploy.ResizeCredential;
 /**
  * A bad {@code -Dbench.*} setting, said plainly: the setting, the value as written and
  * what is allowed, or, for a setting the lab does not know (a misspelling), the closest
- * one it does. Binding fails before the sweep starts anything.
+ * one it does. {@link BenchBinder} binds the settings before the sweep starts anything
+ * and says every refusal these lines give.
  */
-@Order(Ordered.HIGHEST_PRECEDENCE)
-public class BenchSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
+public final class BenchSettingRefusals {
 
-	private final Environment environment;
-
-	BenchSettingFailureAnalyzer(Environment environment) {
-		this.environment = environment;
-	}
-
-	@Override
-	protected @Nullable FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
-		return explain(cause, this.environment).map(
-				(problem) -> new FailureAnalysis(problem, "Fix the setting and run again. Nothing was started.", cause))
-			.orElse(null);
+	private BenchSettingRefusals() {
 	}
 
 	/**
