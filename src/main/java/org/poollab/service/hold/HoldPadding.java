@@ -8,7 +8,7 @@ import java.util.function.DoubleSupplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import org.jspecify.annotations.Nullable;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,10 +69,10 @@ public final class HoldPadding {
 	 */
 	private final StratifiedUniform usesDrawn;
 
-	/** Each draw as drawn; {@code null} where nobody reads it (tests). */
-	private final @Nullable Timer drawn;
+	/** Each draw as drawn. */
+	private final Timer drawn;
 
-	private HoldPadding(DoubleSupplier holdsMs, HoldPlace place, long seed, double uses, @Nullable Timer drawn) {
+	private HoldPadding(DoubleSupplier holdsMs, HoldPlace place, long seed, double uses, Timer drawn) {
 		this.holdsMs = holdsMs;
 		this.drawn = drawn;
 		this.place = place;
@@ -85,7 +85,7 @@ public final class HoldPadding {
 	 * timed.
 	 */
 	public static Optional<HoldPadding> of(HoldProperties properties) {
-		return timed(properties, null);
+		return of(properties, new SimpleMeterRegistry());
 	}
 
 	/**
@@ -93,10 +93,7 @@ public final class HoldPadding {
 	 * recorded as {@link ConnectionHold#DRAWN_METRIC} in {@code registry}.
 	 */
 	public static Optional<HoldPadding> of(HoldProperties properties, MeterRegistry registry) {
-		return timed(properties, ConnectionHold.registerDrawn(registry));
-	}
-
-	private static Optional<HoldPadding> timed(HoldProperties properties, @Nullable Timer drawn) {
+		Timer drawn = ConnectionHold.registerDrawn(registry);
 		return properties.hold().map((hold) -> {
 			Optional<HoldHistogram> histogram = properties.histogramOfHolds();
 			String uses = (properties.uses() != 1) ? ", %s connection uses per request".formatted(properties.uses())
@@ -136,9 +133,7 @@ public final class HoldPadding {
 	/** Draws a request's hold, nanoseconds from checkout to return. */
 	public long drawNanos() {
 		long nanos = Math.round(this.holdsMs.getAsDouble() * 1e6);
-		if (this.drawn != null) {
-			this.drawn.record(nanos, TimeUnit.NANOSECONDS);
-		}
+		this.drawn.record(nanos, TimeUnit.NANOSECONDS);
 		return nanos;
 	}
 
